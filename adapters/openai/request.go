@@ -1,0 +1,95 @@
+package openai
+
+import (
+	"strings"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
+)
+
+// minTemperature stands in for a temperature of 0, which go-openai would
+// omit from the request (omitempty), letting the server's default apply.
+const minTemperature = 1e-6
+
+// chatRequest maps an agent request to go-openai's, for this endpoint.
+func (c *Client) chatRequest(req agent.Request) goopenai.ChatCompletionRequest {
+	out := goopenai.ChatCompletionRequest{Model: c.cfg.Model, User: req.User}
+	for _, m := range req.Messages {
+		out.Messages = append(out.Messages, goopenai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content})
+	}
+	out.ResponseFormat = responseFormat(req, c.cfg.StructuredOutput)
+	maxTokens := req.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = c.cfg.MaxTokens
+	}
+	temp := req.Temperature
+	if temp == nil {
+		temp = c.cfg.Temperature
+	}
+	if reasoningModel(c.cfg.Model) {
+		// go-openai refuses max_tokens and any temperature but 1 for
+		// reasoning models; they take max_completion_tokens and no temperature.
+		out.MaxCompletionTokens = maxTokens
+	} else {
+		out.MaxTokens = maxTokens
+		if temp != nil {
+			out.Temperature = float32(max(*temp, minTemperature))
+		}
+	}
+	if req.Seed != 0 {
+		seed := int(req.Seed)
+		out.Seed = &seed
+	}
+	return out
+}
+
+// responseFormat asks for the schema in the request's mode, or else the
+// endpoint's.
+func responseFormat(req agent.Request, mode agent.OutputMode) *goopenai.ChatCompletionResponseFormat {
+	if req.Output != "" {
+		mode = req.Output
+	}
+	switch {
+	case req.Schema == nil || mode == agent.OutputNone:
+		return nil
+	case mode == agent.OutputJSONObject:
+		return &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
+	}
+	return &goopenai.ChatCompletionResponseFormat{
+		Type: goopenai.ChatCompletionResponseFormatTypeJSONSchema,
+		JSONSchema: &goopenai.ChatCompletionResponseFormatJSONSchema{
+			Name: req.Schema.Name, Schema: req.Schema.JSON, Strict: true,
+		},
+	}
+}
+
+// reasoningModel reports the model names that go-openai validates as
+// reasoning models.
+func reasoningModel(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5", "gpt-6"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// estimateTokens guesses what a request will cost before it is sent: four
+// bytes a token for the prompt and schema, plus the answer bound (or 512).
+func estimateTokens(r goopenai.ChatCompletionRequest) float64 {
+	n := 0
+	for _, m := range r.Messages {
+		n += len(m.Content) + 8
+	}
+	if f := r.ResponseFormat; f != nil && f.JSONSchema != nil {
+		if b, err := f.JSONSchema.Schema.MarshalJSON(); err == nil {
+			n += len(b)
+		}
+	}
+	answer := max(r.MaxTokens, r.MaxCompletionTokens)
+	if answer == 0 {
+		answer = 512
+	}
+	return float64(n/4 + answer)
+}

@@ -1,0 +1,227 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// start creates a table from a preset or the command's options, opens a
+// thread for it, seats the starter and the bot agents, and opens round 1.
+func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
+	if !s.cfg.Policy.Allows(ev.User) {
+		return nil, roundtable.Errorf(roundtable.Forbidden, "you may not start tables here (ask someone who may manage this channel)")
+	}
+	cfg, agents, err := s.tableConfig(ev.Options)
+	if err != nil {
+		return nil, err
+	}
+	starter := participantID(ev.Platform, ev.User.ID)
+	if !strings.EqualFold(ev.Options["join"], "no") {
+		cfg.Participants = append(cfg.Participants, human(ev))
+	}
+	for _, name := range agents {
+		p, ok := s.cfg.Agents[name]
+		if !ok {
+			return nil, roundtable.Errorf(roundtable.Invalid, "there is no bot agent named %q (configured: %s)", name, strings.Join(s.agentNames(), ", "))
+		}
+		cfg.Participants = append(cfg.Participants, p)
+	}
+	task, err := s.deps.Task(cfg.Task, len(cfg.Participants))
+	if err != nil {
+		return nil, roundtable.Errorf(roundtable.Invalid, "task: %v", err)
+	}
+	id := tableID(ev)
+	if _, err := s.deps.Store.Load(ctx, id); err == nil {
+		return ephemeral("This table was already started."), nil // a redelivered command
+	}
+	p := s.platforms[ev.Platform]
+	thread, err := p.StartThread(ctx, ev.Channel, clip("roundtable: "+titleFor(cfg), 90))
+	if err != nil {
+		return nil, fmt.Errorf("start thread: %w", err)
+	}
+	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
+	t, err := roundtable.Create(ctx, s.deps.Store, s.deps.Clock, task, id, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.deps.Store.Bind(ctx, bindKey(ev.Platform, thread), id); err != nil {
+		return nil, fmt.Errorf("bind table: %w", err)
+	}
+	lt, err := s.register(t, p, thread)
+	if err != nil {
+		return nil, err
+	}
+	lt.mu.Lock()
+	lt.post(ctx, "intro", Message{Text: renderIntro(t.Snapshot(), task.Brief()),
+		Controls: []Control{{ID: ref{id, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
+			{ID: ref{id, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}})
+	lt.mu.Unlock()
+	lt.begin(s.context())
+	return ephemeral(fmt.Sprintf("Table %s started in its own thread.", id)), nil
+}
+
+// tableID derives the table's ID from the command's event ID, so a
+// redelivered command finds the table it already made.
+func tableID(ev *Event) string {
+	h := sha256.Sum256([]byte(ev.Platform + "\x00" + ev.ID))
+	return "t" + hex.EncodeToString(h[:5])
+}
+
+func human(ev *Event) roundtable.Participant {
+	name := strings.TrimSpace(ev.User.Name)
+	if name == "" {
+		name = ev.User.ID
+	}
+	return roundtable.Participant{ID: participantID(ev.Platform, ev.User.ID), Name: clip(name, roundtable.MaxNameLen),
+		Kind: roundtable.Human, Platform: ev.User.ID}
+}
+
+func titleFor(c roundtable.Config) string {
+	if c.Title != "" {
+		return c.Title
+	}
+	if c.Task.Topic != "" {
+		return c.Task.Topic
+	}
+	return c.Task.Kind
+}
+
+func (s *Service) agentNames() []string {
+	var out []string
+	for n := range s.cfg.Agents {
+		out = append(out, n)
+	}
+	return out
+}
+
+// tableConfig reads a preset or the defaults, then the command's options.
+func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []string, error) {
+	cfg, agents := s.cfg.Defaults, s.cfg.DefaultAgents
+	if name := opt["preset"]; name != "" {
+		p, ok := s.cfg.Presets[name]
+		if !ok {
+			return cfg, nil, roundtable.Errorf(roundtable.Invalid, "there is no preset named %q", name)
+		}
+		cfg, agents = p.Config, p.Agents
+	}
+	cfg.Participants = append([]roundtable.Participant(nil), cfg.Participants...)
+	if t := strings.TrimSpace(opt["topic"]); t != "" {
+		cfg.Task = roundtable.TaskSpec{Kind: "text", Topic: clip(t, 1000)}
+	}
+	if cfg.Task.Kind == "" || (cfg.Task.Kind == "text" && cfg.Task.Topic == "") {
+		return cfg, nil, roundtable.Errorf(roundtable.Invalid, "say what the table decides: topic:<question>, or preset:<name>")
+	}
+	if err := applyOptions(&cfg, opt); err != nil {
+		return cfg, nil, err
+	}
+	if a, ok := opt["agents"]; ok {
+		agents = splitList(a)
+	}
+	cfg = cfg.WithDefaults()
+	return cfg, agents, cfg.Validate()
+}
+
+func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
+	var err error
+	if v := opt["rule"]; v != "" {
+		if cfg.Rule, err = vote.ParseRule(v); err != nil {
+			return roundtable.Errorf(roundtable.Invalid, "rule: %v", err)
+		}
+	}
+	if v := opt["rounds"]; v != "" {
+		if cfg.Rounds, err = strconv.Atoi(v); err != nil {
+			return roundtable.Errorf(roundtable.Invalid, "rounds: %q is not a number", v)
+		}
+	}
+	if v := opt["mode"]; v != "" {
+		cfg.Mode = roundtable.Mode(strings.ToLower(v))
+	}
+	if v := opt["early_stop"]; v != "" {
+		cfg.EarlyStop = roundtable.EarlyStop(v)
+	}
+	if v := opt["title"]; v != "" {
+		cfg.Title = clip(v, 100)
+	}
+	for name, dst := range map[string]*time.Duration{"message": &cfg.Durations.Message, "proposal": &cfg.Durations.Proposal, "vote": &cfg.Durations.Vote} {
+		if v := opt[name]; v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > 24*time.Hour {
+				return roundtable.Errorf(roundtable.Invalid, "%s: %q is not a duration such as 90s or 5m", name, v)
+			}
+			*dst = d
+		}
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		out = append(out, f)
+	}
+	return out
+}
+
+func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
+	if !lt.mayManage(ev) && !s.cfg.Policy.Allows(ev.User) {
+		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can stop it")
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if err := lt.table.Stop(ctx, participantID(ev.Platform, ev.User.ID), "stopped by "+ev.User.Name); err != nil {
+		return nil, err
+	}
+	lt.finish(ctx, lt.table.Snapshot())
+	return ephemeral("The table is stopped; its decision so far is its output."), nil
+}
+
+// export sends the table's log as a file. Human participants are
+// pseudonymised unless the starter (or a manager) asks for names:keep.
+func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
+	up, ok := lt.platform.(Uploader)
+	if !ok {
+		return nil, roundtable.Errorf(roundtable.Invalid, "this platform cannot attach files; run `roundtable export --table %s` on the server", lt.table.ID())
+	}
+	format, err := export.ParseFormat(defaultTo(ev.Options["format"], "jsonl"))
+	if err != nil {
+		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
+	}
+	keep := strings.EqualFold(ev.Options["names"], "keep")
+	if keep && !lt.mayManage(ev) && !s.cfg.Policy.Allows(ev.User) {
+		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
+	}
+	events, err := s.deps.Store.Load(ctx, lt.table.ID())
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep}); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	name := fmt.Sprintf("%s.%s", lt.table.ID(), format)
+	note := "Event log of table " + lt.table.ID()
+	if !keep {
+		note += " (people pseudonymised)"
+	}
+	if err := up.Upload(ctx, ev, name, buf.Bytes(), note); err != nil {
+		return nil, fmt.Errorf("upload export: %w", err)
+	}
+	return nil, nil
+}
+
+func defaultTo(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

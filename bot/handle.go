@@ -1,0 +1,213 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// Handle processes one user event: it is the Handler the service gives to
+// every platform. Errors become ephemeral replies that say what is wrong;
+// internal ones are logged and shown as "internal error".
+func (s *Service) Handle(ctx context.Context, ev *Event) {
+	if ev.User.Bot {
+		return // the bot's own messages and other bots' are not participants' acts
+	}
+	p, ok := s.platforms[ev.Platform]
+	if !ok {
+		s.log.Warn("event from unknown platform", "platform", ev.Platform)
+		return
+	}
+	reply, err := s.dispatch(ctx, ev)
+	if err != nil {
+		if roundtable.ErrorCode(err) == roundtable.Internal {
+			s.log.Error("handle event", "platform", ev.Platform, "kind", ev.Kind, "err", err)
+		}
+		if ev.Kind == KindMessage {
+			s.log.Debug("thread message not recorded", "err", err)
+			return // plain chat gets no error replies
+		}
+		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true}
+	}
+	if reply == nil {
+		return
+	}
+	if err := p.Reply(ctx, ev, *reply); err != nil {
+		s.log.Warn("reply", "platform", ev.Platform, "err", err)
+	}
+}
+
+func (s *Service) dispatch(ctx context.Context, ev *Event) (*Reply, error) {
+	switch ev.Kind {
+	case KindCommand:
+		return s.command(ctx, ev)
+	case KindMessage:
+		return s.message(ctx, ev)
+	case KindAction:
+		return s.action(ctx, ev)
+	case KindSubmit:
+		return s.submit(ctx, ev)
+	}
+	return nil, fmt.Errorf("unknown event kind %q", ev.Kind)
+}
+
+func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
+	switch ev.Command {
+	case "start":
+		return s.start(ctx, ev)
+	case "help", "":
+		return ephemeral(helpText), nil
+	}
+	lt, err := s.commandTable(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	switch ev.Command {
+	case "join":
+		return lt.join(ctx, ev)
+	case "leave":
+		if err := lt.leave(ctx, ev); err != nil {
+			return nil, err
+		}
+		return ephemeral("You left the table."), nil
+	case "propose":
+		return lt.propose(ctx, ev, ev.Options["text"])
+	case "vote":
+		b, err := ParseBallot(lt.rule(), ev.Options["ballot"])
+		if err != nil {
+			return nil, roundtable.Errorf(roundtable.Invalid, "ballot not recorded: %v", err)
+		}
+		return lt.cast(ctx, ev, b)
+	case "status":
+		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
+	case "stop":
+		return s.stop(ctx, ev, lt)
+	case "export":
+		return s.export(ctx, ev, lt)
+	}
+	return nil, roundtable.Errorf(roundtable.Invalid, "unknown command %q; try /roundtable help", ev.Command)
+}
+
+// commandTable finds the table a command is about: the one bound to the
+// channel (thread) it was sent in, or the one named by its table option.
+func (s *Service) commandTable(ctx context.Context, ev *Event) (*live, error) {
+	if id := ev.Options["table"]; id != "" {
+		return s.tableByID(ctx, id)
+	}
+	return s.tableIn(ctx, ev.Platform, ev.Channel)
+}
+
+func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
+	lt, err := s.tableIn(ctx, ev.Platform, ev.Channel)
+	if err != nil {
+		return nil, err
+	}
+	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Text})
+}
+
+func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
+	r, lt, err := s.refTable(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	if r.Verb == verbJoin {
+		return lt.join(ctx, ev)
+	}
+	if r.Verb == verbRefresh {
+		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
+	}
+	if err := lt.current(r.Round); err != nil {
+		return nil, err
+	}
+	switch r.Verb {
+	case verbWrite:
+		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
+			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: 4000}}}}, nil
+	case verbPropose:
+		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
+			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: 4000, Placeholder: lt.proposalHint()}}}}, nil
+	case verbSkip:
+		if err := lt.act(ctx, roundtable.Skip{Actor: participantID(ev.Platform, ev.User.ID), Key: "skip:" + ev.ID}); err != nil {
+			return nil, err
+		}
+		return ephemeral("You skip this round's proposal; your latest proposal stays your candidate."), nil
+	case verbChoose:
+		b := vote.Ballot{Choice: first(ev.Values)}
+		if lt.rule().Format() == vote.FormatApprove {
+			b = vote.Ballot{Approve: ev.Values}
+		}
+		return lt.cast(ctx, ev, b)
+	case verbAbstain:
+		return lt.cast(ctx, ev, vote.Ballot{Abstain: true})
+	case verbBallot:
+		var f Form
+		lt.table.Read(func(st *roundtable.State) { f = ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates) })
+		return &Reply{Form: &f}, nil
+	}
+	return nil, roundtable.Errorf(roundtable.Invalid, "unknown control")
+}
+
+func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
+	r, lt, err := s.refTable(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	if err := lt.current(r.Round); err != nil {
+		return nil, err
+	}
+	switch r.Verb {
+	case verbMessage:
+		say := roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Fields["text"]}
+		if err := lt.act(ctx, say); err != nil {
+			return nil, err
+		}
+		lt.mu.Lock()
+		lt.showLive(ctx, say)
+		lt.mu.Unlock()
+		return ephemeral("Your message is recorded."), nil
+	case verbPropose:
+		return lt.propose(ctx, ev, ev.Fields["text"])
+	case verbBallot:
+		var cands []roundtable.Candidate
+		lt.table.Read(func(st *roundtable.State) { cands = st.Candidates })
+		b, err := ballotFromForm(lt.rule(), cands, ev.Fields)
+		if err != nil {
+			return nil, roundtable.Errorf(roundtable.Invalid, "ballot not recorded: %v", err)
+		}
+		return lt.cast(ctx, ev, b)
+	}
+	return nil, roundtable.Errorf(roundtable.Invalid, "unknown form")
+}
+
+// refTable decodes a control or form ID and finds its table.
+func (s *Service) refTable(ctx context.Context, ev *Event) (ref, *live, error) {
+	r, err := parseRef(ev.Action)
+	if err != nil {
+		return ref{}, nil, roundtable.Errorf(roundtable.Invalid, "this control does not belong to roundtable")
+	}
+	lt, err := s.tableByID(ctx, r.Table)
+	return r, lt, err
+}
+
+func ephemeral(text string) *Reply { return &Reply{Text: text, Ephemeral: true} }
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
+- /roundtable start topic:<question> [rule] [rounds] [agents] [mode] [message|proposal|vote durations] or preset:<name>
+- /roundtable join, leave, status: in a table's thread
+- /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
+- /roundtable stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
+
+// ballotSyntax lists the ballot forms for error messages.
+func ballotSyntax(rule vote.Rule) string {
+	return strings.TrimSpace(ballotExample(rule, nil))
+}

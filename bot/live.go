@@ -1,0 +1,355 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// live drives one table in a channel. Everything that changes the table or
+// posts about it holds mu, so the channel shows the table's events in order.
+type live struct {
+	svc      *Service
+	table    *roundtable.Table
+	platform Platform
+	channel  string
+
+	mu      sync.Mutex
+	agents  map[string]roundtable.Agent
+	timer   Timer
+	cancel  context.CancelFunc // cancels the open phase's agent calls
+	stopped bool
+}
+
+func (lt *live) seatAgent(p roundtable.Participant) error {
+	if p.Kind != roundtable.Bot {
+		return nil
+	}
+	a, err := lt.svc.deps.Agent(p, lt.table.Task())
+	if err != nil {
+		return fmt.Errorf("agent %s: %w", p.Name, err)
+	}
+	lt.agents[p.ID] = a
+	return nil
+}
+
+// begin starts a new table or picks up a resumed one.
+func (lt *live) begin(ctx context.Context) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	var status roundtable.Status
+	lt.table.Read(func(s *roundtable.State) { status = s.Status })
+	if status == roundtable.StatusCreated {
+		if err := lt.table.Start(ctx); err != nil {
+			lt.svc.log.Error("start table", "table", lt.table.ID(), "err", err)
+			return
+		}
+	}
+	lt.enter(ctx)
+}
+
+// enter shows the open phase (once: a resumed table does not post it
+// again), arms its deadline and asks the agents that have not acted.
+func (lt *live) enter(ctx context.Context) {
+	s := lt.table.Snapshot()
+	if s.Status == roundtable.StatusEnded {
+		lt.finish(ctx, s)
+		return
+	}
+	now := lt.svc.deps.Clock.Now()
+	lt.post(ctx, phaseKey(s.Position(), "open"), Message{Text: renderPhaseOpen(s, now), Controls: phaseControls(s)})
+	if !s.Deadline.IsZero() && !s.Deadline.After(now) {
+		lt.advance(ctx, s.Position(), roundtable.ClosedDeadline)
+		return
+	}
+	lt.arm(s, now)
+	lt.askAgents(s)
+	if lt.table.Ready() {
+		lt.advance(ctx, s.Position(), roundtable.ClosedAllActed)
+	}
+}
+
+func (lt *live) arm(s *roundtable.State, now time.Time) {
+	if lt.timer != nil {
+		lt.timer.Stop()
+		lt.timer = nil
+	}
+	if s.Deadline.IsZero() {
+		return
+	}
+	pos := s.Position()
+	lt.timer = lt.svc.deps.Clock.AfterFunc(s.Deadline.Sub(now), func() { lt.onDeadline(pos) })
+}
+
+func (lt *live) onDeadline(pos roundtable.Position) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if lt.stopped {
+		return
+	}
+	lt.advance(lt.svc.context(), pos, roundtable.ClosedDeadline)
+}
+
+// askAgents starts every pending agent of the open phase. Their answers
+// come back through agentDone.
+func (lt *live) askAgents(s *roundtable.State) {
+	if lt.cancel != nil {
+		lt.cancel()
+	}
+	base := lt.svc.context()
+	var ctx context.Context
+	var cancel context.CancelFunc
+	switch {
+	case !s.Deadline.IsZero():
+		ctx, cancel = context.WithDeadline(base, s.Deadline)
+	case lt.svc.cfg.AgentTimeout > 0:
+		ctx, cancel = context.WithTimeout(base, lt.svc.cfg.AgentTimeout)
+	default:
+		ctx, cancel = context.WithCancel(base)
+	}
+	lt.cancel = cancel
+	pos := s.Position()
+	for _, p := range s.Pending() {
+		agent := lt.agents[p.ID]
+		if agent == nil {
+			continue
+		}
+		v, err := lt.table.View(p.ID)
+		if err != nil {
+			continue
+		}
+		lt.svc.wg.Add(1)
+		go func() {
+			defer lt.svc.wg.Done()
+			a, err := agent.Act(ctx, v)
+			lt.agentDone(pos, p.ID, agentAction(ctx, a, err))
+		}()
+	}
+}
+
+func agentAction(ctx context.Context, a roundtable.Action, err error) roundtable.Action {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return roundtable.Fail{Kind: "timeout", Reason: "no answer before the phase closed"}
+	case err != nil:
+		return roundtable.Fail{Kind: "error", Reason: err.Error()}
+	case a == nil:
+		return roundtable.Fail{Kind: "error", Reason: "the agent returned no action"}
+	}
+	return a
+}
+
+// agentDone records an agent's answer if its phase is still open.
+func (lt *live) agentDone(pos roundtable.Position, id string, a roundtable.Action) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if lt.stopped {
+		return
+	}
+	ctx := lt.svc.context()
+	var now roundtable.Position
+	lt.table.Read(func(s *roundtable.State) { now = s.Position() })
+	if now != pos {
+		return // the phase closed before the agent answered
+	}
+	a = roundtable.WithActor(a, id, fmt.Sprintf("agent:%d:%s:%s", pos.Round, pos.Phase, id))
+	err := lt.table.Do(ctx, a)
+	if code := roundtable.ErrorCode(err); code == roundtable.Invalid {
+		if _, ballot := a.(roundtable.Cast); !ballot {
+			err = lt.table.Do(ctx, roundtable.Fail{Actor: id, Kind: "format", Reason: roundtable.ErrorMessage(err)})
+		}
+	}
+	if err != nil && roundtable.ErrorCode(err) != roundtable.Invalid {
+		lt.svc.log.Warn("agent action not recorded", "table", lt.table.ID(), "participant", id, "err", err)
+	}
+	if say, ok := a.(roundtable.Say); ok && err == nil {
+		lt.showLive(ctx, say)
+	}
+	lt.maybeAdvance(ctx, pos)
+}
+
+// act records a person's action and closes the phase early when everyone
+// has acted.
+func (lt *live) act(ctx context.Context, a roundtable.Action) error {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	var pos roundtable.Position
+	lt.table.Read(func(s *roundtable.State) { pos = s.Position() })
+	if err := lt.table.Do(ctx, a); err != nil {
+		return err
+	}
+	lt.maybeAdvance(ctx, pos)
+	return nil
+}
+
+func (lt *live) maybeAdvance(ctx context.Context, pos roundtable.Position) {
+	if lt.table.Ready() {
+		lt.advance(ctx, pos, roundtable.ClosedAllActed)
+	}
+}
+
+// showLive posts a message as it comes, in live mode.
+func (lt *live) showLive(ctx context.Context, say roundtable.Say) {
+	var mode roundtable.Mode
+	var msg roundtable.Message
+	var st *roundtable.State
+	lt.table.Read(func(s *roundtable.State) {
+		mode = s.Config.Mode
+		if r := s.Current(); r != nil && len(r.Messages) > 0 {
+			msg = r.Messages[len(r.Messages)-1]
+		}
+	})
+	if mode != roundtable.Live || msg.From != say.Actor {
+		return
+	}
+	st = lt.table.Snapshot()
+	lt.post(ctx, fmt.Sprintf("r%d/msg/%d", st.Round, msg.Seq), lt.messagePost(st, msg))
+}
+
+// advance closes the phase at pos (if it is still open), shows its
+// outcome and enters the next phase.
+func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason string) {
+	closed, err := lt.table.Close(ctx, pos, reason)
+	if err != nil {
+		lt.svc.log.Error("close phase", "table", lt.table.ID(), "round", pos.Round, "phase", pos.Phase, "err", err)
+		return
+	}
+	if !closed {
+		return
+	}
+	if lt.cancel != nil {
+		lt.cancel()
+	}
+	s := lt.table.Snapshot()
+	lt.closeControls(ctx, s, pos)
+	lt.showOutcome(ctx, s, pos)
+	lt.enter(ctx)
+}
+
+// showOutcome posts what the closed phase revealed.
+func (lt *live) showOutcome(ctx context.Context, s *roundtable.State, pos roundtable.Position) {
+	r := s.Rounds[pos.Round-1]
+	switch {
+	case pos.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed:
+		for _, m := range r.Messages {
+			lt.post(ctx, fmt.Sprintf("r%d/msg/%d", pos.Round, m.Seq), lt.messagePost(s, m))
+		}
+	case r.Tally != nil && (pos.Phase == roundtable.PhaseVote || len(r.Candidates) == 0):
+		lt.post(ctx, fmt.Sprintf("r%d/result", pos.Round), Message{Text: renderTally(s, r)})
+	}
+}
+
+// messagePost shows a participant's message: agents under their own name,
+// people quoted by the bot.
+func (lt *live) messagePost(s *roundtable.State, m roundtable.Message) Message {
+	p, _ := s.Participant(m.From)
+	var to []string
+	for _, id := range m.To {
+		q, _ := s.Participant(id)
+		to = append(to, nameOr(q, id))
+	}
+	if p.Kind == roundtable.Bot {
+		text := m.Text
+		if len(to) > 0 {
+			text = "(to " + joinNames(to) + ") " + text
+		}
+		return Message{Text: text, As: &Persona{Name: p.Name}}
+	}
+	return Message{Text: renderMessage(nameOr(p, m.From), m, to)}
+}
+
+// closeControls takes the buttons off a closed phase's message.
+func (lt *live) closeControls(ctx context.Context, s *roundtable.State, pos roundtable.Position) {
+	id, ok := lt.posted(ctx, phaseKey(pos, "open"))
+	if !ok {
+		return
+	}
+	text := fmt.Sprintf("**Round %d: %s phase** (closed)", pos.Round, pos.Phase)
+	if err := lt.platform.Edit(ctx, lt.channel, id, Message{Text: text}); err != nil {
+		lt.svc.log.Warn("edit closed phase", "table", lt.table.ID(), "err", err)
+	}
+}
+
+func (lt *live) finish(ctx context.Context, s *roundtable.State) {
+	lt.post(ctx, "end", Message{Text: renderEnd(s)})
+	lt.halt()
+}
+
+// halt stops the deadline and the agents; the caller holds mu.
+func (lt *live) halt() {
+	if lt.timer != nil {
+		lt.timer.Stop()
+		lt.timer = nil
+	}
+	if lt.cancel != nil {
+		lt.cancel()
+		lt.cancel = nil
+	}
+}
+
+// stop ends the driving of the table (the service is shutting down).
+func (lt *live) stop() {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	lt.stopped = true
+	lt.halt()
+}
+
+// post posts m once per key: what was posted before a restart is not
+// posted again. The platform message ID is stored under the key.
+func (lt *live) post(ctx context.Context, key string, m Message) string {
+	if id, ok := lt.posted(ctx, key); ok {
+		return id
+	}
+	id, err := lt.platform.Post(ctx, lt.channel, m)
+	if err != nil {
+		lt.svc.log.Error("post", "table", lt.table.ID(), "key", key, "err", err)
+		return ""
+	}
+	if err := lt.svc.deps.Store.PutBlob(ctx, postsNS(lt.table.ID()), key, []byte(id)); err != nil {
+		lt.svc.log.Error("remember post", "table", lt.table.ID(), "key", key, "err", err)
+	}
+	return id
+}
+
+func (lt *live) posted(ctx context.Context, key string) (string, bool) {
+	v, ok, err := lt.svc.deps.Store.GetBlob(ctx, postsNS(lt.table.ID()), key)
+	if err != nil || !ok {
+		return "", false
+	}
+	return string(v), true
+}
+
+func postsNS(table string) string { return "posts/" + table }
+
+func phaseKey(p roundtable.Position, what string) string {
+	return fmt.Sprintf("r%d/%s/%s", p.Round, p.Phase, what)
+}
+
+func phaseControls(s *roundtable.State) []Control {
+	r := ref{Table: s.ID, Round: s.Round}
+	switch s.Phase {
+	case roundtable.PhaseMessage:
+		return []Control{{ID: withVerb(r, verbWrite), Kind: Button, Label: "Write message", Primary: true}}
+	case roundtable.PhaseProposal:
+		return []Control{{ID: withVerb(r, verbPropose), Kind: Button, Label: "Propose", Primary: true},
+			{ID: withVerb(r, verbSkip), Kind: Button, Label: "Skip"}}
+	case roundtable.PhaseVote:
+		return ballotControls(s.ID, s.Round, s.Config.Rule, s.Candidates)
+	}
+	return nil
+}
+
+func joinNames(n []string) string {
+	out := ""
+	for i, s := range n {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// What people do at a table they sit at.
+
+func (lt *live) join(ctx context.Context, ev *Event) (*Reply, error) {
+	p := human(ev)
+	lt.mu.Lock()
+	_, already := lt.table.Snapshot().Participant(p.ID)
+	err := lt.table.Join(ctx, p, "join:"+ev.ID)
+	lt.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if already {
+		return ephemeral("You are already at this table."), nil
+	}
+	return ephemeral("You joined the table. Act in each phase with the buttons in the thread, or with /roundtable propose and /roundtable vote."), nil
+}
+
+func (lt *live) leave(ctx context.Context, ev *Event) error {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	var pos roundtable.Position
+	lt.table.Read(func(s *roundtable.State) { pos = s.Position() })
+	if err := lt.table.Leave(ctx, participantID(ev.Platform, ev.User.ID), "leave:"+ev.ID); err != nil {
+		return err
+	}
+	lt.maybeAdvance(ctx, pos)
+	return nil
+}
+
+func (lt *live) propose(ctx context.Context, ev *Event, text string) (*Reply, error) {
+	a := roundtable.Propose{Actor: participantID(ev.Platform, ev.User.ID), Key: "prop:" + ev.ID, Proposal: roundtable.Proposal{Text: text}}
+	if err := lt.act(ctx, a); err != nil {
+		return nil, err
+	}
+	return ephemeral("Your proposal is recorded. It becomes a candidate when the proposal phase closes."), nil
+}
+
+func (lt *live) cast(ctx context.Context, ev *Event, b vote.Ballot) (*Reply, error) {
+	var round int
+	lt.table.Read(func(s *roundtable.State) { round = s.Round })
+	a := roundtable.Cast{Actor: participantID(ev.Platform, ev.User.ID), Key: "vote:" + ev.ID, Ballot: b}
+	if err := lt.act(ctx, a); err != nil {
+		return nil, err
+	}
+	return ephemeral(fmt.Sprintf("Your ballot for round %d is recorded: %s. You can change it until the vote closes; the last valid ballot counts.", round, renderBallot(b))), nil
+}
+
+func (lt *live) rule() vote.Rule {
+	var r vote.Rule
+	lt.table.Read(func(s *roundtable.State) { r = s.Config.Rule })
+	return r
+}
+
+// current refuses controls left over from an earlier round.
+func (lt *live) current(round int) error {
+	var now int
+	var status roundtable.Status
+	lt.table.Read(func(s *roundtable.State) { now, status = s.Round, s.Status })
+	switch {
+	case status == roundtable.StatusEnded:
+		return roundtable.Errorf(roundtable.Conflict, "the table has ended")
+	case round != now:
+		return roundtable.Errorf(roundtable.Conflict, "that was for round %d; the table is in round %d now", round, now)
+	}
+	return nil
+}
+
+// mayManage reports whether the event's user started the table.
+func (lt *live) mayManage(ev *Event) bool {
+	var starter string
+	lt.table.Read(func(s *roundtable.State) { starter = s.Config.Labels[labelStarter] })
+	return starter == participantID(ev.Platform, ev.User.ID)
+}
+
+// proposalHint is the placeholder of the proposal form.
+func (lt *live) proposalHint() string {
+	if _, ok := lt.table.Task().(roundtable.StructuredTask); ok {
+		return "Structured proposal: see the task description for its format"
+	}
+	return "What should the table decide?"
+}

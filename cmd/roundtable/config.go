@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Config is the whole configuration file. Every key is documented, with its
+// default, in config.example.toml; TestExampleConfigIsDefault keeps the two
+// in step.
+type Config struct {
+	Store  StoreConfig   `toml:"store"`
+	Sim    SimConfig     `toml:"sim"`
+	LLM    []LLMConfig   `toml:"llm"`
+	Agents []AgentConfig `toml:"agent"`
+}
+
+// StoreConfig says where tables are kept.
+type StoreConfig struct {
+	Path        string   `toml:"path"`
+	LockTimeout Duration `toml:"lock_timeout"`
+}
+
+// SimConfig holds the defaults of `roundtable sim`; flags override them.
+type SimConfig struct {
+	Task         string   `toml:"task"`
+	Topic        string   `toml:"topic"`
+	Preset       string   `toml:"preset"`
+	Rule         string   `toml:"rule"`
+	Tie          string   `toml:"tie"`
+	EarlyStop    string   `toml:"early_stop"`
+	Agents       int      `toml:"agents"`
+	Rounds       int      `toml:"rounds"`
+	Runs         int      `toml:"runs"`
+	Seed         int64    `toml:"seed"`
+	Out          string   `toml:"out"`
+	Concurrency  int      `toml:"concurrency"`
+	PhaseTimeout Duration `toml:"phase_timeout"`
+	Data         string   `toml:"data"`
+}
+
+// LLMConfig is one OpenAI-compatible endpoint.
+type LLMConfig struct {
+	Name                 string   `toml:"name"`
+	BaseURL              string   `toml:"base_url"`
+	Model                string   `toml:"model"`
+	APIKeyEnv            string   `toml:"api_key_env"`
+	Temperature          float64  `toml:"temperature"`
+	MaxTokens            int      `toml:"max_tokens"`
+	Timeout              Duration `toml:"timeout"`
+	StructuredOutput     string   `toml:"structured_output"`
+	MaxConcurrent        int      `toml:"max_concurrent"`
+	RequestsPerMinute    int      `toml:"requests_per_minute"`
+	TokensPerMinute      int      `toml:"tokens_per_minute"`
+	MaxRetries           int      `toml:"max_retries"`
+	PricePer1KPrompt     float64  `toml:"price_per_1k_prompt"`
+	PricePer1KCompletion float64  `toml:"price_per_1k_completion"`
+}
+
+// AgentConfig is an agent preset: a persona and the endpoint it thinks with.
+type AgentConfig struct {
+	Name       string `toml:"name"`
+	Endpoint   string `toml:"endpoint"`
+	Background string `toml:"background"`
+	Goal       string `toml:"goal"`
+	Stance     string `toml:"stance"`
+	Memory     string `toml:"memory"`
+	Window     int    `toml:"window"`
+}
+
+// Duration is a time.Duration written as "30s", "2m".
+type Duration time.Duration
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("want a duration such as \"30s\" or \"2m\": %w", err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText writes the duration as a Go duration string.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// DefaultConfig is the embedded configuration used without a file.
+func DefaultConfig() Config {
+	return Config{
+		Store: StoreConfig{Path: "roundtable.db", LockTimeout: Duration(time.Second)},
+		Sim: SimConfig{Task: "exchange", Preset: "asymmetric", Rule: "majority", Tie: "defer", EarlyStop: "none",
+			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute)},
+	}
+}
+
+// LoadConfig reads the file at path over the defaults; "" gives the
+// defaults. Unknown keys are errors that name the key, the line and the file.
+func LoadConfig(path string) (Config, error) {
+	cfg := DefaultConfig()
+	if path == "" {
+		return cfg, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return cfg, fmt.Errorf("read config: %w", err)
+	}
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return cfg, fmt.Errorf("config %s: %s", path, describeTOMLError(err))
+	}
+	cfg.applyDefaults()
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+func describeTOMLError(err error) string {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		var keys []string
+		for _, e := range strict.Errors {
+			row, _ := e.Position()
+			keys = append(keys, fmt.Sprintf("unknown key %q (line %d)", strings.Join(e.Key(), "."), row))
+		}
+		return strings.Join(keys, "; ")
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Sprintf("line %d, column %d: %s", row, col, de.Error())
+	}
+	return err.Error()
+}
+
+// applyDefaults fills what a file left out inside repeated sections.
+func (c *Config) applyDefaults() {
+	for i := range c.LLM {
+		l := &c.LLM[i]
+		if l.Timeout == 0 {
+			l.Timeout = Duration(2 * time.Minute)
+		}
+		if l.StructuredOutput == "" {
+			l.StructuredOutput = "json_schema"
+		}
+		if l.MaxConcurrent == 0 {
+			l.MaxConcurrent = 8
+		}
+		if l.MaxRetries == 0 {
+			l.MaxRetries = 4
+		}
+		if l.Temperature == 0 {
+			l.Temperature = 0.7
+		}
+	}
+	for i := range c.Agents {
+		if c.Agents[i].Memory == "" {
+			c.Agents[i].Memory = "full"
+		}
+	}
+}
+
+// Validate reports the first problem, naming its key.
+func (c Config) Validate() error {
+	if c.Store.Path == "" {
+		return errors.New("store.path: is empty")
+	}
+	if c.Sim.Agents < 1 || c.Sim.Rounds < 1 || c.Sim.Runs < 1 {
+		return errors.New("sim.agents, sim.rounds and sim.runs must be at least 1")
+	}
+	names := map[string]bool{}
+	for i, l := range c.LLM {
+		key := fmt.Sprintf("llm[%d]", i)
+		switch {
+		case l.Name == "":
+			return fmt.Errorf("%s.name: is empty", key)
+		case names[l.Name]:
+			return fmt.Errorf("%s.name: %q is used twice", key, l.Name)
+		case l.BaseURL == "":
+			return fmt.Errorf("%s.base_url: is empty", key)
+		case l.Model == "":
+			return fmt.Errorf("%s.model: is empty", key)
+		}
+		switch l.StructuredOutput {
+		case "json_schema", "json_object", "none":
+		default:
+			return fmt.Errorf("%s.structured_output: %q is not json_schema, json_object or none", key, l.StructuredOutput)
+		}
+		names[l.Name] = true
+	}
+	for i, ag := range c.Agents {
+		key := fmt.Sprintf("agent[%d]", i)
+		switch {
+		case ag.Name == "":
+			return fmt.Errorf("%s.name: is empty", key)
+		case ag.Endpoint != "" && !names[ag.Endpoint]:
+			return fmt.Errorf("%s.endpoint: no [[llm]] endpoint is named %q", key, ag.Endpoint)
+		}
+		switch ag.Memory {
+		case "full", "window", "reflective":
+		default:
+			return fmt.Errorf("%s.memory: %q is not full, window or reflective", key, ag.Memory)
+		}
+	}
+	return nil
+}

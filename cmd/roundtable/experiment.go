@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/sim"
+	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// experiment is one task with one kind of agent, ready to run per rule.
+type experiment struct {
+	name    string
+	task    func(run int, seed int64) (roundtable.Task, error)
+	agents  func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error)
+	people  func(k int) []roundtable.Participant
+	measure sim.Measure
+	print   func(w io.Writer, rules []vote.Rule, rep simReport)
+}
+
+func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.Spec {
+	return sim.Spec{
+		Name:        fmt.Sprintf("%s-%s-k%d-r%d-s%d", e.name, rule, f.agents, f.rounds, f.seed),
+		Runs:        f.runs,
+		Seed:        f.seed,
+		Concurrency: f.concurrency,
+		Timeout:     f.phaseTimeout,
+		Measure:     e.measure,
+		Setup: func(i int, seed int64) (sim.Table, error) {
+			task, err := e.task(i, seed)
+			if err != nil {
+				return sim.Table{}, err
+			}
+			cfg := tc
+			cfg.Task = roundtable.TaskSpec{Kind: task.Kind(), Topic: f.topic, Params: map[string]string{"preset": f.preset}}
+			cfg.Participants = e.people(f.agents)
+			agents, err := e.agents(task, cfg.Participants)
+			if err != nil {
+				return sim.Table{}, err
+			}
+			return sim.Table{Task: task, Config: cfg, Agents: agents}, nil
+		},
+	}
+}
+
+// experiment picks the task and agents of a sim from the flags.
+func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
+	switch {
+	case f.agents < 2 || f.agents > 26:
+		return nil, usagef("--agents: %d is out of range 2..26", f.agents)
+	case f.runs < 1:
+		return nil, usagef("--runs: must be at least 1")
+	}
+	switch f.agent {
+	case "utility":
+		if f.task != "exchange" {
+			return nil, usagef("--task %s needs language-model agents (--agent llm); utility agents only play the exchange economy", f.task)
+		}
+		return exchangeUtility(f)
+	case "llm":
+		return a.llmExperiment(cfg, f)
+	}
+	return nil, usagef("--agent: %q is not utility or llm", f.agent)
+}
+
+func exchangeUtility(f simFlags) (*experiment, error) {
+	task, err := exchange.NewTask(f.agents, exchange.Preset(f.preset))
+	if err != nil {
+		return nil, usagef("--preset: %v", err)
+	}
+	task.Econ.UMax() // solve once, before the tables share it
+	return &experiment{
+		name:   "exchange-utility",
+		task:   func(int, int64) (roundtable.Task, error) { return task, nil },
+		people: agentSeats,
+		agents: func(_ roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+			m := map[string]roundtable.Agent{}
+			for _, p := range ps {
+				m[p.ID] = &exchange.UtilityAgent{Task: task}
+			}
+			return m, nil
+		},
+		measure: measureExchange,
+		print:   printExchange,
+	}, nil
+}
+
+// agentSeats names k agent seats agent-1 .. agent-k.
+func agentSeats(k int) []roundtable.Participant {
+	ps := make([]roundtable.Participant, k)
+	for i := range ps {
+		ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Agent: "utility"}
+	}
+	return ps
+}
+
+// exchangeRounds are the rounds at which the paper reports U and AUC.
+var exchangeRounds = []int{3, 5, 10}
+
+func measureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
+	m := t.(*exchange.Task).Measure(s)
+	rounds := s.Config.Rounds
+	u := make([]float64, rounds)
+	for r := 1; r <= rounds; r++ {
+		u[r-1] = 100 * m.At(r)
+	}
+	sc := map[string]float64{
+		"rationality": 100 * m.Rationality,
+		"fairness":    100 * m.Fairness,
+		"rigidity":    100 * m.Rigidity,
+		"U_final":     100 * m.At(rounds),
+	}
+	for _, n := range exchangeRounds {
+		sc[fmt.Sprintf("U@%d", n)] = 100 * m.At(n)
+		sc[fmt.Sprintf("AUC@%d", n)] = m.AUC(n)
+		sc[fmt.Sprintf("AUC@%d_mean", n)] = 100 * m.AUC(n) / float64(n)
+	}
+	if m.Proposals == 0 {
+		sc["rationality"] = math.NaN()
+	}
+	return sim.Measures{Series: map[string][]float64{"U": u}, Scalars: sc}
+}
+
+// printExchange prints the columns of the paper's Table 1, in percent of
+// U_max (AUC@n as the mean over its n rounds, as the paper prints it).
+func printExchange(w io.Writer, rules []vote.Rule, rep simReport) {
+	fmt.Fprintf(w, "Exchange economy, %d agents, %d rounds, %d runs per rule, seed %d (mean, standard error in parentheses; percent of U_max)\n",
+		rep.Agents, rep.Rounds, rep.Runs, rep.Seed)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "RULE\tU@3\tU@5\tU@10\tAUC@3\tAUC@5\tAUC@10\tRATIONALITY\tMIN/MAX\tRIGIDITY\t")
+	cols := []string{"U@3", "U@5", "U@10", "AUC@3_mean", "AUC@5_mean", "AUC@10_mean", "rationality", "fairness", "rigidity"}
+	for _, r := range rules {
+		fmt.Fprintf(tw, "%s\t", r)
+		sc := rep.Rules[string(r)].Summary.Scalars
+		for _, c := range cols {
+			fmt.Fprintf(tw, "%s\t", formatStat(sc[c]))
+		}
+		fmt.Fprintln(tw)
+	}
+	_ = tw.Flush()
+}
+
+func formatStat(s sim.Stat) string {
+	if math.IsNaN(s.Mean) || s.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f (%.2f)", s.Mean, s.SE)
+}

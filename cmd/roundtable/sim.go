@@ -1,0 +1,223 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/sim"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// simFlags are the flags of `roundtable sim`; unset ones come from [sim].
+type simFlags struct {
+	task, topic, preset, rule, tie, earlyStop, out, agent, data string
+	agents, rounds, runs, concurrency                         int
+	seed                                                      int64
+	phaseTimeout                                              time.Duration
+	llm                                                       llmFlags
+}
+
+func (a *App) simCmd() *cobra.Command {
+	var f simFlags
+	cmd := &cobra.Command{
+		Use:   "sim [--task exchange|text|recommendation] [--rule RULE|all] [--agents K] [--rounds R] [--runs N] [--seed S] [--out DIR]",
+		Short: "Run many headless tables and report the papers' metrics",
+		Long: `Runs N tables concurrently with no chat platform: every participant is an
+agent. With --agent utility (the default) the exchange economy runs with
+rule-based utility agents and needs no model, key or network. With
+--agent llm the agents think with the configured [[llm]] endpoint (or the
+--llm-* flags). Each table's events go to DIR/roundtable.db; DIR/summary.json
+holds the metrics per round (mean and standard error over runs). Running the
+same command again resumes unfinished tables and reuses finished ones.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := LoadConfig(a.configPath)
+			if err != nil {
+				return err
+			}
+			f.fill(cmd, cfg.Sim)
+			return a.runSim(cmd, cfg, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.task, "task", "", "task: exchange, text or recommendation (default from [sim], exchange)")
+	fl.StringVar(&f.topic, "topic", "", "question of the text task")
+	fl.StringVar(&f.preset, "preset", "", "exchange preferences: asymmetric, symmetric, uniform or asymmetric-printed")
+	fl.StringVar(&f.rule, "rule", "", "social-choice rule, or all: "+ruleNames())
+	fl.StringVar(&f.tie, "tie", "", "tie policy: defer, random or incumbent")
+	fl.StringVar(&f.earlyStop, "early-stop", "", "none, first-agreement or consecutive-agreements")
+	fl.StringVar(&f.out, "out", "", "output directory (default runs)")
+	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (rule-based, no model) or llm")
+	fl.StringVar(&f.data, "data", "", "MovieLens-100k directory for the recommendation task")
+	fl.IntVar(&f.agents, "agents", 0, "agents per table, K (default 3)")
+	fl.IntVar(&f.rounds, "rounds", 0, "rounds per table, R (default 10)")
+	fl.IntVar(&f.runs, "runs", 0, "tables per rule, N (default 10)")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "tables run at once (default: number of CPUs; LLM runs: 4)")
+	fl.Int64Var(&f.seed, "seed", 0, "seed; the same seed and flags give the same tables (default 1)")
+	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
+	f.llm.register(fl)
+	return cmd
+}
+
+// fill takes unset flags from the [sim] section.
+func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
+	set := cmd.Flags().Changed
+	pick := func(name string, dst *string, v string) {
+		if !set(name) {
+			*dst = v
+		}
+	}
+	pick("task", &f.task, c.Task)
+	pick("topic", &f.topic, c.Topic)
+	pick("preset", &f.preset, c.Preset)
+	pick("rule", &f.rule, c.Rule)
+	pick("tie", &f.tie, c.Tie)
+	pick("early-stop", &f.earlyStop, c.EarlyStop)
+	pick("out", &f.out, c.Out)
+	pick("data", &f.data, c.Data)
+	if !set("agents") {
+		f.agents = c.Agents
+	}
+	if !set("rounds") {
+		f.rounds = c.Rounds
+	}
+	if !set("runs") {
+		f.runs = c.Runs
+	}
+	if !set("seed") {
+		f.seed = c.Seed
+	}
+	if !set("concurrency") {
+		f.concurrency = c.Concurrency
+	}
+	if !set("phase-timeout") {
+		f.phaseTimeout = time.Duration(c.PhaseTimeout)
+	}
+}
+
+func (f simFlags) rules() ([]vote.Rule, error) {
+	if f.rule == "all" {
+		return vote.Rules(), nil
+	}
+	r, err := vote.ParseRule(f.rule)
+	if err != nil {
+		return nil, usagef("--rule: %v", err)
+	}
+	return []vote.Rule{r}, nil
+}
+
+func (f simFlags) tableConfig(rule vote.Rule) (roundtable.Config, error) {
+	tie, err := vote.ParseTiePolicy(f.tie)
+	if err != nil {
+		return roundtable.Config{}, usagef("--tie: %v", err)
+	}
+	c := roundtable.Config{Rule: rule, Tie: tie, Rounds: f.rounds, EarlyStop: roundtable.EarlyStop(f.earlyStop), Mode: roundtable.Sealed}
+	c = c.WithDefaults()
+	if err := c.Validate(); err != nil {
+		return c, usagef("%v", err)
+	}
+	return c, nil
+}
+
+// simReport is what summary.json holds.
+type simReport struct {
+	Task    string                `json:"task"`
+	Agent   string                `json:"agent"`
+	Agents  int                   `json:"agents"`
+	Rounds  int                   `json:"rounds"`
+	Runs    int                   `json:"runs"`
+	Seed    int64                 `json:"seed"`
+	Started time.Time             `json:"started"`
+	WallNS  time.Duration         `json:"wall_ns"`
+	Rules   map[string]sim.Result `json:"rules"`
+}
+
+func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
+	rules, err := f.rules()
+	if err != nil {
+		return err
+	}
+	exp, err := a.experiment(cfg, f)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return fmt.Errorf("create output directory: %w", err)
+	}
+	dbPath := filepath.Join(f.out, "roundtable.db")
+	db, err := store.Open(dbPath, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer db.Close()
+	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
+		Started: time.Now().UTC(), Rules: map[string]sim.Result{}}
+	bar := a.progress(len(rules) * f.runs)
+	for _, rule := range rules {
+		tc, err := f.tableConfig(rule)
+		if err != nil {
+			return err
+		}
+		spec := exp.spec(rule, tc, f)
+		spec.Progress = func(int, int) { _ = bar.Add(1) }
+		spec.Logger = a.logger()
+		res, err := sim.Execute(cmd.Context(), db, roundtable.SystemClock{}, spec)
+		if err != nil {
+			return err
+		}
+		rep.Rules[string(rule)] = res
+	}
+	_ = bar.Finish()
+	rep.WallNS = time.Since(rep.Started)
+	if err := writeJSON(filepath.Join(f.out, "summary.json"), rep); err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	exp.print(out, rules, rep)
+	printTiming(out, rep, dbPath)
+	return nil
+}
+
+func (a *App) progress(total int) *progressbar.ProgressBar {
+	if !isTerminal(a.Stderr) {
+		return progressbar.DefaultSilent(int64(total))
+	}
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(a.Stderr), progressbar.OptionSetDescription("tables"),
+		progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+}
+
+func printTiming(w io.Writer, rep simReport, dbPath string) {
+	tables := 0
+	phases := map[string]time.Duration{}
+	for _, r := range rep.Rules {
+		tables += len(r.Runs)
+		for p, d := range r.Summary.Phases {
+			phases[p] += d
+		}
+	}
+	secs := rep.WallNS.Seconds()
+	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); agent wall time per phase: message %s, proposal %s, vote %s\n",
+		tables, secs, float64(tables)/max(secs, 1e-9), phases["message"].Round(time.Millisecond),
+		phases["proposal"].Round(time.Millisecond), phases["vote"].Round(time.Millisecond))
+	fmt.Fprintf(w, "events: %s   summary: %s\n", dbPath, filepath.Join(filepath.Dir(dbPath), "summary.json"))
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-ai/roundtable/roundtable/export"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// openStore opens the database named by --db, or by the config.
+func (a *App) openStore(path string, readOnly bool) (*store.DB, error) {
+	cfg, err := LoadConfig(a.configPath)
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		path = cfg.Store.Path
+	}
+	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: readOnly})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	return db, nil
+}
+
+func (a *App) tablesCmd() *cobra.Command {
+	var dbPath string
+	cmd := &cobra.Command{
+		Use:   "tables",
+		Short: "List the tables in the database",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := mustExist(dbPath); err != nil {
+				return err
+			}
+			db, err := a.openStore(dbPath, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			list, err := db.Tables(cmd.Context())
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
+			for _, s := range list {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, s.Status, s.Task, s.Rule,
+					s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config, roundtable.db)")
+	return cmd
+}
+
+func (a *App) exportCmd() *cobra.Command {
+	var dbPath, table, format, out string
+	var pseudo bool
+	cmd := &cobra.Command{
+		Use:   "export --table ID [--format jsonl|csv] [--pseudonymize]",
+		Short: "Write a table's event log as JSON lines or CSV",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f, err := export.ParseFormat(format)
+			if err != nil {
+				return usagef("--format: %v", err)
+			}
+			if err := mustExist(dbPath); err != nil {
+				return err
+			}
+			db, err := a.openStore(dbPath, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			events, err := db.Load(cmd.Context(), table)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if out != "" && out != "-" {
+				file, err := os.Create(out)
+				if err != nil {
+					return fmt.Errorf("export: %w", err)
+				}
+				defer file.Close()
+				w = file
+			}
+			return export.Write(w, f, events, export.Options{Pseudonymize: pseudo})
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
+	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`)")
+	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
+	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
+	fl.BoolVar(&pseudo, "pseudonymize", false, "replace human participants' IDs and names by human-1, human-2, ...")
+	_ = cmd.MarkFlagRequired("table")
+	return cmd
+}
+
+func (a *App) backupCmd() *cobra.Command {
+	var dbPath string
+	cmd := &cobra.Command{
+		Use:   "backup FILE",
+		Short: "Copy the database to FILE, consistently, even while it is in use",
+		Long: `Copies the database to FILE in one read transaction. When the database is
+held by a running roundtable process, use that process's copy instead: this
+command waits store.lock_timeout for the file lock.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := mustExist(dbPath); err != nil {
+				return err
+			}
+			db, err := a.openStore(dbPath, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			dst, _ := filepath.Abs(args[0])
+			if err := db.BackupFile(cmd.Context(), dst); err != nil {
+				return err
+			}
+			st, err := os.Stat(dst)
+			if err != nil {
+				return fmt.Errorf("backup: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d bytes)\n", dst, st.Size())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
+	return cmd
+}
+
+// mustExist refuses to create an empty database where one was expected.
+func mustExist(path string) error {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("database %s: %w", path, err)
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
