@@ -178,7 +178,7 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if err := lt.table.Stop(ctx, participantID(ev.Platform, ev.User.ID), "stopped by "+ev.User.Name); err != nil {
+	if err := lt.table.Stop(ctx, participantID(ev.Platform, ev.User.ID), roundtable.EndStopped); err != nil {
 		return nil, err
 	}
 	lt.finish(ctx, lt.table.Snapshot())

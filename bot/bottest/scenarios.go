@@ -54,9 +54,7 @@ func testPeopleAndAgent(t *testing.T, e *env) {
 	e.say(Bob, "I would like sushi")
 	e.post("**Alice**: Pizza is quick")
 	e.post("**Bob**: I would like sushi")
-	if len(e.postsBy("Scribe")) == 0 {
-		t.Errorf("the agent's message was not posted under its own name")
-	}
+	e.waitFor("the agent's message under its own name", func() bool { return len(e.postsBy("Scribe")) > 0 })
 
 	e.form(Alice, "**Round 1 of 2: proposal", "Propose", "Round 1 proposal", map[string]string{"text": "Pizza"})
 	e.command(Bob, "propose", map[string]string{"text": "Sushi"})

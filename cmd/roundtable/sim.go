@@ -205,7 +205,7 @@ func printTiming(w io.Writer, rep simReport, dbPath string) {
 		}
 	}
 	secs := rep.WallNS.Seconds()
-	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); agent wall time per phase: message %s, proposal %s, vote %s\n",
+	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: message %s, proposal %s, vote %s\n",
 		tables, secs, float64(tables)/max(secs, 1e-9), phases["message"].Round(time.Millisecond),
 		phases["proposal"].Round(time.Millisecond), phases["vote"].Round(time.Millisecond))
 	fmt.Fprintf(w, "events: %s   summary: %s\n", dbPath, filepath.Join(filepath.Dir(dbPath), "summary.json"))
