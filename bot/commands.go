@@ -18,7 +18,7 @@ import (
 // start creates a table from a preset or the command's options, opens a
 // thread for it, seats the starter and the bot agents, and opens round 1.
 func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
-	if !s.cfg.Policy.Allows(ev.User) {
+	if !s.cfg.policy(ev.Platform).Allows(ev.User) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "you may not start tables here (ask someone who may manage this channel)")
 	}
 	cfg, agents, err := s.tableConfig(ev.Options)
@@ -173,7 +173,7 @@ func splitList(s string) []string {
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if !lt.mayManage(ev) && !s.cfg.Policy.Allows(ev.User) {
+	if !lt.mayManage(ev) && !s.cfg.policy(ev.Platform).Allows(ev.User) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can stop it")
 	}
 	lt.mu.Lock()
@@ -197,7 +197,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
 	}
 	keep := strings.EqualFold(ev.Options["names"], "keep")
-	if keep && !lt.mayManage(ev) && !s.cfg.Policy.Allows(ev.User) {
+	if keep && !lt.mayManage(ev) && !s.cfg.policy(ev.Platform).Allows(ev.User) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())

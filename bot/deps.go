@@ -100,7 +100,18 @@ type Config struct {
 	// DefaultAgents sit at a table when the start command names none.
 	DefaultAgents []string
 	Presets       map[string]Preset
-	Policy        Policy
+	// Policy says who may start and stop tables; Policies overrides it
+	// per platform name.
+	Policy   Policy
+	Policies map[string]Policy
 	// AgentTimeout bounds an agent's answer in phases without a deadline.
 	AgentTimeout time.Duration
+}
+
+// policy returns the start/stop policy of a platform.
+func (c Config) policy(platform string) Policy {
+	if p, ok := c.Policies[platform]; ok {
+		return p
+	}
+	return c.Policy
 }

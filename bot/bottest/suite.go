@@ -95,7 +95,9 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 		Policy:        bot.Policy{Manager: true},
 	}
 	deps := bot.Deps{Store: db, Clock: clock, Agent: agent,
-		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) { return roundtable.TextTask{Topic: spec.Topic}, nil }}
+		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
+			return roundtable.TextTask{Topic: spec.Topic}, nil
+		}}
 	return bot.New(cfg, deps, p)
 }
 

@@ -15,10 +15,15 @@ import (
 // default, in config.example.toml; TestExampleConfigIsDefault keeps the two
 // in step.
 type Config struct {
-	Store  StoreConfig   `toml:"store"`
-	Sim    SimConfig     `toml:"sim"`
-	LLM    []LLMConfig   `toml:"llm"`
-	Agents []AgentConfig `toml:"agent"`
+	Store   StoreConfig    `toml:"store"`
+	Sim     SimConfig      `toml:"sim"`
+	LLM     []LLMConfig    `toml:"llm"`
+	Agents  []AgentConfig  `toml:"agent"`
+	Bot     BotConfig      `toml:"bot"`
+	Tables  []TableConfig  `toml:"table"`
+	Web     WebConfig      `toml:"web"`
+	Discord *DiscordConfig `toml:"discord"`
+	Slack   *SlackConfig   `toml:"slack"`
 }
 
 // StoreConfig says where tables are kept.
@@ -96,6 +101,10 @@ func DefaultConfig() Config {
 		Store: StoreConfig{Path: "roundtable.db", LockTimeout: Duration(time.Second)},
 		Sim: SimConfig{Task: "exchange", Preset: "asymmetric", Rule: "majority", Tie: "defer", EarlyStop: "none",
 			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute)},
+		Bot: BotConfig{Rule: "plurality", Tie: "defer", Mode: "sealed", EarlyStop: "none", Rounds: 3,
+			Message: Duration(3 * time.Minute), Proposal: Duration(3 * time.Minute), Vote: Duration(2 * time.Minute),
+			Agents: []string{"Facilitator"}, AgentTimeout: Duration(2 * time.Minute)},
+		Web: WebConfig{Enabled: "auto", Addr: "127.0.0.1:8080", SecretFile: "roundtable.web-secret"},
 	}
 }
 
@@ -164,6 +173,12 @@ func (c *Config) applyDefaults() {
 			c.Agents[i].Memory = "full"
 		}
 	}
+	if c.Discord != nil {
+		c.Discord.applyDefaults()
+	}
+	if c.Slack != nil {
+		c.Slack.applyDefaults()
+	}
 }
 
 // Validate reports the first problem, naming its key.
@@ -208,5 +223,5 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s.memory: %q is not full, window or reflective", key, ag.Memory)
 		}
 	}
-	return nil
+	return c.validateServe()
 }

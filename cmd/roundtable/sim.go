@@ -20,10 +20,10 @@ import (
 // simFlags are the flags of `roundtable sim`; unset ones come from [sim].
 type simFlags struct {
 	task, topic, preset, rule, tie, earlyStop, out, agent, data string
-	agents, rounds, runs, concurrency                         int
-	seed                                                      int64
-	phaseTimeout                                              time.Duration
-	llm                                                       llmFlags
+	agents, rounds, runs, concurrency                           int
+	seed                                                        int64
+	phaseTimeout                                                time.Duration
+	llm                                                         llmFlags
 }
 
 func (a *App) simCmd() *cobra.Command {

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// BotConfig holds the defaults of live tables started without a preset.
+type BotConfig struct {
+	Rule         string   `toml:"rule"`
+	Tie          string   `toml:"tie"`
+	Mode         string   `toml:"mode"`
+	EarlyStop    string   `toml:"early_stop"`
+	Rounds       int      `toml:"rounds"`
+	Message      Duration `toml:"message"`
+	Proposal     Duration `toml:"proposal"`
+	Vote         Duration `toml:"vote"`
+	Agents       []string `toml:"agents"`
+	AgentTimeout Duration `toml:"agent_timeout"`
+}
+
+// TableConfig is a table preset: started with /roundtable start preset:NAME.
+type TableConfig struct {
+	Name      string   `toml:"name"`
+	Title     string   `toml:"title"`
+	Task      string   `toml:"task"`
+	Topic     string   `toml:"topic"`
+	Preset    string   `toml:"preset"`
+	Rule      string   `toml:"rule"`
+	Tie       string   `toml:"tie"`
+	Mode      string   `toml:"mode"`
+	EarlyStop string   `toml:"early_stop"`
+	Rounds    int      `toml:"rounds"`
+	Message   Duration `toml:"message"`
+	Proposal  Duration `toml:"proposal"`
+	Vote      Duration `toml:"vote"`
+	Agents    []string `toml:"agents"`
+}
+
+// PolicyConfig says who may start and stop tables on a platform.
+type PolicyConfig struct {
+	Roles          []string `toml:"roles"`
+	ManageChannels bool     `toml:"manage_channels"`
+	Users          []string `toml:"users"`
+}
+
+// WebConfig is the built-in web channel.
+type WebConfig struct {
+	// Enabled is "auto" (on when neither Discord nor Slack is configured),
+	// "on" or "off".
+	Enabled string `toml:"enabled"`
+	Addr    string `toml:"addr"`
+	// SecretFile keeps the key that signs join and organiser links, so they
+	// survive restarts; it is created (mode 0600) when missing.
+	SecretFile string `toml:"secret_file"`
+}
+
+// DiscordConfig is the Discord bot.
+type DiscordConfig struct {
+	TokenEnv string       `toml:"token_env"`
+	APIURL   string       `toml:"api_url"`
+	Guilds   []string     `toml:"guilds"`
+	Policy   PolicyConfig `toml:"policy"`
+}
+
+// SlackConfig is the Slack app.
+type SlackConfig struct {
+	BotTokenEnv      string       `toml:"bot_token_env"`
+	AppTokenEnv      string       `toml:"app_token_env"`
+	SigningSecretEnv string       `toml:"signing_secret_env"`
+	Mode             string       `toml:"mode"`
+	APIURL           string       `toml:"api_url"`
+	HTTPAddr         string       `toml:"http_addr"`
+	Policy           PolicyConfig `toml:"policy"`
+}
+
+func (d *DiscordConfig) applyDefaults() {
+	if d.TokenEnv == "" {
+		d.TokenEnv = "DISCORD_TOKEN"
+	}
+	if d.APIURL == "" {
+		d.APIURL = "https://discord.com/"
+	}
+}
+
+func (s *SlackConfig) applyDefaults() {
+	if s.BotTokenEnv == "" {
+		s.BotTokenEnv = "SLACK_BOT_TOKEN"
+	}
+	if s.AppTokenEnv == "" {
+		s.AppTokenEnv = "SLACK_APP_TOKEN"
+	}
+	if s.SigningSecretEnv == "" {
+		s.SigningSecretEnv = "SLACK_SIGNING_SECRET"
+	}
+	if s.Mode == "" {
+		s.Mode = "socket"
+	}
+	if s.APIURL == "" {
+		s.APIURL = "https://slack.com/api/"
+	}
+	if s.HTTPAddr == "" {
+		s.HTTPAddr = "127.0.0.1:3000"
+	}
+}
+
+// webOn reports whether serve starts the web channel.
+func (c Config) webOn() bool {
+	switch c.Web.Enabled {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return c.Discord == nil && c.Slack == nil
+}
+
+func (c Config) validateServe() error {
+	if _, err := c.Bot.tableConfig("bot"); err != nil {
+		return err
+	}
+	names := map[string]bool{}
+	for i, t := range c.Tables {
+		key := fmt.Sprintf("table[%d]", i)
+		if t.Name == "" || names[t.Name] {
+			return fmt.Errorf("%s.name: is empty or used twice", key)
+		}
+		names[t.Name] = true
+		if _, err := t.config(c.Bot, key); err != nil {
+			return err
+		}
+	}
+	switch c.Web.Enabled {
+	case "auto", "on", "off":
+	default:
+		return fmt.Errorf("web.enabled: %q is not auto, on or off", c.Web.Enabled)
+	}
+	if c.Slack != nil && c.Slack.Mode != "socket" && c.Slack.Mode != "http" {
+		return fmt.Errorf("slack.mode: %q is not socket or http", c.Slack.Mode)
+	}
+	return nil
+}
+
+// tableConfig turns the [bot] defaults into a table config.
+func (b BotConfig) tableConfig(key string) (roundtable.Config, error) {
+	return TableConfig{Rule: b.Rule, Tie: b.Tie, Mode: b.Mode, EarlyStop: b.EarlyStop, Rounds: b.Rounds,
+		Message: b.Message, Proposal: b.Proposal, Vote: b.Vote}.config(b, key)
+}
+
+// config turns a preset into a table config; unset keys come from [bot].
+func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error) {
+	pick := func(v, d string) string {
+		if v != "" {
+			return v
+		}
+		return d
+	}
+	rule, err := vote.ParseRule(pick(t.Rule, def.Rule))
+	if err != nil {
+		return roundtable.Config{}, fmt.Errorf("%s.rule: %w", key, err)
+	}
+	dur := func(v, d Duration) time.Duration { return time.Duration(pick2(v, d)) }
+	c := roundtable.Config{
+		Title: t.Title, Rule: rule, Tie: vote.TiePolicy(pick(t.Tie, def.Tie)),
+		Task:      roundtable.TaskSpec{Kind: pick(t.Task, "text"), Topic: t.Topic},
+		Mode:      roundtable.Mode(pick(t.Mode, def.Mode)),
+		EarlyStop: roundtable.EarlyStop(pick(t.EarlyStop, def.EarlyStop)),
+		Rounds:    max(t.Rounds, 0),
+		Durations: roundtable.Durations{Message: dur(t.Message, def.Message), Proposal: dur(t.Proposal, def.Proposal), Vote: dur(t.Vote, def.Vote)},
+	}
+	if c.Rounds == 0 {
+		c.Rounds = def.Rounds
+	}
+	if t.Preset != "" {
+		c.Task.Params = map[string]string{"preset": t.Preset}
+	}
+	c = c.WithDefaults()
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("%s: %s", key, strings.TrimPrefix(err.Error(), "invalid: "))
+	}
+	return c, nil
+}
+
+func pick2(v, d Duration) Duration {
+	if v != 0 {
+		return v
+	}
+	return d
+}
+
+// policy converts a [*.policy] section.
+func (p PolicyConfig) policy() bot.Policy {
+	return bot.Policy{Roles: p.Roles, Manager: p.ManageChannels, Users: p.Users}
+}
