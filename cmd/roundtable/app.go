@@ -21,6 +21,7 @@ type App struct {
 
 	configPath string
 	logLevel   string
+	minds      *minds // the language models of the running command, if any
 }
 
 // usageError marks errors caused by malformed input (exit status 2).

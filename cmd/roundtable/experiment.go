@@ -122,7 +122,9 @@ func measureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
 	if m.Proposals == 0 {
 		sc["rationality"] = math.NaN()
 	}
-	return sim.Measures{Series: map[string][]float64{"U": u}, Scalars: sc}
+	out := sim.Measures{Series: map[string][]float64{"U": u}, Scalars: sc}
+	addFormatErrors(out, s)
+	return out
 }
 
 // printExchange prints the columns of the paper's Table 1, in percent of

@@ -1,7 +1,18 @@
 package main
 
 import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
 	"github.com/spf13/pflag"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
+	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
+	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 )
 
 // llmFlags override the default [[llm]] endpoint for a quick run.
@@ -15,6 +26,133 @@ func (l *llmFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&l.keyEnv, "llm-api-key-env", "", "environment variable holding the API key (e.g. OPENAI_API_KEY)")
 }
 
-func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
-	return nil, usagef("--agent llm: language-model agents are not wired into this build yet")
+// apply folds the flags into the endpoint list: they override the first
+// endpoint, or make one when the config has none.
+func (l llmFlags) apply(eps []LLMConfig) []LLMConfig {
+	if l.baseURL == "" && l.model == "" && l.keyEnv == "" {
+		return eps
+	}
+	eps = append([]LLMConfig(nil), eps...)
+	if len(eps) == 0 {
+		eps = append(eps, LLMConfig{Name: "default", Temperature: 0.7, Timeout: Duration(2 * time.Minute),
+			StructuredOutput: "json_schema", MaxConcurrent: 8, MaxRetries: 4})
+	}
+	if l.baseURL != "" {
+		eps[0].BaseURL = l.baseURL
+	}
+	if l.model != "" {
+		eps[0].Model = l.model
+	}
+	if l.keyEnv != "" {
+		eps[0].APIKeyEnv = l.keyEnv
+	}
+	return eps
+}
+
+// minds holds the endpoints and the agents that think with them.
+type minds struct {
+	clients map[string]*openai.Client
+	first   string
+	presets map[string]AgentConfig
+	log     *slog.Logger
+}
+
+// newMinds builds a client per endpoint. API keys come from the named
+// environment variables; a named but empty one is an error naming the key.
+func (a *App) newMinds(cfg Config, flags llmFlags) (*minds, error) {
+	m := &minds{clients: map[string]*openai.Client{}, presets: map[string]AgentConfig{}, log: a.logger()}
+	for i, ep := range flags.apply(cfg.LLM) {
+		key := fmt.Sprintf("llm[%d]", i)
+		if ep.BaseURL == "" || ep.Model == "" {
+			return nil, usagef("%s: base_url and model are required (or pass --llm-base-url and --llm-model)", key)
+		}
+		c := openai.Config{Name: ep.Name, BaseURL: ep.BaseURL, Model: ep.Model, MaxTokens: ep.MaxTokens,
+			Timeout: time.Duration(ep.Timeout), StructuredOutput: agent.OutputMode(ep.StructuredOutput),
+			MaxConcurrent: ep.MaxConcurrent, RequestsPerMinute: ep.RequestsPerMinute, TokensPerMinute: ep.TokensPerMinute,
+			PricePer1KPrompt: ep.PricePer1KPrompt, PricePer1KCompletion: ep.PricePer1KCompletion, MaxRetries: ep.MaxRetries}
+		temp := ep.Temperature
+		c.Temperature = &temp
+		if ep.APIKeyEnv != "" {
+			v := a.Getenv(ep.APIKeyEnv)
+			if v == "" {
+				return nil, usagef("%s.api_key_env: the environment variable %s is empty or unset", key, ep.APIKeyEnv)
+			}
+			c.APIKey = openai.Secret(v)
+		}
+		m.clients[ep.Name] = openai.New(c)
+		if m.first == "" {
+			m.first = ep.Name
+		}
+	}
+	for _, p := range cfg.Agents {
+		m.presets[p.Name] = p
+	}
+	return m, nil
+}
+
+// seat returns the participant an [[agent]] preset sits as.
+func (m *minds) seat(p AgentConfig) roundtable.Participant {
+	return roundtable.Participant{ID: "agent:" + slug(p.Name), Name: p.Name, Kind: roundtable.Bot,
+		Background: p.Background, Goal: p.Goal, Stance: p.Stance, Agent: "preset:" + p.Name}
+}
+
+// agent builds what acts for a bot participant. Participant.Agent says
+// which: "utility", "facilitator", "llm[:endpoint]" or "preset:NAME".
+func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error) {
+	kind, arg, _ := strings.Cut(p.Agent, ":")
+	switch kind {
+	case "utility":
+		x, ok := task.(*exchange.Task)
+		if !ok {
+			return nil, fmt.Errorf("utility agents only play the exchange economy, not the %s task", task.Kind())
+		}
+		return &exchange.UtilityAgent{Task: x}, nil
+	case "facilitator":
+		return facilitator.Agent{}, nil
+	case "llm":
+		return m.llmAgent(arg, task, AgentConfig{Memory: "full"})
+	case "preset":
+		pre, ok := m.presets[arg]
+		if !ok {
+			return nil, fmt.Errorf("no [[agent]] preset is named %q", arg)
+		}
+		return m.llmAgent(pre.Endpoint, task, pre)
+	}
+	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
+}
+
+func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig) (roundtable.Agent, error) {
+	if endpoint == "" {
+		endpoint = m.first
+	}
+	c, ok := m.clients[endpoint]
+	if !ok {
+		if len(m.clients) == 0 {
+			return nil, fmt.Errorf("no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
+		}
+		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
+	}
+	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, Logger: m.log}), nil
+}
+
+// usage sums the token usage and cost of every endpoint.
+func (m *minds) usage() map[string]openai.Usage {
+	out := map[string]openai.Usage{}
+	for name, c := range m.clients {
+		out[name] = c.Usage()
+	}
+	return out
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
 }

@@ -183,6 +183,9 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	exp.print(out, rules, rep)
+	if a.minds != nil {
+		printUsage(out, a.minds)
+	}
 	printTiming(out, rep, dbPath)
 	return nil
 }
@@ -220,4 +223,16 @@ func writeJSON(path string, v any) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// printUsage reports the tokens and estimated cost per endpoint.
+func printUsage(w io.Writer, m *minds) {
+	for name, u := range m.usage() {
+		fmt.Fprintf(w, "llm %s: %d calls (%d failed, %d retries), %d prompt + %d completion tokens (%d cached)",
+			name, u.Calls, u.Failures, u.Retries, u.PromptTokens, u.CompletionTokens, u.CachedTokens)
+		if u.Cost > 0 {
+			fmt.Fprintf(w, ", estimated cost %.4f", u.Cost)
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -1,0 +1,96 @@
+package discord
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// commandName is the one slash command; what it does is its subcommand.
+const commandName = "roundtable"
+
+// register installs /roundtable in every configured guild, or globally.
+func (p *Platform) register(ctx context.Context) error {
+	_, app := p.ids()
+	guilds := p.cfg.Guilds
+	if len(guilds) == 0 {
+		guilds = []string{""}
+	}
+	cmds := []*discordgo.ApplicationCommand{command()}
+	for _, g := range guilds {
+		if _, err := p.s.ApplicationCommandBulkOverwrite(app, g, cmds, discordgo.WithContext(ctx)); err != nil {
+			return wrap(fmt.Sprintf("register commands (guild %q)", g), err)
+		}
+	}
+	p.log.Info("registered /roundtable", "guilds", len(p.cfg.Guilds))
+	return nil
+}
+
+// command is /roundtable with the subcommands and options the service
+// understands (bot/commands.go).
+func command() *discordgo.ApplicationCommand {
+	table := str("table", "The table's ID (default: the table in this thread)")
+	return &discordgo.ApplicationCommand{Name: commandName, Description: "Deliberate in rounds with people and bot agents",
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("start", "Start a table in its own thread", startOptions()...),
+			sub("join", "Join the table", table),
+			sub("leave", "Leave the table", table),
+			sub("propose", "Make your proposal", required(maxLen(str("text", "Your proposal"), 4000)), table),
+			sub("vote", "Cast your ballot", required(str("ballot", `Your ballot: "B", "A=5 B=2", "C > A > B" or "abstain"`)), table),
+			sub("status", "Show the table's status", table),
+			sub("stop", "Stop the table", table),
+			sub("export", "Get the table's event log as a file",
+				str("format", "File format", "jsonl", "csv"), str("names", "keep: keep people's names", "keep"), table),
+			sub("help", "How roundtable works"),
+		}}
+}
+
+func startOptions() []*discordgo.ApplicationCommandOption {
+	rules := make([]string, 0, len(vote.Rules()))
+	for _, r := range vote.Rules() {
+		rules = append(rules, string(r))
+	}
+	one := 1.0
+	rounds := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds",
+		Description: "Number of rounds", MinValue: &one, MaxValue: 1000}
+	return []*discordgo.ApplicationCommandOption{
+		maxLen(str("topic", "What the table decides"), 1000),
+		str("preset", "A configured table to start"),
+		str("rule", "The voting rule", rules...),
+		rounds,
+		str("agents", "Bot agents to seat, comma-separated"),
+		str("mode", "sealed: messages revealed at the phase's close; live: as they come", "sealed", "live"),
+		str("early_stop", "When to stop before the last round", "none", "first-agreement", "consecutive-agreements"),
+		maxLen(str("title", "The table's title"), 100),
+		str("join", "no: do not seat yourself", "yes", "no"),
+		str("message", "Message phase duration, e.g. 2m"),
+		str("proposal", "Proposal phase duration, e.g. 2m"),
+		str("vote", "Vote phase duration, e.g. 2m"),
+	}
+}
+
+func sub(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+}
+
+// str is a string option, limited to choices when there are any.
+func str(name, desc string, choices ...string) *discordgo.ApplicationCommandOption {
+	o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: desc}
+	for _, c := range choices {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c, Value: c})
+	}
+	return o
+}
+
+func required(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	o.Required = true
+	return o
+}
+
+func maxLen(o *discordgo.ApplicationCommandOption, n int) *discordgo.ApplicationCommandOption {
+	o.MaxLength = n
+	return o
+}

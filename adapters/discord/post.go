@@ -1,0 +1,104 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/roundtable-ai/roundtable/bot"
+)
+
+// threadArchiveMinutes is how long a quiet table thread stays open: a day.
+const threadArchiveMinutes = 1440
+
+// Post implements bot.Platform. A text over 2000 characters is posted in
+// parts cut at line breaks or spaces, the controls on the last part; m.As
+// posts through the channel's webhook under the agent's name and avatar.
+// Rate limits are waited out by discordgo.
+func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
+	rows := p.rows(m.Controls)
+	if m.Text == "" && len(rows) == 0 {
+		return "", errors.New("discord: post: the message is empty")
+	}
+	parts := split(m.Text, maxText)
+	var first string
+	for i, part := range parts {
+		var comps []discordgo.MessageComponent
+		if i == len(parts)-1 {
+			comps = rows
+		}
+		id, err := p.send(ctx, channel, m.As, part, comps)
+		if err != nil {
+			return first, fmt.Errorf("discord: post part %d of %d in %s: %w", i+1, len(parts), channel, err)
+		}
+		if i == 0 {
+			first = id
+		}
+	}
+	return first, nil
+}
+
+// send posts one part, as the bot or as an agent.
+func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent) (string, error) {
+	if as != nil {
+		return p.speak(ctx, channel, *as, text, comps)
+	}
+	msg, err := p.s.ChannelMessageSendComplex(channel,
+		&discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", err
+	}
+	return msg.ID, nil
+}
+
+// Edit implements bot.Platform: the message's text and controls are
+// replaced; no controls removes them. A text over 2000 characters is
+// clipped (an edit cannot add parts). Only the bot's own messages can be
+// edited, not agents' webhook messages.
+func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) error {
+	text := clip(m.Text, maxText)
+	rows := p.rows(m.Controls)
+	if rows == nil {
+		rows = []discordgo.MessageComponent{}
+	}
+	edit := &discordgo.MessageEdit{ID: id, Channel: channel, Content: &text, Components: &rows, AllowedMentions: noMentions()}
+	if _, err := p.s.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
+		return wrap(fmt.Sprintf("edit message %s in %s", id, channel), err)
+	}
+	return nil
+}
+
+// StartThread implements bot.Platform: a public thread that archives
+// after a day without activity. Started from a thread, it opens under
+// that thread's channel (threads do not nest).
+func (p *Platform) StartThread(ctx context.Context, channel, title string) (string, error) {
+	if parent := p.knownParent(channel); parent != "" {
+		channel = parent
+	}
+	ch, err := p.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: clip(orDefault(title, "roundtable"), maxThreadName),
+		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", wrap("start thread in "+channel, err)
+	}
+	if ch.ParentID == "" {
+		ch.ParentID = channel
+	}
+	p.learn(ch)
+	return ch.ID, nil
+}
+
+// rows renders controls, logging what did not fit.
+func (p *Platform) rows(controls []bot.Control) []discordgo.MessageComponent {
+	rows, dropped := components(controls)
+	if dropped > 0 {
+		p.log.Warn("controls left out: a message holds five rows", "dropped", dropped)
+	}
+	for _, c := range controls {
+		if len(c.Options) > maxSelectOptions {
+			p.log.Warn("select options left out: a select holds 25", "control", c.ID, "dropped", len(c.Options)-maxSelectOptions)
+		}
+	}
+	return rows
+}

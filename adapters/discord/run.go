@@ -1,0 +1,145 @@
+package discord
+
+import (
+	"context"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/roundtable-ai/roundtable/bot"
+)
+
+// Run implements bot.Platform: it opens the gateway, registers
+// /roundtable once READY arrives, and hands events to h in order per
+// channel until ctx is done. discordgo reconnects (and resumes) by itself;
+// Run returns an error only when Discord refuses the bot for good.
+func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
+	in := newInbox(ctx, h)
+	ready := make(chan struct{}, 1)
+	remove := p.listen(ctx, in, ready)
+	defer remove()
+	if err := p.open(ctx); err != nil {
+		in.wait()
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	defer p.close(in)
+	registered := false
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ready:
+			if registered {
+				continue
+			}
+			if err := p.register(ctx); err != nil {
+				p.log.Error("cannot register the slash command", "err", err)
+				continue
+			}
+			registered = true
+		}
+	}
+}
+
+// open connects to the gateway, retrying with backoff while the failure
+// may be transient. It returns ctx's error if ctx ends first.
+func (p *Platform) open(ctx context.Context) error {
+	wait := time.Second
+	for {
+		err := p.s.Open()
+		if err == nil {
+			p.log.Info("connected to the gateway")
+			return nil
+		}
+		if permanent(err) {
+			return wrap("open gateway", err)
+		}
+		p.log.Warn("cannot connect to the gateway; retrying", "err", err, "in", wait)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Minute)
+	}
+}
+
+// close disconnects for good. Reconnecting is turned off first: Close
+// makes discordgo's heartbeat goroutine fail, which would reopen the
+// session otherwise. Close takes about a second (discordgo waits for the
+// server to close the socket).
+func (p *Platform) close(in *inbox) {
+	p.s.Lock()
+	p.s.ShouldReconnectOnError = false
+	p.s.Unlock()
+	if err := p.s.Close(); err != nil {
+		p.log.Warn("close gateway", "err", err)
+	}
+	in.wait()
+	p.log.Info("disconnected from the gateway")
+}
+
+// listen installs the gateway event handlers and returns their remover.
+// discordgo calls them one at a time, in order (SyncEvents), so they only
+// convert and queue.
+func (p *Platform) listen(ctx context.Context, in *inbox, ready chan<- struct{}) func() {
+	removers := []func(){
+		p.s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+			p.onReady(r)
+			select {
+			case ready <- struct{}{}:
+			default:
+			}
+		}),
+		p.s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) { p.onInteraction(ctx, in, i.Interaction) }),
+		p.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { p.onMessage(in, m.Message) }),
+		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadCreate) { p.learn(c.Channel) }),
+		p.s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { p.learnGuild(g.Guild) }),
+	}
+	return func() {
+		for _, r := range removers {
+			r()
+		}
+	}
+}
+
+func (p *Platform) onReady(r *discordgo.Ready) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r.User != nil {
+		p.self = r.User.ID
+	}
+	p.app = p.self
+	if r.Application != nil && r.Application.ID != "" {
+		p.app = r.Application.ID
+	}
+	for _, g := range r.Guilds {
+		p.learnGuildLocked(g)
+	}
+}
+
+func (p *Platform) onInteraction(ctx context.Context, in *inbox, i *discordgo.Interaction) {
+	if i == nil {
+		return
+	}
+	ev := interactionEvent(i, p.knownParent)
+	if ev == nil {
+		return
+	}
+	it := p.track(ctx, i)
+	ev.Native = it
+	in.push(ev, it.handled)
+}
+
+func (p *Platform) onMessage(in *inbox, m *discordgo.Message) {
+	if m == nil {
+		return
+	}
+	self, _ := p.ids()
+	if ev := messageEvent(m, self, p.knownParent); ev != nil {
+		in.push(ev, nil)
+	}
+}

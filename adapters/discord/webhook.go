@@ -1,0 +1,107 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"regexp"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/roundtable-ai/roundtable/bot"
+)
+
+// webhookName names the one webhook the bot keeps per channel. After a
+// restart the bot finds it again by this name instead of making another.
+const webhookName = "roundtable"
+
+// speak posts one part under an agent's name through the webhook of the
+// channel (of the thread's parent, into the thread, when channel is a
+// thread). A webhook deleted behind the bot's back is made again, once.
+func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, text string, comps []discordgo.MessageComponent) (string, error) {
+	parent, err := p.parentOf(ctx, channel)
+	if err != nil {
+		return "", err
+	}
+	home, thread := channel, ""
+	if parent != "" {
+		home, thread = parent, channel
+	}
+	params := &discordgo.WebhookParams{Content: text, Username: personaName(as.Name), AvatarURL: as.Avatar,
+		Components: comps, AllowedMentions: noMentions()}
+	for attempt := 0; ; attempt++ {
+		wh, err := p.webhook(ctx, home)
+		if err != nil {
+			return "", err
+		}
+		msg, err := p.s.WebhookThreadExecute(wh.ID, wh.Token, true, thread, params, discordgo.WithContext(ctx))
+		if err == nil {
+			return msg.ID, nil
+		}
+		if attempt > 0 || !notFound(err) {
+			return "", wrap("execute webhook of "+home, err)
+		}
+		p.forgetWebhook(home, wh.ID)
+	}
+}
+
+// webhook returns the channel's roundtable webhook: cached, found among
+// the channel's webhooks, or made.
+func (p *Platform) webhook(ctx context.Context, channel string) (*discordgo.Webhook, error) {
+	p.hookMu.Lock()
+	defer p.hookMu.Unlock()
+	p.mu.Lock()
+	wh := p.webhooks[channel]
+	p.mu.Unlock()
+	if wh != nil {
+		return wh, nil
+	}
+	hooks, err := p.s.ChannelWebhooks(channel, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, wrap("list webhooks of "+channel, err)
+	}
+	wh = p.ours(hooks)
+	if wh == nil {
+		if wh, err = p.s.WebhookCreate(channel, webhookName, "", discordgo.WithContext(ctx)); err != nil {
+			return nil, wrap("create webhook in "+channel, err)
+		}
+		p.log.Info("created webhook", "channel", channel)
+	}
+	p.mu.Lock()
+	p.webhooks[channel] = wh
+	p.mu.Unlock()
+	return wh, nil
+}
+
+// ours picks the bot's own webhook among a channel's.
+func (p *Platform) ours(hooks []*discordgo.Webhook) *discordgo.Webhook {
+	_, app := p.ids()
+	for _, wh := range hooks {
+		if wh.Name == webhookName && wh.Token != "" && (app == "" || wh.ApplicationID == "" || wh.ApplicationID == app) {
+			return wh
+		}
+	}
+	return nil
+}
+
+func (p *Platform) forgetWebhook(channel, id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if wh := p.webhooks[channel]; wh != nil && wh.ID == id {
+		delete(p.webhooks, channel)
+	}
+}
+
+func notFound(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusNotFound
+}
+
+// personaName makes an agent's name acceptable as a webhook username:
+// Discord refuses names containing "discord" or "clyde", so a zero-width
+// space breaks them up.
+func personaName(name string) string {
+	reserved := regexp.MustCompile(`(?i)discord|clyde`)
+	name = reserved.ReplaceAllStringFunc(orDefault(name, "agent"), func(s string) string { return s[:1] + "\u200b" + s[1:] })
+	return clip(name, maxWebhookName)
+}

@@ -1,0 +1,40 @@
+// Package slack is the bot.Platform for Slack, built on
+// github.com/slack-go/slack.
+//
+// It runs in one of two transports, both feeding the same normalisation
+// (convert.go): Socket Mode (the default: a WebSocket the app opens, so no
+// public URL is needed; right for self-hosting and classrooms) or the HTTP
+// Events API (Config.Mode "http": Slack posts events, slash commands and
+// interactions to an endpoint whose request signatures are verified with
+// the signing secret). deploy/slack-manifest.yaml creates a matching app.
+//
+// Channel IDs. A Slack thread is a channel plus the timestamp of its root
+// message, so the adapter writes a thread's channel ID as
+// "<channel>/<thread_ts>" ("C0123/1700000000.000100"). A posted message's ID
+// has the same form, "<channel>/<ts>"; chat.update needs nothing more.
+//
+// Commands. Slack does not run slash commands inside threads, so
+// "/roundtable vote A" is typed in the channel. A command other than start
+// and help, without a table: option, is routed to the channel's newest
+// table thread: the one this process started last, or after a restart the
+// newest root message carrying roundtable's message metadata
+// (conversations.history). The text "/roundtable <sub> key:value ..."
+// becomes Command and Options; values may be quoted (topic:"Where now?"),
+// and the bare rest is the main option (start: topic, propose: text, vote:
+// ballot, other commands: table).
+//
+// People. User.Manager is the workspace's is_admin or is_owner flag from
+// users.info (cached for a few minutes): Slack has no per-channel manage
+// right an app can read. Messages with a bot_id, the bot_message subtype or
+// the bot's own user are marked User.Bot and ignored by the service.
+//
+// Limits. Posts are paced per Slack channel (one message per second by
+// default, threads share their channel's budget) and a 429 is waited out
+// for its Retry-After, in order, never dropped. Long texts become several
+// sections of at most 3000 characters and, past 40,000 characters, several
+// messages; option texts are cut to 75 characters, selects to 100 options,
+// actions blocks to 25 elements, modal titles to 24 characters.
+//
+// Tokens are never logged: Config prints and logs them redacted, and slack-go
+// runs without debug output.
+package slack

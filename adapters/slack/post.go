@@ -1,0 +1,182 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/slack-go/slack"
+
+	"github.com/roundtable-ai/roundtable/bot"
+)
+
+// Post implements bot.Platform: chat.postMessage in the channel or thread,
+// paced per channel. A text past one message's limits becomes several
+// messages, posted together in order; the ID is the first one's.
+func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
+	where := parseRef(channel)
+	ts, err := p.postParts(ctx, where, renderMessage(m), m.As, nil)
+	if err != nil {
+		return "", fmt.Errorf("slack post in %s: %w", channel, err)
+	}
+	return ref{Channel: where.Channel, TS: ts}.String(), nil
+}
+
+// postParts posts parts in where's channel under one hold of its lane and
+// returns the first part's ts. When a later part fails, the first one
+// stands (the bot must not post it twice) and the failure is logged.
+func (p *Platform) postParts(ctx context.Context, where ref, parts []part, as *bot.Persona, extra []slack.MsgOption) (string, error) {
+	lane, err := p.pace.acquire(ctx, where.Channel)
+	if err != nil {
+		return "", err
+	}
+	defer lane.release()
+	var first string
+	var rest []string
+	for i, pt := range parts {
+		opts := append(messageOptions(pt, as), extra...)
+		if where.TS != "" {
+			opts = append(opts, slack.MsgOptionTS(where.TS))
+		}
+		var ts string
+		err := lane.send(ctx, func(ctx context.Context) (err error) {
+			_, ts, err = p.api.PostMessageContext(ctx, where.Channel, opts...)
+			return err
+		})
+		switch {
+		case err != nil && i == 0:
+			return "", err
+		case err != nil:
+			p.log.Error("post the rest of a long message", "channel", where.String(), "part", i+1, "of", len(parts), "err", err)
+			return first, nil
+		case i == 0:
+			first = ts
+		default:
+			rest = append(rest, ts)
+		}
+	}
+	p.parts.put(ref{Channel: where.Channel, TS: first}, rest)
+	return first, nil
+}
+
+// messageOptions are a part's text and blocks, under a persona's name and
+// avatar when an agent speaks (chat:write.customize).
+func messageOptions(pt part, as *bot.Persona) []slack.MsgOption {
+	opts := []slack.MsgOption{slack.MsgOptionText(pt.text, false), slack.MsgOptionBlocks(pt.blocks...)}
+	if as != nil {
+		opts = append(opts, slack.MsgOptionUsername(as.Name))
+		if as.Avatar != "" {
+			opts = append(opts, slack.MsgOptionIconURL(as.Avatar))
+		}
+	}
+	return opts
+}
+
+// Edit implements bot.Platform: chat.update of the message (and of the
+// later parts of a split message that this process posted; extra parts
+// are deleted, missing ones posted after).
+func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) error {
+	msg := parseRef(id)
+	if msg.TS == "" {
+		return fmt.Errorf("slack edit: %q is not a message ID", id)
+	}
+	parts := renderMessage(m)
+	old := append([]string{msg.TS}, p.parts.get(msg)...)
+	for i, ts := range old {
+		if err := p.editPart(ctx, msg.Channel, ts, parts, i); err != nil {
+			return fmt.Errorf("slack edit %s: %w", id, err)
+		}
+	}
+	if len(parts) > len(old) {
+		if _, err := p.postParts(ctx, parseRef(channel), parts[len(old):], m.As, nil); err != nil {
+			return fmt.Errorf("slack edit %s: post the rest: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// editPart replaces the part at ts by parts[i], or deletes it when the new
+// text has fewer parts.
+func (p *Platform) editPart(ctx context.Context, channel, ts string, parts []part, i int) error {
+	return p.pace.retry(ctx, func(ctx context.Context) error {
+		if i >= len(parts) {
+			_, _, err := p.api.DeleteMessageContext(ctx, channel, ts)
+			return err
+		}
+		_, _, _, err := p.api.UpdateMessageContext(ctx, channel, ts, messageOptions(parts[i], nil)...)
+		return err
+	})
+}
+
+// StartThread implements bot.Platform: it posts the thread's root message
+// in the channel, marked with roundtable's metadata, and returns
+// "<channel>/<root ts>".
+func (p *Platform) StartThread(ctx context.Context, channel, title string) (string, error) {
+	where := ref{Channel: parseRef(channel).Channel}
+	meta := slack.MsgOptionMetadata(slack.SlackMetadata{EventType: threadMetadata, EventPayload: map[string]any{}})
+	ts, err := p.postParts(ctx, where, renderMessage(bot.Message{Text: title}), nil, []slack.MsgOption{meta})
+	if err != nil {
+		return "", fmt.Errorf("slack start thread in %s: %w", channel, err)
+	}
+	thread := ref{Channel: where.Channel, TS: ts}
+	p.threads.started(thread)
+	return thread.String(), nil
+}
+
+// Reply implements bot.Platform. Ephemeral replies go to the user where
+// they acted (chat.postEphemeral, in the thread if there was one); a form
+// opens a modal with the event's trigger ID; others are posted.
+func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error {
+	o, ok := ev.Native.(origin)
+	if !ok {
+		where := parseRef(ev.Channel)
+		o = origin{Channel: where.Channel, ThreadTS: where.TS}
+	}
+	switch {
+	case r.Form != nil:
+		return p.openForm(ctx, ev, o, *r.Form)
+	case r.Ephemeral:
+		return p.ephemeral(ctx, ev.User.ID, o, r.Text)
+	}
+	_, err := p.Post(ctx, ev.Channel, bot.Message{Text: r.Text})
+	return err
+}
+
+func (p *Platform) ephemeral(ctx context.Context, user string, o origin, text string) error {
+	for _, pt := range renderMessage(bot.Message{Text: text}) {
+		opts := messageOptions(pt, nil)
+		if o.ThreadTS != "" {
+			opts = append(opts, slack.MsgOptionTS(o.ThreadTS))
+		}
+		err := p.pace.retry(ctx, func(ctx context.Context) error {
+			_, err := p.api.PostEphemeralContext(ctx, o.Channel, user, opts...)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("slack ephemeral to %s in %s: %w", user, o.Channel, err)
+		}
+	}
+	return nil
+}
+
+// errNoTrigger is returned when a form answers an event that cannot open
+// one (Slack opens modals only within 3 s of a click or a command).
+var errNoTrigger = errors.New("slack: this event cannot open a form (no trigger_id)")
+
+func (p *Platform) openForm(ctx context.Context, ev *bot.Event, o origin, f bot.Form) error {
+	if o.TriggerID == "" {
+		return errNoTrigger
+	}
+	view, err := renderModal(f, ref{Channel: o.Channel, TS: o.ThreadTS}.String())
+	if err != nil {
+		return err
+	}
+	err = p.pace.retry(ctx, func(ctx context.Context) error {
+		_, err := p.api.OpenViewContext(ctx, o.TriggerID, view)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("slack views.open for %s: %w", ev.User.ID, err)
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// actRequest is what the room page posts for a user's act.
+type actRequest struct {
+	// ID is made by the page per act and kept on a retry, so a retried
+	// request is one act.
+	ID      string            `json:"id"`
+	Kind    string            `json:"kind"` // message, action, submit or command
+	Text    string            `json:"text,omitempty"`
+	Action  string            `json:"action,omitempty"`
+	Values  []string          `json:"values,omitempty"`
+	Fields  map[string]string `json:"fields,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Options map[string]string `json:"options,omitempty"`
+}
+
+// actResponse answers an act; the bot's replies arrive on the live
+// stream, and are repeated here for clients without it.
+type actResponse struct {
+	OK      bool     `json:"ok"`
+	Replies []string `json:"replies,omitempty"`
+}
+
+// commandOptions lists the commands a room accepts and their options.
+var commandOptions = map[string][]string{
+	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil,
+	"propose": {"text"}, "vote": {"ballot"}, "export": {"format", "names"},
+}
+
+// Limits of an act beyond the body size.
+const (
+	maxValues = 50
+	maxFields = 50
+)
+
+func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
+	roomID := r.PathValue("room")
+	v := p.visitor(w, r)
+	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) {
+		writeError(w, http.StatusForbidden, "open this table's join link first")
+		return
+	}
+	var req actRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		code, msg := bodyError(err, p.cfg.MaxBody)
+		writeError(w, code, msg)
+		return
+	}
+	if v.Name == "" {
+		writeError(w, http.StatusBadRequest, "choose a name first")
+		return
+	}
+	ev, err := p.event(r, v, roomID, req)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	h := p.currentHandler()
+	if h == nil {
+		writeError(w, http.StatusServiceUnavailable, "the table service is not running; try again in a moment")
+		return
+	}
+	if !p.seen.first(ev.ID) {
+		writeJSON(w, http.StatusOK, actResponse{OK: true})
+		return
+	}
+	writeJSON(w, http.StatusOK, actResponse{OK: true, Replies: p.deliver(r.Context(), h, ev)})
+}
+
+// deliver hands ev to the bot and returns the texts it replied.
+func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) []string {
+	n := &note{user: ev.User.ID}
+	ctx = context.WithValue(context.WithoutCancel(ctx), noteKey{}, n)
+	if refusal := p.refuse(ev); refusal != "" {
+		_ = p.Reply(ctx, ev, bot.Reply{Text: refusal, Ephemeral: true})
+	} else {
+		h(ctx, ev)
+		if ev.Kind == bot.KindMessage {
+			p.echo(ctx, ev)
+		}
+	}
+	_, replies := n.result()
+	return replies
+}
+
+// event turns a request into the bot's event, checking what the bot
+// would only check later or not at all.
+func (p *Platform) event(r *http.Request, v visitor, roomID string, req actRequest) (*bot.Event, error) {
+	id := req.ID
+	if id == "" {
+		id = randomID(12)
+	}
+	if !validID(id) {
+		return nil, fmt.Errorf("bad action ID")
+	}
+	info, _ := p.rooms.info(roomID)
+	ev := &bot.Event{Platform: Name, ID: "u:" + v.ID + ":" + id, User: p.user(r, v, roomID),
+		Channel: roomID, Parent: info.Parent, Native: v.ID}
+	switch req.Kind {
+	case string(bot.KindMessage):
+		return ev, messageEvent(ev, req.Text)
+	case string(bot.KindAction):
+		ev.Kind, ev.Action, ev.Values = bot.KindAction, req.Action, req.Values
+		return ev, checkStrings(append([]string{req.Action}, req.Values...), maxValues)
+	case string(bot.KindSubmit):
+		ev.Kind, ev.Action, ev.Fields = bot.KindSubmit, req.Action, req.Fields
+		return ev, checkFields(req.Action, req.Fields)
+	case string(bot.KindCommand):
+		return ev, commandEvent(ev, req.Command, req.Options)
+	}
+	return nil, fmt.Errorf("unknown kind of act %q", req.Kind)
+}
+
+func messageEvent(ev *bot.Event, text string) error {
+	ev.Kind, ev.Text = bot.KindMessage, strings.TrimSpace(text)
+	switch {
+	case ev.Text == "":
+		return fmt.Errorf("the message is empty")
+	case !utf8.ValidString(ev.Text):
+		return fmt.Errorf("the message is not valid UTF-8")
+	case len(ev.Text) > roundtable.MaxTextLen:
+		return fmt.Errorf("the message is %d bytes long; the limit is %d", len(ev.Text), roundtable.MaxTextLen)
+	}
+	return nil
+}
+
+func commandEvent(ev *bot.Event, name string, opts map[string]string) error {
+	allowed, ok := commandOptions[name]
+	if !ok {
+		return fmt.Errorf("unknown command %q", name)
+	}
+	ev.Kind, ev.Command, ev.Options = bot.KindCommand, name, map[string]string{}
+	for _, k := range allowed {
+		if v, ok := opts[k]; ok {
+			ev.Options[k] = v
+		}
+	}
+	return checkFields("", ev.Options)
+}
+
+func checkFields(action string, fields map[string]string) error {
+	if len(fields) > maxFields {
+		return fmt.Errorf("too many fields (%d; the limit is %d)", len(fields), maxFields)
+	}
+	all := []string{action}
+	for k, v := range fields {
+		all = append(all, k, v)
+	}
+	return checkStrings(all, 2*maxFields+1)
+}
+
+func checkStrings(ss []string, most int) error {
+	if len(ss) > most {
+		return fmt.Errorf("too many values (%d; the limit is %d)", len(ss), most)
+	}
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("a value is not valid UTF-8")
+		}
+		if len(s) > roundtable.MaxTextLen {
+			return fmt.Errorf("a value is %d bytes long; the limit is %d", len(s), roundtable.MaxTextLen)
+		}
+	}
+	return nil
+}
+
+// refuse returns why the web channel refuses an act before the bot sees
+// it: stopping a table, or exporting it with names, takes the organiser's
+// (or the host's) link.
+func (p *Platform) refuse(ev *bot.Event) string {
+	if ev.User.Manager || ev.Kind != bot.KindCommand {
+		return ""
+	}
+	switch {
+	case ev.Command == "stop":
+		return "Refused: only whoever started this table (with its organiser link) can stop it."
+	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
+		return "Refused: only whoever started this table (with its organiser link) can export it with names."
+	}
+	return ""
+}

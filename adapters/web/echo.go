@@ -1,0 +1,60 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// echo shows a message typed in a room once the bot has handled it. The
+// bot records chat silently (it gives plain chat no replies), so the room
+// says what became of it: in live mode it is shown to everyone at once,
+// in sealed mode its author is told it is kept sealed, and a message that
+// was not recorded gets the reason. A room whose table the Reader does not
+// know shows it to everyone, as chat platforms do.
+func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
+	st, evs, err := p.table(ctx, ev.Channel)
+	if err != nil {
+		p.postAs(ctx, ev)
+		return
+	}
+	recorded := slices.ContainsFunc(evs, func(e roundtable.Event) bool { return e.Key == "msg:"+ev.ID })
+	switch {
+	case !recorded:
+		p.tell(ev, "Your message was not recorded: "+whyNot(st, participantID(ev.User.ID))+".")
+	case st.Config.Mode == roundtable.Live:
+		p.postAs(ctx, ev)
+	default:
+		p.tell(ev, "Your message is recorded. It stays sealed until the message phase closes; then everyone sees it.")
+	}
+}
+
+func (p *Platform) postAs(ctx context.Context, ev *bot.Event) {
+	pt := post{Kind: authorUser, Author: ev.User.Name, Text: ev.Text, Time: p.cfg.Now()}
+	if _, err := p.rooms.add(ctx, ev.Channel, pt); err != nil {
+		p.log.Warn("show message", "room", ev.Channel, "err", err)
+	}
+}
+
+func (p *Platform) tell(ev *bot.Event, text string) {
+	p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: text}, nil)
+}
+
+// whyNot guesses why a participant's message was not recorded.
+func whyNot(s *roundtable.State, who string) string {
+	_, seated := s.Participant(who)
+	switch {
+	case s.Status == roundtable.StatusEnded:
+		return "the table has ended"
+	case !seated:
+		return "you have not joined this table (press Join)"
+	case s.Phase != roundtable.PhaseMessage:
+		return fmt.Sprintf("it is the %s phase; messages are taken in the message phase", s.Phase)
+	case s.Acted[who]:
+		return "you already sent your message this round"
+	}
+	return "the table did not accept it"
+}

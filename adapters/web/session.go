@@ -1,0 +1,157 @@
+package web
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// Cookies. Join and organiser cookies are per room.
+const (
+	cookieUser      = "rt_user"
+	cookieName      = "rt_name"
+	cookieHost      = "rt_host"
+	cookieJoin      = "rt_join_"
+	cookieOrganiser = "rt_org_"
+	cookieAge       = 180 * 24 * 3600
+)
+
+// visitor is the browser behind a request.
+type visitor struct {
+	ID   string // random per browser, signed in its cookie
+	Name string // chosen display name, may be empty
+	Host bool   // opened the host link
+}
+
+// visitor returns the request's visitor, giving a new browser its ID.
+func (p *Platform) visitor(w http.ResponseWriter, r *http.Request) visitor {
+	v := visitor{}
+	if c, err := r.Cookie(cookieUser); err == nil {
+		v.ID, _ = p.keys.userFrom(c.Value)
+	}
+	if v.ID == "" {
+		v.ID = randomID(12)
+		p.setCookie(w, cookieUser, p.keys.signUser(v.ID))
+	}
+	if c, err := r.Cookie(cookieName); err == nil {
+		if b, err := base64.RawURLEncoding.DecodeString(c.Value); err == nil {
+			v.Name = cleanName(string(b))
+		}
+	}
+	if c, err := r.Cookie(cookieHost); err == nil {
+		v.Host = p.keys.valid(purposeHost, "host", c.Value)
+	}
+	return v
+}
+
+// mayEnter reports whether the visitor holds the room's join link.
+func (p *Platform) mayEnter(r *http.Request, room string) bool {
+	c, err := r.Cookie(cookieJoin + room)
+	return err == nil && p.keys.valid(purposeJoin, room, c.Value)
+}
+
+// organises reports whether the visitor holds the room's organiser link
+// (or the host's).
+func (p *Platform) organises(r *http.Request, v visitor, room string) bool {
+	if v.Host {
+		return true
+	}
+	c, err := r.Cookie(cookieOrganiser + room)
+	return err == nil && p.keys.valid(purposeOrganiser, room, c.Value)
+}
+
+func (p *Platform) setCookie(w http.ResponseWriter, name, value string) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: cookieAge,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode})
+}
+
+func (p *Platform) setName(w http.ResponseWriter, name string) {
+	p.setCookie(w, cookieName, base64.RawURLEncoding.EncodeToString([]byte(name)))
+}
+
+// cleanName trims a display name, drops control characters and clips it
+// to the bytes a participant name may have.
+func cleanName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	for len(s) > roundtable.MaxNameLen {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+// user is the bot.User of a visitor in a room.
+func (p *Platform) user(r *http.Request, v visitor, room string) bot.User {
+	return bot.User{ID: v.ID, Name: v.Name, Manager: p.organises(r, v, room)}
+}
+
+// recent remembers the last n action IDs, so a retried request is not
+// handled twice.
+type recent struct {
+	mu    sync.Mutex
+	n     int
+	seen  map[string]bool
+	order []string
+}
+
+func newRecent(n int) *recent { return &recent{n: n, seen: map[string]bool{}} }
+
+// first reports whether id is new, and remembers it.
+func (r *recent) first(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seen[id] {
+		return false
+	}
+	r.seen[id] = true
+	r.order = append(r.order, id)
+	if len(r.order) > r.n {
+		delete(r.seen, r.order[0])
+		r.order = r.order[1:]
+	}
+	return true
+}
+
+// note collects, through the context of one handled event, what the bot
+// did for it: the room it opened and the replies it gave.
+type note struct {
+	mu      sync.Mutex
+	user    string
+	room    string
+	replies []string
+}
+
+type noteKey struct{}
+
+func (n *note) setRoom(id string) {
+	n.mu.Lock()
+	n.room = id
+	n.mu.Unlock()
+}
+
+func (n *note) add(r bot.Reply) {
+	if r.Text == "" {
+		return
+	}
+	n.mu.Lock()
+	n.replies = append(n.replies, r.Text)
+	n.mu.Unlock()
+}
+
+func (n *note) result() (string, []string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.room, append([]string(nil), n.replies...)
+}

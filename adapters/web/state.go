@@ -1,0 +1,155 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// errNoTable means the Reader knows no table for a room (yet).
+var errNoTable = errors.New("no table in this room")
+
+// table reads the log of the table in a room and folds it.
+func (p *Platform) table(ctx context.Context, roomID string) (*roundtable.State, []roundtable.Event, error) {
+	if p.reader == nil {
+		return nil, nil, errNoTable
+	}
+	id, ok, err := p.reader.Lookup(ctx, p.Name()+":"+roomID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("look up table of room %s: %w", roomID, err)
+	}
+	if !ok {
+		return nil, nil, errNoTable
+	}
+	evs, err := p.reader.Load(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load table %s: %w", id, err)
+	}
+	st, err := roundtable.Replay(evs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay table %s: %w", id, err)
+	}
+	return st, evs, nil
+}
+
+// stateView is the table as the room's side panel shows it.
+type stateView struct {
+	Table        string      `json:"table"`
+	Title        string      `json:"title"`
+	Status       string      `json:"status"`
+	Round        int         `json:"round"`
+	Rounds       int         `json:"rounds"`
+	Phase        string      `json:"phase"`
+	Rule         string      `json:"rule"`
+	RuleText     string      `json:"rule_text"`
+	Mode         string      `json:"mode"`
+	RemainingMS  int64       `json:"remaining_ms,omitempty"`
+	Participants []seatView  `json:"participants"`
+	Seated       bool        `json:"seated"`
+	Decision     string      `json:"decision,omitempty"`
+	Candidates   []candView  `json:"candidates,omitempty"`
+	History      []roundView `json:"history,omitempty"`
+}
+
+type seatView struct {
+	Name  string `json:"name"`
+	Agent bool   `json:"agent,omitempty"`
+	Acted bool   `json:"acted,omitempty"`
+	You   bool   `json:"you,omitempty"`
+}
+
+type candView struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+type roundView struct {
+	Round    int    `json:"round"`
+	Winner   string `json:"winner,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Totals   string `json:"totals,omitempty"`
+	Counted  int    `json:"counted"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+func viewState(s *roundtable.State, user string, now time.Time) *stateView {
+	v := &stateView{Table: s.ID, Title: titleOf(s), Status: string(s.Status), Round: s.Round, Rounds: s.Config.Rounds,
+		Phase: string(s.Phase), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode)}
+	if !s.Deadline.IsZero() && s.Status == roundtable.StatusRunning {
+		v.RemainingMS = max(0, s.Deadline.Sub(now).Milliseconds())
+	}
+	me := participantID(user)
+	for _, p := range s.Participants {
+		v.Participants = append(v.Participants, seatView{Name: p.Name, Agent: p.Kind == roundtable.Bot, Acted: s.Acted[p.ID], You: p.ID == me})
+		v.Seated = v.Seated || p.ID == me
+	}
+	if s.Decision != nil {
+		v.Decision = s.Decision.Proposal.Text
+	}
+	if s.Phase == roundtable.PhaseVote {
+		for _, c := range s.Candidates {
+			v.Candidates = append(v.Candidates, candView{ID: c.ID, Text: c.Proposal.Text})
+		}
+	}
+	for _, r := range s.Rounds {
+		if r.Tally != nil {
+			v.History = append(v.History, viewRound(r))
+		}
+	}
+	return v
+}
+
+func viewRound(r roundtable.RoundRecord) roundView {
+	t := r.Tally
+	v := roundView{Round: r.Round, Winner: t.Winner, Counted: t.Counted, Reason: t.Reason, Totals: totals(t)}
+	if r.Decision != nil {
+		v.Decision = r.Decision.Proposal.Text
+	}
+	return v
+}
+
+// totals writes a tally's totals as "A 2, B 1".
+func totals(t *roundtable.Tally) string {
+	ids := make([]string, 0, len(t.Totals))
+	for id := range t.Totals {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id + " " + t.Totals[id].String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func titleOf(s *roundtable.State) string {
+	switch {
+	case s.Config.Title != "":
+		return s.Config.Title
+	case s.Config.Task.Topic != "":
+		return s.Config.Task.Topic
+	}
+	return "Table " + s.ID
+}
+
+// participantID is how the bot seats a web user (bot.participantID).
+func participantID(user string) string { return Name + ":" + user }
+
+// ballotBudget returns the points a cumulative ballot shares out, and the
+// candidates, when the open phase is a cumulative vote.
+func ballotBudget(s *roundtable.State) (int, map[string]bool) {
+	if s == nil || s.Phase != roundtable.PhaseVote || s.Config.Rule.Format() != vote.FormatPoints {
+		return 0, nil
+	}
+	ids := map[string]bool{}
+	for _, c := range s.Candidates {
+		ids[c.ID] = true
+	}
+	return len(s.Candidates), ids
+}

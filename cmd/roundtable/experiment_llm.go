@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
+	"github.com/roundtable-ai/roundtable/roundtable/sim"
+	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
+	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// llmExperiment runs any task with language-model agents.
+func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
+	m, err := a.newMinds(cfg, f.llm)
+	if err != nil {
+		return nil, err
+	}
+	if len(m.clients) == 0 {
+		return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
+	}
+	e := &experiment{people: llmSeats(cfg.Agents), agents: func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+		out := map[string]roundtable.Agent{}
+		for _, p := range ps {
+			ag, err := m.agent(p, task)
+			if err != nil {
+				return nil, err
+			}
+			out[p.ID] = ag
+		}
+		return out, nil
+	}}
+	a.minds = m
+	switch f.task {
+	case "text":
+		if f.topic == "" {
+			return nil, usagef("--topic: the text task needs a question, e.g. --topic \"Which feature next?\"")
+		}
+		task := roundtable.TextTask{Topic: f.topic}
+		e.name, e.measure, e.print = "text-llm", measureText, printText
+		e.task = func(int, int64) (roundtable.Task, error) { return task, nil }
+	case "exchange":
+		task, err := exchange.NewTask(f.agents, exchange.Preset(f.preset))
+		if err != nil {
+			return nil, usagef("--preset: %v", err)
+		}
+		task.Econ.UMax()
+		e.name, e.measure, e.print = "exchange-llm", measureExchange, printExchange
+		e.task = func(int, int64) (roundtable.Task, error) { return task, nil }
+	case "recommendation":
+		return recommendExperiment(e, f)
+	default:
+		return nil, usagef("--task: %q is not exchange, text or recommendation", f.task)
+	}
+	return e, nil
+}
+
+// llmSeats seats the [[agent]] presets in order (repeating them when a
+// table has more seats), or plain agents on the default endpoint.
+func llmSeats(presets []AgentConfig) func(k int) []roundtable.Participant {
+	return func(k int) []roundtable.Participant {
+		ps := make([]roundtable.Participant, k)
+		for i := range ps {
+			ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Agent: "llm"}
+			if len(presets) > 0 {
+				pre := presets[i%len(presets)]
+				ps[i].Name, ps[i].Background, ps[i].Goal, ps[i].Stance = pre.Name, pre.Background, pre.Goal, pre.Stance
+				ps[i].Agent = "preset:" + pre.Name
+				if i >= len(presets) {
+					ps[i].Name = fmt.Sprintf("%s %d", pre.Name, i/len(presets)+1)
+				}
+			}
+		}
+		return ps
+	}
+}
+
+func recommendExperiment(e *experiment, f simFlags) (*experiment, error) {
+	if f.data == "" {
+		return nil, usagef("--data: the recommendation task needs the MovieLens-100k directory (u.data, u.item, u.user, u1.base, u1.test)")
+	}
+	ds, err := recommend.Load(f.data)
+	if err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
+	cases := recommend.Cases(ds, f.runs, f.seed)
+	if len(cases) < f.runs {
+		return nil, usagef("--runs: the test set has only %d usable cases", len(cases))
+	}
+	ds.Factors()
+	knnMAE, knnRMSE := recommend.Evaluate(recommend.NewKNN(ds, ds.Factors(), recommend.DefaultNeighbours), cases)
+	fourMAE, fourRMSE := recommend.Evaluate(recommend.AlwaysFour, cases)
+	e.name, e.measure = "recommendation-llm", measureRecommend
+	e.task = func(i int, _ int64) (roundtable.Task, error) { return recommend.NewTask(ds, cases[i]), nil }
+	e.print = func(w io.Writer, rules []vote.Rule, rep simReport) {
+		printRecommend(w, rules, rep)
+		fmt.Fprintf(w, "baselines on the same %d cases: always 4: MAE %.3f RMSE %.3f; collaborative filtering (kNN, NMF similarity): MAE %.3f RMSE %.3f\n",
+			len(cases), fourMAE, fourRMSE, knnMAE, knnRMSE)
+	}
+	return e, nil
+}
+
+// measureText: whether a decision stands after each round, the first
+// round of agreement, and format errors per agent and phase.
+func measureText(_ roundtable.Task, s *roundtable.State) sim.Measures {
+	decided := make([]float64, s.Config.Rounds)
+	first := math.NaN()
+	for r := range decided {
+		if r < len(s.Rounds) && s.Rounds[r].Decision != nil {
+			decided[r] = 1
+		} else if r > 0 {
+			decided[r] = decided[r-1]
+		}
+		if r < len(s.Rounds) && s.Rounds[r].Tally != nil && s.Rounds[r].Tally.Winner != "" && math.IsNaN(first) {
+			first = float64(r + 1)
+		}
+	}
+	m := sim.Measures{Series: map[string][]float64{"decided": decided}, Scalars: map[string]float64{"first_agreement": first}}
+	addFormatErrors(m, s)
+	return m
+}
+
+// addFormatErrors counts format errors per agent and phase kind.
+func addFormatErrors(m sim.Measures, s *roundtable.State) {
+	total := 0.0
+	for _, c := range agent.FormatErrors(s) {
+		m.Scalars[fmt.Sprintf("format_errors/%s/%s", c.Participant, c.Phase)] += float64(c.Count)
+		total += float64(c.Count)
+	}
+	m.Scalars["format_errors"] = total
+}
+
+// measureRecommend: the error of the decision in force after each round
+// (a round with nothing decided counts as the "always 4" prediction).
+func measureRecommend(t roundtable.Task, s *roundtable.State) sim.Measures {
+	truth := float64(t.(*recommend.Task).Case().Rating)
+	abs, sq := make([]float64, s.Config.Rounds), make([]float64, s.Config.Rounds)
+	pred := 4.0
+	for r := range abs {
+		if r < len(s.Rounds) && s.Rounds[r].Decision != nil {
+			if v, err := recommend.ParseRating(s.Rounds[r].Decision.Proposal); err == nil {
+				pred = float64(v)
+			}
+		}
+		abs[r], sq[r] = math.Abs(pred-truth), (pred-truth)*(pred-truth)
+	}
+	m := sim.Measures{Series: map[string][]float64{"abs_error": abs, "sq_error": sq}, Scalars: map[string]float64{}}
+	addFormatErrors(m, s)
+	return m
+}
+
+func printText(w io.Writer, rules []vote.Rule, rep simReport) {
+	fmt.Fprintf(w, "Free-text task, %d agents, %d rounds, %d runs per rule\n", rep.Agents, rep.Rounds, rep.Runs)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "RULE\tDECIDED@R (%)\tFIRST AGREEMENT\tFORMAT ERRORS/TABLE\tFAILED ACTIONS\tTOKENS\t")
+	for _, r := range rules {
+		s := rep.Rules[string(r)].Summary
+		dec := s.Series["decided"]
+		last := sim.Stat{}
+		if len(dec) > 0 {
+			last = dec[len(dec)-1]
+			last.Mean, last.SE = 100*last.Mean, 100*last.SE
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t\n", r, formatStat(last), formatStat(s.Scalars["first_agreement"]),
+			formatStat(s.Scalars["format_errors"]), s.Failures, s.Tokens)
+	}
+	_ = tw.Flush()
+	printFormatErrors(w, rules, rep)
+}
+
+func printRecommend(w io.Writer, rules []vote.Rule, rep simReport) {
+	fmt.Fprintf(w, "Recommendation (MovieLens), %d agents, %d rounds, %d cases per rule: MAE / RMSE of the decision per round\n", rep.Agents, rep.Rounds, rep.Runs)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "RULE\t")
+	for r := 1; r <= rep.Rounds; r++ {
+		fmt.Fprintf(tw, "R%d\t", r)
+	}
+	fmt.Fprintln(tw)
+	for _, rule := range rules {
+		s := rep.Rules[string(rule)].Summary
+		fmt.Fprintf(tw, "%s\t", rule)
+		for i := range s.Series["abs_error"] {
+			fmt.Fprintf(tw, "%.2f / %.2f\t", s.Series["abs_error"][i].Mean, math.Sqrt(s.Series["sq_error"][i].Mean))
+		}
+		fmt.Fprintln(tw)
+	}
+	_ = tw.Flush()
+	printFormatErrors(w, rules, rep)
+}
+
+// printFormatErrors lists the mean format errors per table by rule, agent
+// and phase, which the paper compares across rules.
+func printFormatErrors(w io.Writer, rules []vote.Rule, rep simReport) {
+	for _, r := range rules {
+		sc := rep.Rules[string(r)].Summary.Scalars
+		for _, k := range sim.Keys(sc) {
+			if len(k) > len("format_errors/") && k[:len("format_errors/")] == "format_errors/" {
+				fmt.Fprintf(w, "format errors %s %s: %.2f per table\n", r, k[len("format_errors/"):], sc[k].Mean)
+			}
+		}
+	}
+}
