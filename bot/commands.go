@@ -67,7 +67,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 			{ID: ref{id, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}})
 	lt.mu.Unlock()
 	lt.begin(s.context())
-	return ephemeral(fmt.Sprintf("Table %s started in its own thread.", id)), nil
+	return ephemeral(fmt.Sprintf("Table %s started in its own thread.", id) + lt.privateBrief(starter)), nil
 }
 
 // tableID derives the table's ID from the command's event ID, so a
@@ -165,11 +165,7 @@ func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
 }
 
 func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		out = append(out, f)
-	}
-	return out
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {

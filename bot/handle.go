@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -206,8 +205,3 @@ const helpText = `**roundtable**: people and bot agents deliberate in rounds (me
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
 - /roundtable stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
-
-// ballotSyntax lists the ballot forms for error messages.
-func ballotSyntax(rule vote.Rule) string {
-	return strings.TrimSpace(ballotExample(rule, nil))
-}

@@ -13,16 +13,40 @@ import (
 func (lt *live) join(ctx context.Context, ev *Event) (*Reply, error) {
 	p := human(ev)
 	lt.mu.Lock()
-	_, already := lt.table.Snapshot().Participant(p.ID)
+	s := lt.table.Snapshot()
+	_, already := s.Participant(p.ID)
+	if seats, ok := lt.table.Task().(Seated); ok && !already && len(s.Participants) >= seats.Seats() {
+		lt.mu.Unlock()
+		return nil, roundtable.Errorf(roundtable.Conflict, "all %d seats of this table are taken", seats.Seats())
+	}
 	err := lt.table.Join(ctx, p, "join:"+ev.ID)
 	lt.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
 	if already {
-		return ephemeral("You are already at this table."), nil
+		return ephemeral("You are already at this table." + lt.privateBrief(p.ID)), nil
 	}
-	return ephemeral("You joined the table. Act in each phase with the buttons in the thread, or with /roundtable propose and /roundtable vote."), nil
+	return ephemeral("You joined the table. Act in each phase with the buttons in the thread, or with /roundtable propose and /roundtable vote." + lt.privateBrief(p.ID)), nil
+}
+
+// Seated is implemented by tasks with a fixed number of seats (the
+// exchange economy has one utility per seat).
+type Seated interface{ Seats() int }
+
+// privateBrief is what only participant id is told, as a paragraph to
+// append to a reply that only it sees.
+func (lt *live) privateBrief(id string) string {
+	pb, ok := lt.table.Task().(roundtable.PrivateBriefer)
+	if !ok {
+		return ""
+	}
+	i := -1
+	lt.table.Read(func(s *roundtable.State) { i = s.Index(id) })
+	if brief := pb.PrivateBrief(i); i >= 0 && brief != "" {
+		return "\n\nOnly you see this: " + brief
+	}
+	return ""
 }
 
 func (lt *live) leave(ctx context.Context, ev *Event) error {

@@ -59,7 +59,7 @@ func WithClock(now func() time.Time) Option { return func(o *options) { o.now = 
 // a value in [0, n).
 func WithJitter(f func(n int64) int64) Option { return func(o *options) { o.jitter = f } }
 
-// WithLogger logs retries and rate waits to l (default: discard).
+// WithLogger logs retries to l (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
 // New returns a Client for cfg; it does no I/O. An invalid cfg (see

@@ -266,3 +266,15 @@ func TestTableWithoutSchemaEnforcement(t *testing.T) {
 		t.Errorf("json_object request: format %q, prompt %q", req.Format, req.LastUser())
 	}
 }
+
+func TestResponderPlaysEveryRule(t *testing.T) {
+	for _, rule := range vote.Rules() {
+		t.Run(string(rule), func(t *testing.T) {
+			r := table(t, rule, 0, agent.Options{}, openaitest.Responder{}.Handle)
+			r.check(t)
+			if n := r.srv.Count(openaitest.Repair); n != 0 {
+				t.Errorf("%d re-asks, want none", n)
+			}
+		})
+	}
+}

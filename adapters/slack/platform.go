@@ -134,6 +134,7 @@ type Platform struct {
 	users   *userCache
 	threads *threadIndex
 	parts   *partsIndex
+	busy    busy
 
 	mu   sync.Mutex
 	self identity // who the bot is, from auth.test in Run

@@ -76,11 +76,13 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, actResponse{OK: true})
 		return
 	}
-	writeJSON(w, http.StatusOK, actResponse{OK: true, Replies: p.deliver(r.Context(), h, ev)})
+	_, replies := p.deliver(r.Context(), h, ev)
+	writeJSON(w, http.StatusOK, actResponse{OK: true, Replies: replies})
 }
 
-// deliver hands ev to the bot and returns the texts it replied.
-func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) []string {
+// deliver hands ev to the bot and returns the room it opened, if any, and
+// the texts it replied.
+func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) (string, []string) {
 	n := &note{user: ev.User.ID}
 	ctx = context.WithValue(context.WithoutCancel(ctx), noteKey{}, n)
 	if refusal := p.refuse(ev); refusal != "" {
@@ -91,8 +93,7 @@ func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) []
 			p.echo(ctx, ev)
 		}
 	}
-	_, replies := n.result()
-	return replies
+	return n.result()
 }
 
 // event turns a request into the bot's event, checking what the bot

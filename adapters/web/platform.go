@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"log/slog"
 	"net"
 	"net/http"
@@ -73,6 +74,8 @@ type Platform struct {
 	rooms  *rooms
 	inbox  *inboxes
 	seen   *recent
+	pages  *template.Template
+	starts *startLog
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -107,7 +110,8 @@ func New(cfg Config, r Reader) *Platform {
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(sig), seen: newRecent(4096), ready: make(chan struct{})}
+		rooms: newRooms(sig, blobs), inbox: newInboxes(sig), seen: newRecent(4096), ready: make(chan struct{}),
+		pages: parseTemplates(), starts: newStartLog(1024)}
 	p.rooms.byID[Lobby] = &room{ID: Lobby, Title: "Lobby"}
 	return p
 }

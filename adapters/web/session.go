@@ -75,11 +75,12 @@ func (p *Platform) setName(w http.ResponseWriter, name string) {
 	p.setCookie(w, cookieName, base64.RawURLEncoding.EncodeToString([]byte(name)))
 }
 
-// cleanName trims a display name, drops control characters and clips it
+// cleanName trims a display name, drops control and format characters
+// (bidi overrides could disguise it; the emoji joiner stays) and clips it
 // to the bytes a participant name may have.
 func cleanName(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) && r != 0x200d || r == utf8.RuneError {
 			return -1
 		}
 		return r

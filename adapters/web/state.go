@@ -80,7 +80,7 @@ type roundView struct {
 
 func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	v := &stateView{Table: s.ID, Title: titleOf(s), Status: string(s.Status), Round: s.Round, Rounds: s.Config.Rounds,
-		Phase: string(s.Phase), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode)}
+		Phase: s.Phase.String(), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode)}
 	if !s.Deadline.IsZero() && s.Status == roundtable.StatusRunning {
 		v.RemainingMS = max(0, s.Deadline.Sub(now).Milliseconds())
 	}

@@ -62,7 +62,7 @@ func (a *App) root() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "configuration file (TOML); the embedded defaults apply without one")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level: debug, info, warn or error")
-	root.AddCommand(a.tallyCmd(), a.simCmd(), a.tablesCmd(), a.exportCmd(), a.backupCmd())
+	root.AddCommand(a.serveCmd(), a.simCmd(), a.tallyCmd(), a.tablesCmd(), a.exportCmd(), a.backupCmd())
 	return root
 }
 

@@ -1,0 +1,7 @@
+package discord
+
+import "time"
+
+// SetAckAfter changes how long p waits before deferring an interaction,
+// so tests need not wait Discord's real 2.5 s.
+func SetAckAfter(p *Platform, d time.Duration) { p.ackAfter = d }

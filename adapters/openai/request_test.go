@@ -1,0 +1,118 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai"
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
+)
+
+func ptr(f float64) *float64 { return &f }
+
+// sent makes one request through a client for cfg and returns what the
+// server received.
+func sent(t *testing.T, cfg openai.Config, req agent.Request) *openaitest.Request {
+	t.Helper()
+	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply {
+		return openaitest.Content(`{"ok":true}`)
+	})
+	defer srv.Close()
+	cfg.BaseURL = srv.URL()
+	if cfg.Model == "" {
+		cfg.Model = "fake-model"
+	}
+	if _, err := openai.New(cfg).Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	return srv.Requests()[0]
+}
+
+func TestTemperatureZeroIsSentAsTiny(t *testing.T) {
+	for _, c := range []struct {
+		cfg, req *float64
+		want     float64 // -1: absent
+	}{
+		{nil, nil, -1},
+		{ptr(0), nil, 1e-6},
+		{nil, ptr(0), 1e-6},
+		{ptr(1.2), ptr(0.7), 0.7},
+	} {
+		got := sent(t, openai.Config{Temperature: c.cfg}, agent.Request{Messages: hello(), Temperature: c.req}).Temperature
+		switch {
+		case c.want < 0 && got != nil:
+			t.Errorf("cfg %v req %v: temperature %v sent, want none", c.cfg, c.req, *got)
+		case c.want >= 0 && (got == nil || math.Abs(*got-c.want) > 1e-7):
+			t.Errorf("cfg %v req %v: temperature %v, want %v", c.cfg, c.req, got, c.want)
+		}
+	}
+}
+
+func TestReasoningModelsGetCompletionTokensAndNoTemperature(t *testing.T) {
+	got := sent(t, openai.Config{Model: "o3-mini", Temperature: ptr(0.2), MaxTokens: 300}, agent.Request{Messages: hello()})
+	var body map[string]any
+	json.Unmarshal(got.Body, &body)
+	if body["max_completion_tokens"] != 300.0 || body["max_tokens"] != nil || body["temperature"] != nil {
+		t.Errorf("body %s", got.Body)
+	}
+}
+
+func TestStructuredOutputModes(t *testing.T) {
+	schema := &agent.Schema{Name: "vote_plurality", JSON: json.RawMessage(`{"type":"object"}`)}
+	for _, c := range []struct {
+		cfg, req   agent.OutputMode
+		wantFormat string
+	}{
+		{"", "", "json_schema"},
+		{agent.OutputJSONObject, "", "json_object"},
+		{agent.OutputNone, "", ""},
+		{agent.OutputNone, agent.OutputJSONSchema, "json_schema"},
+	} {
+		got := sent(t, openai.Config{StructuredOutput: c.cfg}, agent.Request{Messages: hello(), Schema: schema, Output: c.req, Seed: 42, User: "Alice"})
+		if got.Format != c.wantFormat {
+			t.Errorf("cfg %q req %q: format %q, want %q", c.cfg, c.req, got.Format, c.wantFormat)
+		}
+		if c.wantFormat == "json_schema" && (got.SchemaName != "vote_plurality" || !got.Strict || string(got.Schema) != `{"type":"object"}`) {
+			t.Errorf("schema %q strict %v %s", got.SchemaName, got.Strict, got.Schema)
+		}
+		if got.Seed == nil || *got.Seed != 42 || got.User != "Alice" {
+			t.Errorf("seed %v user %q", got.Seed, got.User)
+		}
+	}
+}
+
+func TestUsageTotalsAndCost(t *testing.T) {
+	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply {
+		return openaitest.Reply{Content: "{}", PromptTokens: 1000, CompletionTokens: 500}
+	})
+	defer srv.Close()
+	c := openai.New(openai.Config{BaseURL: srv.URL(), Model: "m", PricePer1KPrompt: 0.15, PricePer1KCompletion: 0.6})
+	for range 2 {
+		resp, err := c.Complete(context.Background(), agent.Request{Messages: hello()})
+		if err != nil || resp.Usage.Calls != 1 || resp.Usage.PromptTokens != 1000 {
+			t.Fatalf("%+v %v", resp, err)
+		}
+	}
+	u := c.Usage()
+	if u.Calls != 2 || u.PromptTokens != 2000 || u.CompletionTokens != 1000 || math.Abs(u.Cost-0.9) > 1e-9 {
+		t.Errorf("usage %+v, want 2 calls costing 0.9", u)
+	}
+	if c.OutputMode() != agent.OutputJSONSchema {
+		t.Errorf("output mode %q", c.OutputMode())
+	}
+}
+
+func TestInvalidConfigFailsEveryCall(t *testing.T) {
+	c := openai.New(openai.Config{BaseURL: "ftp://x"})
+	_, err := c.Complete(context.Background(), agent.Request{Messages: hello()})
+	if e, ok := err.(*agent.Error); !ok || e.Code != agent.CodeRejected {
+		t.Fatalf("err %v, want a rejected config error", err)
+	}
+}
+
+func hello() []agent.ChatMessage {
+	return []agent.ChatMessage{{Role: agent.RoleUser, Content: "hello"}}
+}

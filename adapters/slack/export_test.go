@@ -1,0 +1,4 @@
+package slack
+
+// Idle is closed when the platform has handled every event it took.
+func Idle(p *Platform) <-chan struct{} { return p.busy.idle() }

@@ -1,0 +1,88 @@
+package slack
+
+import (
+	"context"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/roundtable-ai/roundtable/bot"
+)
+
+// The transport-agnostic handlers: Socket Mode and the HTTP Events API
+// both count a payload in busy, acknowledge it, and hand it here.
+
+// inbox delivers normalised events to the bot's handler, in order per
+// user, under the context of Run.
+type inbox struct {
+	p *Platform
+	h bot.Handler
+	q *serial
+}
+
+func (in inbox) eventsAPI(ctx context.Context, e slackevents.EventsAPIEvent) {
+	var ev *bot.Event
+	if m, ok := e.InnerEvent.Data.(*slackevents.MessageEvent); ok && e.Type == slackevents.CallbackEvent {
+		ev = messageEvent(m, in.p.identity())
+	}
+	in.deliver(ctx, ev)
+}
+
+func (in inbox) interaction(ctx context.Context, cb slack.InteractionCallback) {
+	in.deliver(ctx, interactionEvent(cb))
+}
+
+func (in inbox) command(ctx context.Context, c slack.SlashCommand) {
+	in.deliver(ctx, commandEvent(c))
+}
+
+// deliver completes ev (the user's name and rights; a command's table
+// thread) and passes it to the handler, after the user's earlier events.
+// It ends the payload's count in busy, which the transport started.
+func (in inbox) deliver(ctx context.Context, ev *bot.Event) {
+	if ev == nil {
+		in.p.busy.done()
+		return
+	}
+	ev.Platform = in.p.Name()
+	in.q.do(ev.User.ID, func() {
+		defer in.p.busy.done()
+		if ctx.Err() != nil {
+			return
+		}
+		in.p.enrich(ctx, ev)
+		in.p.route(ctx, ev)
+		in.h(ctx, ev)
+	})
+}
+
+// enrich fills in the user's display name, admin rights and bot flag.
+func (p *Platform) enrich(ctx context.Context, ev *bot.Event) {
+	if ev.User.Bot || ev.User.ID == "" {
+		return
+	}
+	u, err := p.users.get(ctx, ev.User.ID)
+	if err != nil {
+		p.log.Warn("user unknown; acting without name and rights", "user", ev.User.ID, "err", err)
+		return
+	}
+	ev.User.Name, ev.User.Manager, ev.User.Bot = u.Name, u.Manager, u.Bot
+}
+
+// channelCommands run in the channel itself; the others are about a table.
+var channelCommands = map[string]bool{"": true, "help": true, "start": true}
+
+// route points a table command typed in a channel at the channel's newest
+// table thread, since Slack cannot run slash commands in threads.
+func (p *Platform) route(ctx context.Context, ev *bot.Event) {
+	if ev.Kind != bot.KindCommand || channelCommands[ev.Command] || ev.Options["table"] != "" || ev.Parent != "" {
+		return
+	}
+	thread, ok, err := p.threads.newest(ctx, ev.Channel)
+	if err != nil {
+		p.log.Warn("find the channel's table thread", "channel", ev.Channel, "err", err)
+	}
+	if ok {
+		ev.Parent, ev.Channel = ev.Channel, thread.String()
+	}
+}

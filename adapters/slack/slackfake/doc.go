@@ -1,0 +1,21 @@
+// Package slackfake is a fake Slack for the slack adapter's tests: the Web
+// API methods the adapter calls (auth.test, apps.connections.open,
+// chat.postMessage/update/delete/postEphemeral, views.open, users.info,
+// conversations.history) and a Socket Mode WebSocket, over real HTTP and
+// WebSockets on 127.0.0.1, so tests run the real slack-go client.
+//
+// It speaks the wire formats Slack does: form-encoded chat methods with
+// blocks as a JSON string, JSON views.open with a Bearer token, the app
+// token for apps.connections.open, "seconds.micros" timestamps, and 429
+// with Retry-After on demand (RateLimit). Its WebSocket accepts slack-go's
+// Origin, says hello, pings, delivers envelopes, reads acks, sends again
+// what was not acknowledged when the app reconnects, and asks the app to
+// reconnect on demand (Disconnect). It enforces Block Kit's limits the
+// way Slack does, by failing the call.
+//
+// It keeps what people see: messages per channel and thread (with the
+// persona name), ephemeral messages and opened modals per user. Harness
+// drives it as bottest's conformance suite expects. Named slackfake, not
+// slacktest, to keep it apart from slack-go's own slacktest package, which
+// has no Socket Mode semantics.
+package slackfake

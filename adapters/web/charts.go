@@ -1,0 +1,150 @@
+package web
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// Charts are inline SVG drawn from numbers computed here; the template
+// only places them, so no user text reaches an SVG attribute.
+
+// chart is a bar chart of values in [0, 1], one bar per round, with an
+// optional second series drawn as dots.
+type chart struct {
+	Title  string
+	Width  int
+	Height int
+	Bars   []bar
+	Empty  bool
+}
+
+type bar struct {
+	X, Y, W, H float64 // the bar
+	LX         float64 // the label's x
+	Label      string  // the round number
+	Tip        string  // what the bar says, for screen readers and hover
+	Class      string
+	DotY       float64 // the second series (agreement); <0 for none
+}
+
+// Geometry of the charts.
+const (
+	chartH   = 160.0
+	chartTop = 10.0
+	barW     = 28.0
+	barGap   = 12.0
+	chartPad = 30.0
+)
+
+// roundPoint is what the rounds chart shows of one round.
+type roundPoint struct {
+	Round     int
+	Accepted  bool
+	Agreement float64 // share of counted ballots backing the winner
+}
+
+// roundsChart draws agreement per round, with accepted rounds filled.
+func roundsChart(pts []roundPoint) chart {
+	c := newChart("Agreement per round (share of counted ballots backing the winner); filled bars: a proposal was accepted", len(pts))
+	for i, pt := range pts {
+		b := c.bar(i, pt.Round, pt.Agreement)
+		b.Class = "rejected"
+		status := "no winner"
+		if pt.Accepted {
+			b.Class, status = "accepted", "accepted"
+		}
+		b.Tip = fmt.Sprintf("Round %d: %s, agreement %.0f%%", pt.Round, status, 100*pt.Agreement)
+		c.Bars = append(c.Bars, b)
+	}
+	return c
+}
+
+func newChart(title string, n int) chart {
+	return chart{Title: title, Width: int(2*chartPad + float64(max(n, 1))*(barW+barGap)), Height: int(chartH + 2*chartTop + 20), Empty: n == 0}
+}
+
+// bar places the i-th bar of height v in [0, 1].
+func (c chart) bar(i, round int, v float64) bar {
+	v = math.Max(0, math.Min(1, v))
+	x := chartPad + float64(i)*(barW+barGap)
+	h := math.Max(2, v*chartH)
+	return bar{X: x, Y: chartTop + chartH - h, W: barW, H: h, LX: x + barW/2, Label: fmt.Sprint(round), DotY: -1}
+}
+
+// agreement is the share of counted ballots that back the winner: it
+// names it, approves it, ranks it first or gives it its highest mark.
+func agreement(t *roundtable.Tally) float64 {
+	if t.Winner == "" || t.Counted == 0 {
+		return 0
+	}
+	n := 0
+	for _, b := range t.Ballots {
+		if !b.Abstain && backs(b, t.Winner) {
+			n++
+		}
+	}
+	return float64(n) / float64(t.Counted)
+}
+
+func backs(b vote.Ballot, w string) bool {
+	switch {
+	case b.Choice != "":
+		return b.Choice == w
+	case len(b.Ranking) > 0:
+		return b.Ranking[0] == w
+	case b.Scores != nil:
+		return isTop(b.Scores, w)
+	case b.Points != nil:
+		return b.Points[w] > 0 && isTop(b.Points, w)
+	}
+	for _, a := range b.Approve {
+		if a == w {
+			return true
+		}
+	}
+	return false
+}
+
+func isTop(m map[string]int, w string) bool {
+	for _, v := range m {
+		if v > m[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// utilityChart draws U/U_max of the decision after each round, for an
+// exchange table when the task can be built.
+func (p *Platform) utilityChart(st *roundtable.State) *chart {
+	if p.cfg.Task == nil || st.Config.Task.Kind != "exchange" {
+		return nil
+	}
+	t, err := p.cfg.Task(st.Config.Task, len(st.Config.Participants))
+	if err != nil {
+		p.log.Warn("dashboard task", "table", st.ID, "err", err)
+		return nil
+	}
+	ex, ok := t.(*exchange.Task)
+	if !ok {
+		return nil
+	}
+	umax, _ := ex.Econ.UMax()
+	c := newChart("U / U_max of the decision after each round", len(st.Rounds))
+	for i, r := range st.Rounds {
+		u := 0.0
+		if r.Decision != nil && umax > 0 {
+			if a, err := exchange.ParseAllocation(r.Decision.Proposal.Data); err == nil {
+				u = ex.Econ.Total(a) / umax
+			}
+		}
+		b := c.bar(i, r.Round, u)
+		b.Class, b.Tip = "utility", fmt.Sprintf("Round %d: U/U_max %.2f", r.Round, u)
+		c.Bars = append(c.Bars, b)
+	}
+	return &c
+}

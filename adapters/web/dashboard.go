@@ -1,0 +1,223 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// dashboardPage is the data of a table's dashboard.
+type dashboardPage struct {
+	Room, Title, Status, Rule, Mode, Output string
+	Rounds                                  int
+	Names                                   bool // real names shown (the organiser's view)
+	Organiser                               bool
+	Decisions                               []roundView
+	Ballots                                 []ballotRow
+	Failures                                []failureRow
+	Usage                                   []usageRow
+	Chart                                   chart
+	UChart                                  *chart
+}
+
+type ballotRow struct {
+	Round  int
+	Voter  string
+	Ballot string
+}
+
+type failureRow struct {
+	Round             int
+	Who, What, Reason string
+}
+
+type usageRow struct {
+	Who                               string
+	Calls, Prompt, Completion, Cached int
+}
+
+// serveDashboard shows a table's decisions, ballots, failures, usage and
+// charts. People are pseudonymised except for the organiser.
+func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
+	roomID := r.PathValue("room")
+	v := p.visitor(w, r)
+	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+		p.renderMessage(w, http.StatusForbidden, "Join link needed", "Open the table's join link to see its dashboard.")
+		return
+	}
+	_, evs, err := p.table(r.Context(), roomID)
+	if err != nil {
+		p.log.Warn("dashboard", "room", roomID, "err", err)
+		p.renderMessage(w, http.StatusNotFound, "No table yet", "This room has no stored table to show.")
+		return
+	}
+	org := p.organises(r, v, roomID)
+	if !org {
+		evs = export.Pseudonymize(evs)
+	}
+	st, err := roundtable.Replay(evs)
+	if err != nil {
+		p.log.Error("dashboard replay", "room", roomID, "err", err)
+		p.renderMessage(w, http.StatusInternalServerError, "Internal error", "The table's log could not be read.")
+		return
+	}
+	p.render(w, http.StatusOK, "dashboard", p.dashboard(roomID, st, evs, org))
+}
+
+func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtable.Event, org bool) dashboardPage {
+	d := dashboardPage{Room: roomID, Title: titleOf(st), Status: string(st.Status), Rule: string(st.Config.Rule),
+		Mode: string(st.Config.Mode), Rounds: st.Config.Rounds, Names: org, Organiser: org}
+	if st.Output != nil {
+		d.Output = st.Output.Proposal.Text
+	}
+	names := nameBook(evs)
+	var pts []roundPoint
+	for _, rec := range st.Rounds {
+		if rec.Tally == nil {
+			continue
+		}
+		d.Decisions = append(d.Decisions, viewRound(rec))
+		for _, b := range rec.Tally.Ballots {
+			d.Ballots = append(d.Ballots, ballotRow{Round: rec.Round, Voter: names.of(b.Voter), Ballot: ballotText(b)})
+		}
+		pts = append(pts, roundPoint{Round: rec.Round, Accepted: rec.Tally.Winner != "", Agreement: agreement(rec.Tally)})
+	}
+	d.Failures = failures(evs, names)
+	d.Usage = usage(st, names)
+	d.Chart = roundsChart(pts)
+	d.UChart = p.utilityChart(st)
+	return d
+}
+
+// names maps participant IDs to names, everyone who ever sat included.
+type names map[string]string
+
+func nameBook(evs []roundtable.Event) names {
+	n := names{}
+	for _, e := range evs {
+		switch d := e.Data.(type) {
+		case roundtable.TableCreated:
+			for _, p := range d.Config.Participants {
+				n[p.ID] = p.Name
+			}
+		case roundtable.ParticipantJoined:
+			n[d.Participant.ID] = d.Participant.Name
+		}
+	}
+	return n
+}
+
+func (n names) of(id string) string {
+	if s, ok := n[id]; ok && s != "" {
+		return s
+	}
+	return id
+}
+
+func failures(evs []roundtable.Event, n names) []failureRow {
+	var out []failureRow
+	for _, e := range evs {
+		switch d := e.Data.(type) {
+		case roundtable.ActionFailed:
+			out = append(out, failureRow{Round: d.Round, Who: n.of(e.Actor), What: fmt.Sprintf("%s (%s phase)", d.Kind, d.Phase), Reason: d.Reason})
+		case roundtable.BallotRejected:
+			out = append(out, failureRow{Round: d.Round, Who: n.of(e.Actor), What: "ballot rejected", Reason: d.Reason})
+		}
+	}
+	return out
+}
+
+func usage(st *roundtable.State, n names) []usageRow {
+	sum := map[string]roundtable.Usage{}
+	for _, r := range st.Rounds {
+		for id, u := range r.Usage {
+			sum[id] = sum[id].Add(u)
+		}
+	}
+	var out []usageRow
+	for id, u := range sum {
+		out = append(out, usageRow{Who: n.of(id), Calls: u.Calls, Prompt: u.PromptTokens, Completion: u.CompletionTokens, Cached: u.CachedTokens})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Who < out[j].Who })
+	return out
+}
+
+// ballotText writes a ballot as the vote command reads it.
+func ballotText(b vote.Ballot) string {
+	switch {
+	case b.Abstain:
+		return "abstain"
+	case b.Choice != "":
+		return b.Choice
+	case b.Ranking != nil:
+		return strings.Join(b.Ranking, " > ")
+	case b.Scores != nil:
+		return pairText(b.Scores)
+	case b.Points != nil:
+		return pairText(b.Points)
+	}
+	return "approve " + strings.Join(b.Approve, " ")
+}
+
+func pairText(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%s=%d", k, m[k])
+	}
+	return b.String()
+}
+
+// serveLog downloads the table's log. Names are kept only for the
+// organiser who asks for them.
+func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
+	roomID := r.PathValue("room")
+	v := p.visitor(w, r)
+	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+		writeError(w, http.StatusForbidden, "open this table's join link first")
+		return
+	}
+	q := r.URL.Query()
+	format, err := export.ParseFormat(defaultTo(q.Get("format"), "jsonl"))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	keep := q.Get("names") == "keep"
+	if keep && !p.organises(r, v, roomID) {
+		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
+		return
+	}
+	st, evs, err := p.table(r.Context(), roomID)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "this room has no stored table")
+		return
+	}
+	var buf bytes.Buffer
+	if err := export.Write(&buf, format, evs, export.Options{Pseudonymize: !keep}); err != nil {
+		p.log.Error("export", "table", st.ID, "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	sendFile(w, fmt.Sprintf("%s.%s", st.ID, format), buf.Bytes())
+}
+
+func defaultTo(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

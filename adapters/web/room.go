@@ -1,0 +1,66 @@
+package web
+
+import (
+	"net/http"
+	"time"
+)
+
+// roomPage is the data of a room.
+type roomPage struct {
+	Room      string
+	Title     string
+	Name      string
+	JoinURL   string
+	Organiser bool
+}
+
+// serveRoom shows a room. Opened with its join link (?k=), it remembers
+// the link in a cookie and drops it from the address bar.
+func (p *Platform) serveRoom(w http.ResponseWriter, r *http.Request) {
+	roomID := r.PathValue("room")
+	info, ok := p.rooms.info(roomID)
+	if !ok || roomID == Lobby {
+		p.renderMessage(w, http.StatusNotFound, "No such table", "There is no table at this address. Check the link you were given.")
+		return
+	}
+	v := p.visitor(w, r)
+	if k := r.URL.Query().Get("k"); k != "" {
+		if !p.keys.valid(purposeJoin, roomID, k) {
+			p.renderMessage(w, http.StatusForbidden, "Wrong join link", "This join link is not valid. Ask the organiser for the table's link.")
+			return
+		}
+		p.setCookie(w, cookieJoin+roomID, k)
+		http.Redirect(w, r, "/r/"+roomID, http.StatusSeeOther)
+		return
+	}
+	if !p.mayEnter(r, roomID) {
+		p.renderMessage(w, http.StatusForbidden, "Join link needed", "To enter this table, open the join link the organiser shared.")
+		return
+	}
+	p.render(w, http.StatusOK, "room", roomPage{Room: roomID, Title: info.Title, Name: v.Name,
+		JoinURL: "http://" + r.Host + "/r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organises(r, v, roomID)})
+}
+
+// roomEntry is a room in the host's list.
+type roomEntry struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Parent  string    `json:"parent"`
+	Created time.Time `json:"created"`
+	Join    string    `json:"join"`
+}
+
+// serveRoomList lists the rooms, with their join links, to the host.
+func (p *Platform) serveRoomList(w http.ResponseWriter, r *http.Request) {
+	v := p.visitor(w, r)
+	if !v.Host {
+		writeError(w, http.StatusForbidden, "only the host sees the list of tables")
+		return
+	}
+	out := []roomEntry{}
+	for _, rm := range p.rooms.list(Lobby) {
+		out = append(out, roomEntry{ID: rm.ID, Title: rm.Title, Parent: rm.Parent, Created: rm.Created,
+			Join: "/r/" + rm.ID + "?k=" + p.keys.token(purposeJoin, rm.ID)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-ai/roundtable/adapters/discord"
+	"github.com/roundtable-ai/roundtable/adapters/slack"
+	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+func (a *App) serveCmd() *cobra.Command {
+	var webAddr string
+	cmd := &cobra.Command{
+		Use:   "serve [--config FILE] [--web-addr ADDR]",
+		Short: "Run live tables in Discord, Slack and/or the built-in web channel",
+		Long: `Connects to the platforms configured in [discord] and [slack]; with neither,
+starts the built-in web channel on 127.0.0.1:8080 (--web-addr; port 0 picks a
+free port) and prints its URL. Open tables resume where they were: every
+accepted action is in the database before it is acknowledged.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := LoadConfig(a.configPath)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("web-addr") {
+				cfg.Web.Addr = webAddr
+				if cfg.Web.Enabled == "auto" {
+					cfg.Web.Enabled = "on"
+				}
+			}
+			return a.serve(cmd.Context(), cfg)
+		},
+	}
+	cmd.Flags().StringVar(&webAddr, "web-addr", "", "address of the web channel (default from [web], 127.0.0.1:8080)")
+	return cmd
+}
+
+func (a *App) serve(ctx context.Context, cfg Config) error {
+	db, err := store.Open(cfg.Store.Path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer db.Close()
+	m, err := a.newMinds(cfg, llmFlags{})
+	if err != nil {
+		return err
+	}
+	a.minds = m
+	botCfg, err := a.botConfig(cfg, m)
+	if err != nil {
+		return err
+	}
+	platforms, webp, err := a.platforms(cfg, botCfg, db)
+	if err != nil {
+		return err
+	}
+	log := a.logger()
+	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent}, platforms...)
+	if webp != nil {
+		go a.announce(ctx, webp)
+	}
+	for _, p := range platforms {
+		log.Info("serving", "platform", p.Name(), "store", db.Path())
+	}
+	err = svc.Run(ctx)
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// announce prints the web channel's URL once it listens.
+func (a *App) announce(ctx context.Context, p *web.Platform) {
+	select {
+	case <-p.Ready():
+		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\n", p.URL())
+	case <-ctx.Done():
+	}
+}
+
+// botConfig turns [bot], [[agent]] and [[table]] into the service's config.
+func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
+	def, err := cfg.Bot.tableConfig("bot")
+	if err != nil {
+		return bot.Config{}, err
+	}
+	bc := bot.Config{Defaults: def, DefaultAgents: cfg.Bot.Agents, AgentTimeout: time.Duration(cfg.Bot.AgentTimeout),
+		Agents: map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
+		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}}
+	for _, p := range cfg.Agents {
+		bc.Agents[p.Name] = m.seat(p)
+	}
+	for i, name := range cfg.Bot.Agents {
+		if _, ok := bc.Agents[name]; !ok {
+			return bc, fmt.Errorf("bot.agents[%d]: no agent is named %q (Facilitator or an [[agent]] name)", i, name)
+		}
+	}
+	for i, t := range cfg.Tables {
+		key := fmt.Sprintf("table[%d]", i)
+		tc, err := t.config(cfg.Bot, key)
+		if err != nil {
+			return bc, err
+		}
+		agents := t.Agents
+		if agents == nil {
+			agents = cfg.Bot.Agents
+		}
+		for j, name := range agents {
+			if _, ok := bc.Agents[name]; !ok {
+				return bc, fmt.Errorf("%s.agents[%d]: no agent is named %q", key, j, name)
+			}
+		}
+		bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: tc, Agents: agents}
+	}
+	if cfg.Discord != nil {
+		bc.Policies["discord"] = cfg.Discord.Policy.policy()
+	}
+	if cfg.Slack != nil {
+		bc.Policies["slack"] = cfg.Slack.Policy.policy()
+	}
+	return bc, nil
+}
+
+// platforms builds the configured adapters. Tokens come from the
+// environment variables the config names.
+func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform, *web.Platform, error) {
+	var out []bot.Platform
+	log := a.logger()
+	if d := cfg.Discord; d != nil {
+		token, err := a.secret("discord.token_env", d.TokenEnv)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds}, log))
+	}
+	if s := cfg.Slack; s != nil {
+		sc := slack.Config{Mode: s.Mode, APIURL: s.APIURL, HTTPAddr: s.HTTPAddr}
+		var err error
+		if sc.BotToken, err = a.secret("slack.bot_token_env", s.BotTokenEnv); err != nil {
+			return nil, nil, err
+		}
+		if s.Mode == "socket" {
+			sc.AppToken, err = a.secret("slack.app_token_env", s.AppTokenEnv)
+		} else {
+			sc.SigningSecret, err = a.secret("slack.signing_secret_env", s.SigningSecretEnv)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, slack.New(sc, log))
+	}
+	if !cfg.webOn() {
+		return out, nil, nil
+	}
+	secret, err := webSecret(cfg.Web.SecretFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := web.New(web.Config{Addr: cfg.Web.Addr, Secret: secret, Rules: ruleList(), Agents: agentNames(bc), Presets: presetNames(bc), Log: log}, db)
+	return append(out, w), w, nil
+}
+
+// secret reads a token from the environment variable named by key.
+func (a *App) secret(key, env string) (string, error) {
+	v := a.Getenv(env)
+	if v == "" {
+		return "", usagef("%s: the environment variable %s is empty or unset", key, env)
+	}
+	return v, nil
+}
+
+// webSecret reads the web channel's signing key, creating it on first use.
+func webSecret(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if s := strings.TrimSpace(string(b)); len(s) >= 32 {
+			return []byte(s), nil
+		}
+		return nil, fmt.Errorf("web.secret_file: %s holds no usable key (want at least 32 characters)", path)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("web.secret_file: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("web.secret_file: %w", err)
+	}
+	s := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("web.secret_file: %w", err)
+	}
+	return []byte(s), nil
+}
+
+func ruleList() []string {
+	var out []string
+	for _, r := range vote.Rules() {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+func agentNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Agents)) }
+
+func presetNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Presets)) }
