@@ -102,7 +102,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 		return bot.Config{}, err
 	}
 	bc := bot.Config{Defaults: def, DefaultAgents: cfg.Bot.Agents, AgentTimeout: time.Duration(cfg.Bot.AgentTimeout),
-		Agents: map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
+		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
 		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}}
 	for _, p := range cfg.Agents {
 		bc.Agents[p.Name] = m.seat(p)
