@@ -117,8 +117,8 @@ func (p *Platform) serveEvent(ctx context.Context, in inbox, w http.ResponseWrit
 		_, _ = w.Write([]byte(ch.Challenge))
 		return
 	}
-	w.WriteHeader(http.StatusOK)
 	in.p.busy.add()
+	w.WriteHeader(http.StatusOK)
 	in.eventsAPI(ctx, e)
 }
 
@@ -135,8 +135,8 @@ func (p *Platform) serveForm(ctx context.Context, in inbox, w http.ResponseWrite
 			http.Error(w, "bad payload", http.StatusBadRequest)
 			return
 		}
-		w.WriteHeader(http.StatusOK)
 		in.p.busy.add()
+		w.WriteHeader(http.StatusOK)
 		in.interaction(ctx, cb)
 	case r.PostForm.Get("command") != "":
 		c, err := slack.SlashCommandParse(r)
@@ -144,8 +144,8 @@ func (p *Platform) serveForm(ctx context.Context, in inbox, w http.ResponseWrite
 			http.Error(w, "bad command", http.StatusBadRequest)
 			return
 		}
-		w.WriteHeader(http.StatusOK)
 		in.p.busy.add()
+		w.WriteHeader(http.StatusOK)
 		in.command(ctx, c)
 	default:
 		http.Error(w, "unknown request", http.StatusBadRequest)

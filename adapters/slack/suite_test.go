@@ -1,11 +1,15 @@
 package slack_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
+	"time"
 
+	"github.com/roundtable-ai/roundtable/adapters/slack"
+	"github.com/roundtable-ai/roundtable/adapters/slack/slackfake"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
-	"github.com/roundtable-ai/roundtable/adapters/slack/slackfake"
 )
 
 // TestConformance runs the bot's conformance suite over Socket Mode
@@ -15,6 +19,30 @@ func TestConformance(t *testing.T) {
 		fake := slackfake.New(slackfake.Options{})
 		t.Cleanup(fake.Close)
 		logs := newLogSink(t)
-		return slackfake.NewHarness(fake, func() bot.Platform { return newPlatform(fake, logs.logger()) })
+		h := slackfake.NewHarness(fake, func() bot.Platform { return newPlatform(fake, logs.logger()) })
+		h.Settle = func(ctx context.Context) error { return settle(ctx, fake, h.Platform().(*slack.Platform)) }
+		return h
 	}, bottest.Options{})
+}
+
+// settle waits until p has acknowledged everything fake sent and handled
+// it. The suite advances its fake clock right after a post shows; the bot
+// arms a phase's deadline only after posting the phase, so without this
+// wait the clock can move before the deadline exists.
+func settle(ctx context.Context, fake *slackfake.Server, p *slack.Platform) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for fake.Unacked() > 0 {
+		select {
+		case <-fake.Updates():
+		case <-ctx.Done():
+			return fmt.Errorf("settle: %d envelopes not acknowledged", fake.Unacked())
+		}
+	}
+	select {
+	case <-slack.Idle(p):
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("settle: events still being handled")
+	}
 }

@@ -58,6 +58,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer db.Close()
+	serveBackups(ctx, db, a.logger())
 	m, err := a.newMinds(cfg, llmFlags{})
 	if err != nil {
 		return err

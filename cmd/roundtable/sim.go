@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -159,6 +160,9 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer db.Close()
+	bctx, stopBackups := context.WithCancel(cmd.Context())
+	defer stopBackups()
+	serveBackups(bctx, db, a.logger())
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
 		Started: time.Now().UTC(), Rules: map[string]sim.Result{}}
 	bar := a.progress(len(rules) * f.runs)

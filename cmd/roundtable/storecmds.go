@@ -112,21 +112,35 @@ func (a *App) backupCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "backup FILE",
 		Short: "Copy the database to FILE, consistently, even while it is in use",
-		Long: `Copies the database to FILE in one read transaction. When the database is
-held by a running roundtable process, use that process's copy instead: this
-command waits store.lock_timeout for the file lock.`,
+		Long: `Copies the database to FILE in one read transaction. When a running
+roundtable (serve or sim) holds the database, the copy is streamed from that
+process over a private socket beside the database, so tables keep running.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := mustExist(dbPath); err != nil {
 				return err
 			}
-			db, err := a.openStore(dbPath, true)
+			cfg, err := LoadConfig(a.configPath)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			dst, _ := filepath.Abs(args[0])
-			if err := db.BackupFile(cmd.Context(), dst); err != nil {
+			src := dbPath
+			if src == "" {
+				src = cfg.Store.Path
+			}
+			dst, err := filepath.Abs(args[0])
+			if err != nil {
+				return fmt.Errorf("backup: %w", err)
+			}
+			db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+			switch {
+			case isLocked(err):
+				err = backupViaSocket(cmd.Context(), src, dst)
+			case err == nil:
+				err = db.BackupFile(cmd.Context(), dst)
+				db.Close()
+			}
+			if err != nil {
 				return err
 			}
 			st, err := os.Stat(dst)

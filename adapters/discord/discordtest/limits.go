@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -74,6 +75,6 @@ func limitHeaders(w http.ResponseWriter, key string, limit, remaining int, after
 	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
 	h.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(time.Now().Add(after).UnixMilli())/1000))
-	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after.Seconds()))
+	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", math.Ceil(float64(after.Microseconds())/1000)/1000))
 	h.Set("X-RateLimit-Bucket", hex.EncodeToString(sum[:8]))
 }

@@ -98,9 +98,9 @@ func (s *Server) Say(_ context.Context, u bottest.User, channel, text string) er
 	return s.post(channel, u.ID, u.Name, false, text)
 }
 
-// SayBot posts text in channel as another bot named name.
+// SayBot posts text in channel as another bot (not this one) named name.
 func (s *Server) SayBot(_ context.Context, channel, name, text string) error {
-	return s.post(channel, "2"+strconv.Itoa(len(name)), name, true, text)
+	return s.post(channel, "", name, true, text)
 }
 
 func (s *Server) post(channel, id, name string, isBot bool, text string) error {
@@ -111,6 +111,9 @@ func (s *Server) post(channel, id, name string, isBot bool, text string) error {
 	}
 	if s.channels[channel] == nil {
 		return fmt.Errorf("discordtest: no channel %s", channel)
+	}
+	if id == "" {
+		id = s.newID()
 	}
 	s.record(&message{Channel: channel, AuthorID: id, Author: name, Text: text, botAuthor: isBot}, nil)
 	return nil

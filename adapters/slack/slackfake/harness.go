@@ -19,7 +19,12 @@ import (
 // the bot's markdown again (mrkdwn *bold* back to **bold**, escapes
 // undone) so the suite's expectations hold for every platform.
 type Harness struct {
-	Fake        *Server
+	Fake *Server
+	// Settle, when set, runs after every act and waits until the adapter
+	// has handled it. Slack gives no such signal; tests need it before
+	// they move a fake clock (see the package slack tests).
+	Settle func(ctx context.Context) error
+
 	newPlatform func() bot.Platform
 
 	mu       sync.Mutex
@@ -58,9 +63,17 @@ func SlackUser(u bottest.User) User {
 
 // Command implements bottest.Harness. Slack runs slash commands only
 // outside threads: a command "in" a thread is typed in its channel.
-func (h *Harness) Command(_ context.Context, u bottest.User, channel, name string, opts map[string]string) error {
+func (h *Harness) Command(ctx context.Context, u bottest.User, channel, name string, opts map[string]string) error {
 	_, err := h.Fake.Command(SlackUser(u), splitThread(channel).Channel, CommandText(name, opts))
-	return err
+	return h.settle(ctx, err)
+}
+
+// settle waits for the adapter after an act that was delivered.
+func (h *Harness) settle(ctx context.Context, err error) error {
+	if err != nil || h.Settle == nil {
+		return err
+	}
+	return h.Settle(ctx)
 }
 
 // CommandText writes a subcommand and options as a person would type
@@ -79,19 +92,19 @@ func CommandText(name string, opts map[string]string) string {
 }
 
 // Say implements bottest.Harness.
-func (h *Harness) Say(_ context.Context, u bottest.User, channel, text string) error {
+func (h *Harness) Say(ctx context.Context, u bottest.User, channel, text string) error {
 	where := splitThread(channel)
-	return h.Fake.Say(SlackUser(u), where.Channel, where.TS, text)
+	return h.settle(ctx, h.Fake.Say(SlackUser(u), where.Channel, where.TS, text))
 }
 
 // Click implements bottest.Harness.
-func (h *Harness) Click(_ context.Context, u bottest.User, channel, messageID, controlID string, values ...string) error {
-	return h.Fake.Click(SlackUser(u), splitThread(channel).Channel, messageID, controlID, values...)
+func (h *Harness) Click(ctx context.Context, u bottest.User, channel, messageID, controlID string, values ...string) error {
+	return h.settle(ctx, h.Fake.Click(SlackUser(u), splitThread(channel).Channel, messageID, controlID, values...))
 }
 
 // Submit implements bottest.Harness.
-func (h *Harness) Submit(_ context.Context, u bottest.User, fields map[string]string) error {
-	return h.Fake.Submit(SlackUser(u), fields)
+func (h *Harness) Submit(ctx context.Context, u bottest.User, fields map[string]string) error {
+	return h.settle(ctx, h.Fake.Submit(SlackUser(u), fields))
 }
 
 // Posts implements bottest.Harness: a channel's top-level messages, or a

@@ -214,6 +214,13 @@ func (s *Server) Opens() int {
 	return s.sock.opens
 }
 
+// Unacked returns how many envelopes the app has not acknowledged yet.
+func (s *Server) Unacked() int {
+	s.sock.mu.Lock()
+	defer s.sock.mu.Unlock()
+	return len(s.sock.pending)
+}
+
 // Connected reports how many Socket Mode connections are open.
 func (s *Server) Connected() int {
 	s.sock.mu.Lock()

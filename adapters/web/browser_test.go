@@ -1,0 +1,225 @@
+package web_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot/bottest"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// The browser test drives Debian's Chromium through the DevTools protocol
+// (chromedp: no driver binary, no Node). Set ROUNDTABLE_REQUIRE_BROWSER=1
+// to fail rather than skip without it, and ROUNDTABLE_SCREENSHOT_DIR to
+// keep screenshots of the room.
+const chromiumPath = "/usr/bin/chromium"
+
+// browserEnv is a running web channel with the bot service behind it.
+type browserEnv struct {
+	db      *store.DB
+	p       *web.Platform
+	alloc   context.Context
+	dialogs atomic.Int32 // JavaScript dialogs opened: hostile input ran
+}
+
+func requireBrowser(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("ROUNDTABLE_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("ROUNDTABLE_REQUIRE_BROWSER=1 but %s is missing: apt-get install chromium", chromiumPath)
+		}
+		t.Skipf("skipping the browser test: %s is missing (apt-get install chromium; ROUNDTABLE_REQUIRE_BROWSER=1 makes this a failure)", chromiumPath)
+	}
+	if testing.Short() {
+		t.Skip("skipping the browser test in -short mode")
+	}
+}
+
+func newBrowserEnv(t *testing.T) *browserEnv {
+	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := bottest.NewClock(time.Now())
+	e := &browserEnv{db: db, p: web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("browser test"),
+		Agents: []string{"Scribe"}, Now: clock.Now}, db)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()
+	alloc, stop := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000))
+	e.alloc = alloc
+	t.Cleanup(func() {
+		stop()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("service: %v", err)
+		}
+		_ = db.Close()
+	})
+	select {
+	case <-e.p.Ready():
+	case err := <-done:
+		t.Fatalf("service: %v", err)
+	}
+	return e
+}
+
+// browsers starts Chromium and returns n tabs, each in its own browser
+// context (its own cookies), as n people on n machines.
+func (e *browserEnv) browsers(t *testing.T, n int) []context.Context {
+	root, cancel := chromedp.NewContext(e.alloc)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(root); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	out := make([]context.Context, n)
+	for i := range out {
+		ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+			if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+				e.dialogs.Add(1)
+			}
+		}))
+		t.Cleanup(cancel)
+		out[i] = ctx
+	}
+	return out
+}
+
+// do runs steps in a tab with a bound on the whole.
+func do(t *testing.T, tab context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression in a tab.
+func eval[T any](t *testing.T, tab context.Context, expr string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("eval %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitText waits until the element matching css contains text.
+func waitText(css, text string) chromedp.Action[chromedp.Void] {
+	q := `[...document.querySelectorAll(` + jsString(css) + `)].some(e => e.textContent.includes(` + jsString(text) + `))`
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Poll[chromedp.Void](q, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, tg)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return chromedp.Void{}, errors.New("timed out waiting for " + css + " to show " + text)
+		}
+		return chromedp.Void{}, err
+	}
+}
+
+func jsString(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'" }
+
+// lastControl selects the newest post's button (or select's form button)
+// with the given text.
+func lastControl(label string) chromedp.JSPath {
+	return chromedp.JSPath(`[...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === ` + jsString(label) + `).slice(-1)[0]`)
+}
+
+// create fills the lobby's form as the host and returns the room's path
+// and join link.
+func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string) (string, string) {
+	do(t, tab, "create a "+rule+" table",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), ""),
+		chromedp.SendKeys(chromedp.CSS(`#name`), "Ann"),
+		chromedp.SendKeys(chromedp.CSS(`#topic`), "Where do we eat on Friday?"),
+		chromedp.SetValue(chromedp.CSS(`#rule`), rule),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
+		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
+		chromedp.Click(chromedp.CSS(`input[name=mode][value=`+mode+`]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
+		waitText(`#phase`, "Round 1 of 1"),
+	)
+	loc := eval[string](t, tab, `location.pathname`)
+	link := eval[string](t, tab, `document.querySelector('#joinlink').value`)
+	return loc, link
+}
+
+// enter opens the join link, picks a name and takes a seat.
+func enter(t *testing.T, tab context.Context, link, name string) {
+	do(t, tab, name+" joins",
+		chromedp.Navigate(link),
+		chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
+		chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
+		chromedp.Click(chromedp.CSS(`.namegate button`)),
+		waitText(`#phase`, "Round 1 of 1"),
+		chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
+		waitText(`#notes`, "You joined"),
+	)
+}
+
+// vote chooses the candidate whose proposal is text in the newest post's
+// select, then presses its Vote button.
+func vote(t *testing.T, tab context.Context, text string) {
+	eval[bool](t, tab, `(() => { const s = [...document.querySelectorAll('#posts select')].at(-1);
+		const o = [...s.options].find(o => o.textContent.includes(`+jsString(text)+`));
+		s.value = o.value; return true })()`)
+	do(t, tab, "vote for "+text, chromedp.Click(lastControl("Vote")))
+}
+
+// events returns the stored log of the table in a room.
+func (e *browserEnv) events(t *testing.T, roomPath string) []roundtable.Event {
+	t.Helper()
+	ctx := context.Background()
+	id, ok, err := e.db.Lookup(ctx, "web:"+strings.TrimPrefix(roomPath, "/r/"))
+	if err != nil || !ok {
+		t.Fatalf("no table for %s: %v", roomPath, err)
+	}
+	evs, err := e.db.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func (e *browserEnv) screenshot(t *testing.T, tab context.Context, name string) {
+	dir := os.Getenv("ROUNDTABLE_SCREENSHOT_DIR")
+	if dir == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func countType(evs []roundtable.Event, typ string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Type() == typ {
+			n++
+		}
+	}
+	return n
+}
