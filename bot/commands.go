@@ -126,6 +126,9 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 	}
 	if a, ok := opt["agents"]; ok {
 		agents = splitList(a)
+		if len(agents) == 1 && (strings.EqualFold(agents[0], "none") || agents[0] == "-") {
+			agents = nil // platforms that cannot send an empty option say none
+		}
 	}
 	cfg = cfg.WithDefaults()
 	return cfg, agents, cfg.Validate()

@@ -60,12 +60,14 @@ func (lt *live) enter(ctx context.Context) {
 		return
 	}
 	now := lt.svc.deps.Clock.Now()
-	lt.post(ctx, phaseKey(s.Position(), "open"), Message{Text: renderPhaseOpen(s, now), Controls: phaseControls(s)})
 	if !s.Deadline.IsZero() && !s.Deadline.After(now) {
 		lt.advance(ctx, s.Position(), roundtable.ClosedDeadline)
 		return
 	}
+	// The deadline is armed before the phase is shown: whoever sees the
+	// phase may rely on its deadline being set.
 	lt.arm(s, now)
+	lt.post(ctx, phaseKey(s.Position(), "open"), Message{Text: renderPhaseOpen(s, now), Controls: phaseControls(s)})
 	lt.askAgents(s)
 	if lt.table.Ready() {
 		lt.advance(ctx, s.Position(), roundtable.ClosedAllActed)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/adapters/slack"
-	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/adapters/slack/slackfake"
+	"github.com/roundtable-ai/roundtable/bot"
 )
 
 // logSink collects an adapter's logs and checks, when the test ends, that

@@ -170,6 +170,14 @@ func (p *Platform) Name() string { return "slack" }
 // Run implements bot.Platform: it checks the bot token, then serves Socket
 // Mode or the HTTP Events API until ctx is done or the tokens are refused.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
+	err := p.serve(ctx, h)
+	if ctx.Err() != nil {
+		return nil // stopped, not failed
+	}
+	return err
+}
+
+func (p *Platform) serve(ctx context.Context, h bot.Handler) error {
 	if err := p.identify(ctx); err != nil {
 		return err
 	}

@@ -26,9 +26,9 @@ func TestConformance(t *testing.T) {
 }
 
 // settle waits until p has acknowledged everything fake sent and handled
-// it. The suite advances its fake clock right after a post shows; the bot
-// arms a phase's deadline only after posting the phase, so without this
-// wait the clock can move before the deadline exists.
+// it: the Harness contract has Command, Click and Submit return once the
+// bot has answered, and the suite moves its fake clock right after acts.
+// Slack itself gives no such signal, so the test asks the adapter.
 func settle(ctx context.Context, fake *slackfake.Server, p *slack.Platform) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -23,7 +23,9 @@ type person struct {
 
 // userCache answers users.info, caching each user for userTTL.
 type userCache struct {
-	api  interface{ GetUserInfoContext(context.Context, string, ...slack.GetUserInfoOption) (*slack.User, error) }
+	api interface {
+		GetUserInfoContext(context.Context, string, ...slack.GetUserInfoOption) (*slack.User, error)
+	}
 	pace *pacer
 
 	mu    sync.Mutex

@@ -70,7 +70,7 @@ func (e *browserEnv) playPlurality(t *testing.T, ann, bob context.Context) {
 
 func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	room, link := e.create(t, ann, "cumulative", "live")
-	enter(t, bob, link, hostileName)
+	enter(t, bob, link, "")
 
 	do(t, ann, "Ann writes live", chromedp.SendKeys(chromedp.CSS(`#say`), "Points, then\r"))
 	do(t, bob, "Bob sees it at once", waitText(`#posts`, "Points, then"),

@@ -56,9 +56,12 @@ func newBrowserEnv(t *testing.T) *browserEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()
-	alloc, stop := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,
+	// The defaults are headless, --no-first-run and
+	// --disable-background-networking; the machine has no network.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000))
+	alloc, stop := chromedp.NewExecAllocator(ctx, opts...)
 	e.alloc = alloc
 	t.Cleanup(func() {
 		stop()
@@ -92,6 +95,9 @@ func (e *browserEnv) browsers(t *testing.T, n int) []context.Context {
 			}
 		}))
 		t.Cleanup(cancel)
+		if err := chromedp.Do(ctx); err != nil { // the first run sets the tab's lifetime: no timeout here
+			t.Fatalf("open tab: %v", err)
+		}
 		out[i] = ctx
 	}
 	return out
@@ -145,7 +151,6 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 	do(t, tab, "create a "+rule+" table",
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
-		chromedp.SetValue(chromedp.CSS(`#name`), ""),
 		chromedp.SendKeys(chromedp.CSS(`#name`), "Ann"),
 		chromedp.SendKeys(chromedp.CSS(`#topic`), "Where do we eat on Friday?"),
 		chromedp.SetValue(chromedp.CSS(`#rule`), rule),
@@ -161,13 +166,17 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 	return loc, link
 }
 
-// enter opens the join link, picks a name and takes a seat.
+// enter opens the join link, picks a name (unless name is empty: the
+// browser has one) and takes a seat.
 func enter(t *testing.T, tab context.Context, link, name string) {
-	do(t, tab, name+" joins",
-		chromedp.Navigate(link),
-		chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
-		chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
-		chromedp.Click(chromedp.CSS(`.namegate button`)),
+	do(t, tab, "open the join link", chromedp.Navigate(link))
+	if name != "" {
+		do(t, tab, "choose a name",
+			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
+			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
+			chromedp.Click(chromedp.CSS(`.namegate button`)))
+	}
+	do(t, tab, "join",
 		waitText(`#phase`, "Round 1 of 1"),
 		chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
 		waitText(`#notes`, "You joined"),
@@ -179,6 +188,7 @@ func enter(t *testing.T, tab context.Context, link, name string) {
 func vote(t *testing.T, tab context.Context, text string) {
 	eval[bool](t, tab, `(() => { const s = [...document.querySelectorAll('#posts select')].at(-1);
 		const o = [...s.options].find(o => o.textContent.includes(`+jsString(text)+`));
+		if (!o) throw new Error('no option ' + `+jsString(text)+` + ' in ' + [...s.options].map(o => o.textContent));
 		s.value = o.value; return true })()`)
 	do(t, tab, "vote for "+text, chromedp.Click(lastControl("Vote")))
 }

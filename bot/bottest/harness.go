@@ -62,6 +62,10 @@ type Harness interface {
 	Restart()
 	// Channel is a channel where tables may be started.
 	Channel() string
+	// Command, Say, Click and Submit return once the platform has taken the
+	// action and, for Command, Click and Submit, once the bot has answered
+	// it (as a user's client waits for the answer to an interaction).
+	//
 	// Command runs a /roundtable subcommand as u in channel.
 	Command(ctx context.Context, u User, channel, name string, opts map[string]string) error
 	// Say posts a message as u in channel.

@@ -140,7 +140,7 @@ func (e *env) noDuplicatePosts() {
 // twoProposals seats Bob, plays the message phase, and has Alice propose
 // North (A) and Bob South (B).
 func (e *env) twoProposals(rule string) {
-	e.start(map[string]string{"topic": "Which way?", "rule": rule, "rounds": "1", "agents": ""})
+	e.start(map[string]string{"topic": "Which way?", "rule": rule, "rounds": "1", "agents": "none"})
 	e.click(Bob, "**Which way?", "Join")
 	e.private(Bob, "You joined")
 	e.say(Alice, "north is sunny")
@@ -200,7 +200,7 @@ func testBallotsPerRule(t *testing.T, e *env) {
 }
 
 func testDeadlines(t *testing.T, e *env) {
-	e.start(map[string]string{"topic": "Deadlines", "rounds": "2", "agents": ""})
+	e.start(map[string]string{"topic": "Deadlines", "rounds": "2", "agents": "none"})
 	e.clock.Advance(phaseTime) // nobody wrote: the deadline closes the phase
 	e.post("**Round 1 of 2: proposal")
 	e.command(Alice, "vote", map[string]string{"ballot": "A"})
@@ -223,7 +223,7 @@ func testPermissions(t *testing.T, e *env) {
 		return e.h.Command(ctx, Carol, e.h.Channel(), "start", map[string]string{"topic": "Carol's table"})
 	})
 	e.private(Carol, "may not start tables")
-	e.start(map[string]string{"topic": "Rules", "rounds": "1", "agents": ""})
+	e.start(map[string]string{"topic": "Rules", "rounds": "1", "agents": "none"})
 	e.command(Carol, "propose", map[string]string{"text": "x"})
 	e.private(Carol, "only participants")
 	e.click(Bob, "**Rules", "Join")

@@ -231,8 +231,9 @@ func (s *Server) followup(w http.ResponseWriter, token string, body messageBody,
 	writeJSON(w, http.StatusOK, msg)
 }
 
-// editWebhookMessage edits an interaction's answer (only the text of
-// what is kept per user is modelled for public answers).
+// editWebhookMessage takes an edit of an interaction's answer (@original
+// or a follow-up); the fake shows the new text to the interaction's user
+// alone, which is what editing a deferred ephemeral answer looks like.
 func (s *Server) editWebhookMessage(w http.ResponseWriter, r *http.Request) {
 	var body editBody
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {

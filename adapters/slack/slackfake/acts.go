@@ -97,20 +97,28 @@ func (s *Server) Click(u User, channel, ts, actionID string, values ...string) e
 		return fmt.Errorf("slackfake: message %s has no control %q", ts, actionID)
 	}
 	trigger := s.trigger(u.ID)
-	action, err := actionOf(el, values)
-	payload := map[string]any{"type": "block_actions", "team": map[string]any{"id": TeamID, "domain": "fake"},
-		"user": userOf(u), "api_app_id": AppID, "token": "verification-token", "trigger_id": trigger,
-		"container": map[string]any{"type": "message", "message_ts": m.TS, "channel_id": channel, "is_ephemeral": false, "thread_ts": m.ThreadTS},
-		"channel":  map[string]any{"id": channel, "name": s.channels[channel]},
-		"message":  map[string]any{"type": "message", "ts": m.TS, "thread_ts": m.ThreadTS, "bot_id": m.BotID, "text": m.Text},
-		"response_url": "https://hooks.slack.invalid/actions/" + trigger, "actions": []any{action},
-		"state": map[string]any{"values": map[string]any{}}}
+	name := s.channels[channel]
 	s.mu.Unlock()
+	action, err := actionOf(el, values)
 	if err != nil {
 		return err
 	}
+	payload := blockActions(u, m, name, trigger, action)
 	_, err = s.send("interactive", payload)
 	return err
+}
+
+// blockActions is the payload of a click on message m. It reads only
+// fields that never change after posting, so it needs no lock.
+func blockActions(u User, m *Message, channelName, trigger string, action map[string]any) map[string]any {
+	return map[string]any{"type": "block_actions", "team": map[string]any{"id": TeamID, "domain": "fake"},
+		"user": userOf(u), "api_app_id": AppID, "token": "verification-token", "trigger_id": trigger,
+		"container": map[string]any{"type": "message", "message_ts": m.TS, "channel_id": m.Channel,
+			"is_ephemeral": false, "thread_ts": m.ThreadTS},
+		"channel":      map[string]any{"id": m.Channel, "name": channelName},
+		"message":      map[string]any{"type": "message", "ts": m.TS, "thread_ts": m.ThreadTS, "bot_id": m.BotID},
+		"response_url": "https://hooks.slack.invalid/actions/" + trigger, "actions": []any{action},
+		"state": map[string]any{"values": map[string]any{}}}
 }
 
 func userOf(u User) map[string]any {

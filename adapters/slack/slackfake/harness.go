@@ -20,9 +20,9 @@ import (
 // undone) so the suite's expectations hold for every platform.
 type Harness struct {
 	Fake *Server
-	// Settle, when set, runs after every act and waits until the adapter
-	// has handled it. Slack gives no such signal; tests need it before
-	// they move a fake clock (see the package slack tests).
+	// Settle, when set, runs after every delivered act and waits until
+	// the adapter has handled it, which the Harness contract asks for.
+	// Slack gives no such signal, so the adapter's test supplies it.
 	Settle func(ctx context.Context) error
 
 	newPlatform func() bot.Platform
