@@ -16,6 +16,9 @@ import (
 const (
 	maxSelectOptions = 25
 	maxFormFields    = 5
+	maxOptionLabel   = 75   // Slack's limit; Discord allows 100
+	maxInput         = 3000 // Slack's text inputs; Discord allows 4000
+	maxFormTitle     = 24   // Slack's modal titles; Discord allows 45
 	abstainValue     = "abstain"
 	textField        = "ballot"
 )
@@ -40,14 +43,14 @@ func withVerb(r ref, verb string) string { r.Verb = verb; return r.String() }
 func candidateOptions(cands []roundtable.Candidate) []Option {
 	opts := make([]Option, len(cands))
 	for i, c := range cands {
-		opts[i] = Option{Value: c.ID, Label: clip(c.ID+": "+c.Proposal.Text, 100)}
+		opts[i] = Option{Value: c.ID, Label: clip(c.ID+": "+c.Proposal.Text, maxOptionLabel)}
 	}
 	return opts
 }
 
 // ballotForm is the form for rules whose ballot is more than one choice.
 func ballotForm(table string, round int, rule vote.Rule, cands []roundtable.Candidate) Form {
-	f := Form{ID: ref{table, round, verbBallot}.String(), Title: clip(fmt.Sprintf("Round %d ballot (%s)", round, rule), 45)}
+	f := Form{ID: ref{table, round, verbBallot}.String(), Title: clip(fmt.Sprintf("Round %d ballot", round), maxFormTitle)}
 	ids := candidateIDs(cands)
 	small := len(cands) <= maxFormFields
 	switch {

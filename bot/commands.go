@@ -57,6 +57,11 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err := s.deps.Store.Bind(ctx, bindKey(ev.Platform, thread), id); err != nil {
 		return nil, fmt.Errorf("bind table: %w", err)
 	}
+	// Commands typed in the channel itself reach its newest table (Slack
+	// runs no slash commands inside threads).
+	if err := s.deps.Store.Bind(ctx, latestKey(ev.Platform, ev.Channel), id); err != nil {
+		return nil, fmt.Errorf("bind table: %w", err)
+	}
 	lt, err := s.register(t, p, thread)
 	if err != nil {
 		return nil, err

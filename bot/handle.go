@@ -96,7 +96,15 @@ func (s *Service) commandTable(ctx context.Context, ev *Event) (*live, error) {
 	if id := ev.Options["table"]; id != "" {
 		return s.tableByID(ctx, id)
 	}
-	return s.tableIn(ctx, ev.Platform, ev.Channel)
+	lt, err := s.tableIn(ctx, ev.Platform, ev.Channel)
+	if roundtable.ErrorCode(err) != roundtable.NotFound {
+		return lt, err
+	}
+	id, ok, lerr := s.deps.Store.Lookup(ctx, latestKey(ev.Platform, ev.Channel))
+	if lerr != nil || !ok {
+		return nil, err
+	}
+	return s.tableByID(ctx, id)
 }
 
 func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
@@ -124,10 +132,10 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	switch r.Verb {
 	case verbWrite:
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
-			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: 4000}}}}, nil
+			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}}}}, nil
 	case verbPropose:
 		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
-			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: 4000, Placeholder: lt.proposalHint()}}}}, nil
+			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: maxInput, Placeholder: lt.proposalHint()}}}}, nil
 	case verbSkip:
 		if err := lt.act(ctx, roundtable.Skip{Actor: participantID(ev.Platform, ev.User.ID), Key: "skip:" + ev.ID}); err != nil {
 			return nil, err

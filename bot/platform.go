@@ -138,7 +138,7 @@ type Option struct {
 // Form is a modal with fields, submitted as a KindSubmit event.
 type Form struct {
 	ID     string // returned as Event.Action
-	Title  string // at most 45 characters
+	Title  string // at most 24 characters (Slack's limit)
 	Fields []Field
 }
 

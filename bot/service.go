@@ -206,5 +206,8 @@ func (s *Service) tableByID(ctx context.Context, id string) (*live, error) {
 
 func bindKey(platform, channel string) string { return platform + ":" + channel }
 
+// latestKey binds a channel to the newest table started in it.
+func latestKey(platform, channel string) string { return "latest:" + platform + ":" + channel }
+
 // participantID is how a platform user is seated.
 func participantID(platform, user string) string { return platform + ":" + user }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -43,10 +44,8 @@ func (e *browserEnv) playPlurality(t *testing.T, ann, bob context.Context) {
 		waitText(`#phase`, "vote phase"))
 
 	vote(t, bob, "Sushi")
-	do(t, bob, "Bob's ballot", waitText(`#notes`, "is recorded"))
-	vote(t, ann, "Pizza")
-	do(t, ann, "Ann's ballot", waitText(`#notes`, "is recorded"))
 	vote(t, bob, "Pizza") // a change of mind: the last ballot counts
+	vote(t, ann, "Pizza")
 	do(t, ann, "the tally", waitText(`#posts`, "Round 1 result"), waitText(`#posts`, "The table has ended"),
 		waitText(`#history`, "accepted"))
 	e.screenshot(t, ann, "room-plurality.png")
@@ -54,6 +53,7 @@ func (e *browserEnv) playPlurality(t *testing.T, ann, bob context.Context) {
 	if !eval[bool](t, ann, `document.querySelector('#people').textContent.includes('<script>') && !document.querySelector('#people script') && !document.querySelector('#posts script')`) {
 		t.Errorf("Bob's name is not shown as plain text")
 	}
+	e.checkDashboard(t, ann, bob, room)
 	evs := e.events(t, room)
 	s, err := roundtable.Replay(evs)
 	if err != nil {
@@ -129,4 +129,28 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 			t.Errorf("the over-budget ballot was counted: %+v", b)
 		}
 	}
+}
+
+// checkDashboard opens the table's dashboard and downloads its log: with
+// names for the organiser only.
+func (e *browserEnv) checkDashboard(t *testing.T, ann, bob context.Context, room string) {
+	do(t, bob, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"),
+		waitText(`main`, "Decisions per round"), waitText(`table`, "Pizza"), waitText(`main`, "human-"))
+	if !eval[bool](t, bob, `document.querySelectorAll('svg rect.accepted').length === 1`) {
+		t.Errorf("the chart shows no accepted round")
+	}
+	e.screenshot(t, bob, "dashboard.png")
+	get := func(tab context.Context, q string) string {
+		return eval[string](t, tab, `fetch('`+room+`/log?`+q+`').then(r => r.status + ' ' + r.headers.get('Content-Disposition'))`)
+	}
+	if got := get(bob, "format=csv&names=keep"); !strings.HasPrefix(got, "403") {
+		t.Errorf("Bob downloads names: %s", got)
+	}
+	if got := get(bob, "format=jsonl"); !strings.HasPrefix(got, "200 attachment") {
+		t.Errorf("Bob downloads the pseudonymised log: %s", got)
+	}
+	if got := get(ann, "format=csv&names=keep"); !strings.HasPrefix(got, "200 attachment") {
+		t.Errorf("the organiser downloads names: %s", got)
+	}
+	do(t, bob, "back to the room", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")), waitText(`#phase`, "ended"))
 }

@@ -127,17 +127,31 @@ func eval[T any](t *testing.T, tab context.Context, expr string) T {
 
 // waitText waits until the element matching css contains text.
 func waitText(css, text string) chromedp.Action[chromedp.Void] {
-	q := `[...document.querySelectorAll(` + jsString(css) + `)].some(e => e.textContent.includes(` + jsString(text) + `))`
+	return until(`[...document.querySelectorAll(`+jsString(css)+`)].some(e => e.textContent.includes(`+jsString(text)+`))`,
+		"for "+css+" to show "+text)
+}
+
+// until waits until a JavaScript expression holds, across navigations:
+// a poll that a page load interrupts starts again on the new page.
+func until(expr, what string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Poll[chromedp.Void](q, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, tg)
-		if errors.Is(err, context.DeadlineExceeded) {
-			return chromedp.Void{}, errors.New("timed out waiting for " + css + " to show " + text)
+		for {
+			_, err := chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, tg)
+			switch {
+			case err == nil:
+				return chromedp.Void{}, nil
+			case ctx.Err() != nil:
+				return chromedp.Void{}, errors.New("timed out waiting " + what)
+			case !strings.Contains(err.Error(), "navigated") && !strings.Contains(err.Error(), "context"):
+				return chromedp.Void{}, err
+			}
 		}
-		return chromedp.Void{}, err
 	}
 }
 
-func jsString(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'" }
+func jsString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
+}
 
 // lastControl selects the newest post's button (or select's form button)
 // with the given text.
@@ -151,7 +165,7 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 	do(t, tab, "create a "+rule+" table",
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
-		chromedp.SendKeys(chromedp.CSS(`#name`), "Ann"),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
 		chromedp.SendKeys(chromedp.CSS(`#topic`), "Where do we eat on Friday?"),
 		chromedp.SetValue(chromedp.CSS(`#rule`), rule),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
@@ -174,7 +188,8 @@ func enter(t *testing.T, tab context.Context, link, name string) {
 		do(t, tab, "choose a name",
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
 			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
-			chromedp.Click(chromedp.CSS(`.namegate button`)))
+			chromedp.Click(chromedp.CSS(`.namegate button`)),
+			until(`document.body.dataset.named === 'yes'`, "for the room to reload"))
 	}
 	do(t, tab, "join",
 		waitText(`#phase`, "Round 1 of 1"),
@@ -184,13 +199,13 @@ func enter(t *testing.T, tab context.Context, link, name string) {
 }
 
 // vote chooses the candidate whose proposal is text in the newest post's
-// select, then presses its Vote button.
+// select, presses its Vote button and waits for the confirmation.
 func vote(t *testing.T, tab context.Context, text string) {
-	eval[bool](t, tab, `(() => { const s = [...document.querySelectorAll('#posts select')].at(-1);
+	id := eval[string](t, tab, `(() => { const s = [...document.querySelectorAll('#posts select')].at(-1);
 		const o = [...s.options].find(o => o.textContent.includes(`+jsString(text)+`));
 		if (!o) throw new Error('no option ' + `+jsString(text)+` + ' in ' + [...s.options].map(o => o.textContent));
-		s.value = o.value; return true })()`)
-	do(t, tab, "vote for "+text, chromedp.Click(lastControl("Vote")))
+		s.value = o.value; return o.value })()`)
+	do(t, tab, "vote for "+text, chromedp.Click(lastControl("Vote")), waitText(`#notes`, "is recorded: "+id+"."))
 }
 
 // events returns the stored log of the table in a room.

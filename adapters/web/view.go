@@ -36,9 +36,22 @@ type controlView struct {
 	ID      string       `json:"id"`
 	Kind    string       `json:"kind"` // button, select or multi (checkboxes)
 	Label   string       `json:"label"`
-	Options []bot.Option `json:"options,omitempty"`
+	Options []optionView `json:"options,omitempty"`
 	Min     int          `json:"min,omitempty"`
 	Primary bool         `json:"primary,omitempty"`
+}
+
+type optionView struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+func viewOptions(opts []bot.Option) []optionView {
+	out := make([]optionView, len(opts))
+	for i, o := range opts {
+		out[i] = optionView{Value: o.Value, Label: o.Label}
+	}
+	return out
 }
 
 type privView struct {
@@ -71,7 +84,7 @@ type fieldView struct {
 	Value       string       `json:"value,omitempty"`
 	Optional    bool         `json:"optional,omitempty"`
 	MaxLen      int          `json:"maxlen,omitempty"`
-	Options     []bot.Option `json:"options,omitempty"`
+	Options     []optionView `json:"options,omitempty"`
 }
 
 func viewPost(p post) postView {
@@ -91,7 +104,7 @@ func viewControl(c bot.Control) controlView {
 			kind = "multi"
 		}
 	}
-	return controlView{ID: c.ID, Kind: kind, Label: c.Label, Options: c.Options, Min: c.Min, Primary: c.Primary}
+	return controlView{ID: c.ID, Kind: kind, Label: c.Label, Options: viewOptions(c.Options), Min: c.Min, Primary: c.Primary}
 }
 
 func viewPrivate(boot string, it privItem, room string) privView {
@@ -111,7 +124,7 @@ func viewForm(f bot.Form, budget int, candidates map[string]bool) *formView {
 	v := &formView{ID: f.ID, Title: f.Title}
 	for _, fl := range f.Fields {
 		fv := fieldView{ID: fl.ID, Label: fl.Label, Input: "text", Placeholder: fl.Placeholder, Value: fl.Value,
-			Optional: fl.Optional, MaxLen: fl.MaxLen, Options: fl.Options}
+			Optional: fl.Optional, MaxLen: fl.MaxLen, Options: viewOptions(fl.Options)}
 		switch {
 		case len(fl.Options) > 0:
 			fv.Input = "select"

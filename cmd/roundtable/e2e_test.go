@@ -90,7 +90,13 @@ func (d *driver) waitFor(what string, cond func() bool) {
 		select {
 		case <-d.p.Updates():
 		case <-deadline.C:
-			d.t.Fatalf("timed out waiting for %s", what)
+			var seen []string
+			for _, u := range []bottest.User{bottest.Alice, bottest.Bob} {
+				for _, p := range d.p.Private(u) {
+					seen = append(seen, u.Name+": "+p.Text)
+				}
+			}
+			d.t.Fatalf("timed out waiting for %s; people were shown:\n%s", what, strings.Join(seen, "\n"))
 		}
 	}
 }
@@ -141,8 +147,16 @@ func (d *driver) sees(u bottest.User, s string) {
 // start starts a table as Alice, seats Bob, and returns the thread.
 func (d *driver) start(opts map[string]string) string {
 	d.t.Helper()
-	before := len(d.p.Threads(d.ch))
+	before, told := len(d.p.Threads(d.ch)), len(d.p.Private(bottest.Alice))
 	d.command(bottest.Alice, d.ch, "start", opts)
+	d.waitFor("the table to start", func() bool {
+		for _, p := range d.p.Private(bottest.Alice)[told:] {
+			if strings.Contains(p.Text, "started in its own thread") {
+				return true
+			}
+		}
+		return false
+	})
 	d.waitFor("a thread", func() bool { return len(d.p.Threads(d.ch)) > before })
 	th := d.p.Threads(d.ch)
 	thread := th[len(th)-1]

@@ -76,6 +76,7 @@ type SlackConfig struct {
 	Mode             string       `toml:"mode"`
 	APIURL           string       `toml:"api_url"`
 	HTTPAddr         string       `toml:"http_addr"`
+	PostInterval     Duration     `toml:"post_interval"`
 	Policy           PolicyConfig `toml:"policy"`
 }
 
@@ -106,6 +107,9 @@ func (s *SlackConfig) applyDefaults() {
 	}
 	if s.HTTPAddr == "" {
 		s.HTTPAddr = "127.0.0.1:3000"
+	}
+	if s.PostInterval == 0 {
+		s.PostInterval = Duration(time.Second)
 	}
 }
 

@@ -252,7 +252,7 @@
   function renderState(s) {
     var phase = s.status === 'running' ? ('Round ' + s.round + ' of ' + s.rounds + ' · ' + s.phase + ' phase') : s.status;
     byId('phase').textContent = phase;
-    byId('phase').className = 'badge ' + (s.phase || s.status);
+    byId('phase').className = 'badge ' + (s.status === 'running' ? s.phase : s.status);
     countdown.ms = s.remaining_ms || null;
     countdown.at = Date.now();
     tick();
