@@ -47,7 +47,9 @@ func startServe(t *testing.T, config string, env map[string]string, extra ...str
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{t: t, cancel: cancel, done: make(chan int, 1), out: &lockedBuffer{}}
 	app := &App{Stdin: strings.NewReader(""), Stdout: s.out, Stderr: s.out, Getenv: func(k string) string { return env[k] }}
-	go func() { s.done <- app.Run(ctx, append([]string{"--config", config, "--log-level", "info", "serve"}, extra...)) }()
+	go func() {
+		s.done <- app.Run(ctx, append([]string{"--config", config, "--log-level", "info", "serve"}, extra...))
+	}()
 	t.Cleanup(s.stop)
 	return s
 }
