@@ -9,24 +9,31 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
-// openStore opens the database named by --db, or by the config.
-func (a *App) openStore(path string, readOnly bool) (*store.DB, error) {
+// readStore opens the database named by --db (or by the config) for
+// reading, refusing to create one where one was expected, and closes it
+// after fn.
+func (a *App) readStore(path string, fn func(db *store.DB) error) error {
 	cfg, err := LoadConfig(a.configPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if path == "" {
 		path = cfg.Store.Path
 	}
-	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: readOnly})
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("database %s: %w", path, err)
 	}
-	return db, nil
+	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer db.Close()
+	return fn(db)
 }
 
 func (a *App) tablesCmd() *cobra.Command {
@@ -36,25 +43,19 @@ func (a *App) tablesCmd() *cobra.Command {
 		Short: "List the tables in the database",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := mustExist(dbPath); err != nil {
-				return err
-			}
-			db, err := a.openStore(dbPath, true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			list, err := db.Tables(cmd.Context())
-			if err != nil {
-				return err
-			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
-			for _, s := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, s.Status, s.Task, s.Rule,
-					s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
-			}
-			return w.Flush()
+			return a.readStore(dbPath, func(db *store.DB) error {
+				list, err := db.Tables(cmd.Context())
+				if err != nil {
+					return err
+				}
+				w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
+				fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
+				for _, s := range list {
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, s.Status, s.Task, s.Rule,
+						s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
+				}
+				return w.Flush()
+			})
 		},
 	}
 	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config, roundtable.db)")
@@ -73,15 +74,11 @@ func (a *App) exportCmd() *cobra.Command {
 			if err != nil {
 				return usagef("--format: %v", err)
 			}
-			if err := mustExist(dbPath); err != nil {
+			var events []roundtable.Event
+			err = a.readStore(dbPath, func(db *store.DB) (err error) {
+				events, err = db.Load(cmd.Context(), table)
 				return err
-			}
-			db, err := a.openStore(dbPath, true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			events, err := db.Load(cmd.Context(), table)
+			})
 			if err != nil {
 				return err
 			}
@@ -117,8 +114,10 @@ roundtable (serve or sim) holds the database, the copy is streamed from that
 process over a private socket beside the database, so tables keep running.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := mustExist(dbPath); err != nil {
-				return err
+			if dbPath != "" {
+				if _, err := os.Stat(dbPath); err != nil {
+					return fmt.Errorf("database %s: %w", dbPath, err)
+				}
 			}
 			cfg, err := LoadConfig(a.configPath)
 			if err != nil {
@@ -153,17 +152,6 @@ process over a private socket beside the database, so tables keep running.`,
 	}
 	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
 	return cmd
-}
-
-// mustExist refuses to create an empty database where one was expected.
-func mustExist(path string) error {
-	if path == "" {
-		return nil
-	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("database %s: %w", path, err)
-	}
-	return nil
 }
 
 func clip(s string, n int) string {
