@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
@@ -87,7 +88,7 @@ func human(ev *Event) roundtable.Participant {
 	if name == "" {
 		name = ev.User.ID
 	}
-	return roundtable.Participant{ID: participantID(ev.Platform, ev.User.ID), Name: clip(name, roundtable.MaxNameLen),
+	return roundtable.Participant{ID: participantID(ev.Platform, ev.User.ID), Name: clipBytes(name, roundtable.MaxNameLen),
 		Kind: roundtable.Human, Platform: ev.User.ID}
 }
 
@@ -177,7 +178,7 @@ func splitList(s string) []string {
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if !lt.mayManage(ev) && !s.cfg.policy(ev.Platform).Allows(ev.User) {
+	if !s.mayManage(ev, lt) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can stop it")
 	}
 	lt.mu.Lock()
@@ -201,7 +202,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
 	}
 	keep := strings.EqualFold(ev.Options["names"], "keep")
-	if keep && !lt.mayManage(ev) && !s.cfg.policy(ev.Platform).Allows(ev.User) {
+	if keep && !s.mayManage(ev, lt) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())
@@ -228,4 +229,24 @@ func defaultTo(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// mayManage reports whether the event's user may stop the table or export
+// it with names: whoever started it, a channel manager, or someone a
+// non-empty policy names. An empty policy lets anyone start tables, not
+// stop other people's.
+func (s *Service) mayManage(ev *Event, lt *live) bool {
+	p := s.cfg.policy(ev.Platform)
+	return lt.mayManage(ev) || ev.User.Manager || (!p.Empty() && p.Allows(ev.User))
+}
+
+// clipBytes shortens s to at most n bytes, on a character boundary.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -61,9 +61,12 @@ type Policy struct {
 	Users   []string // platform user IDs
 }
 
-// Allows reports whether u may start or stop tables.
+// Empty reports whether the policy has no clause.
+func (p Policy) Empty() bool { return len(p.Roles) == 0 && !p.Manager && len(p.Users) == 0 }
+
+// Allows reports whether u may start tables (and stop any table).
 func (p Policy) Allows(u User) bool {
-	if len(p.Roles) == 0 && !p.Manager && len(p.Users) == 0 {
+	if p.Empty() {
 		return true
 	}
 	if p.Manager && u.Manager {

@@ -277,6 +277,12 @@ func (lt *live) closeControls(ctx context.Context, s *roundtable.State, pos roun
 
 func (lt *live) finish(ctx context.Context, s *roundtable.State) {
 	lt.post(ctx, "end", Message{Text: renderEnd(s)})
+	if id, ok := lt.posted(ctx, "intro"); ok {
+		// The table is over: its Join and Status buttons go.
+		if err := lt.platform.Edit(ctx, lt.channel, id, Message{Text: renderIntro(s, lt.table.Task().Brief())}); err != nil {
+			lt.svc.log.Warn("edit intro", "table", lt.table.ID(), "err", err)
+		}
+	}
 	lt.halt()
 }
 

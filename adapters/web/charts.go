@@ -37,7 +37,7 @@ const (
 	chartTop = 10.0
 	barW     = 28.0
 	barGap   = 12.0
-	chartPad = 30.0
+	chartPad = 44.0
 )
 
 // roundPoint is what the rounds chart shows of one round.

@@ -104,7 +104,7 @@ func DefaultConfig() Config {
 		Bot: BotConfig{Rule: "plurality", Tie: "defer", Mode: "sealed", EarlyStop: "none", Rounds: 3,
 			Message: Duration(3 * time.Minute), Proposal: Duration(3 * time.Minute), Vote: Duration(2 * time.Minute),
 			Agents: []string{"Facilitator"}, AgentTimeout: Duration(2 * time.Minute)},
-		Web: WebConfig{Enabled: "auto", Addr: "127.0.0.1:8080", SecretFile: "roundtable.web-secret"},
+		Web: WebConfig{Enabled: "auto", Addr: "127.0.0.1:8080"},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -17,14 +18,20 @@ import (
 )
 
 // lockedBuffer is an io.Writer safe for the concurrent writes of a server.
+// Every write signals wrote, so tests can wait for output.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{}
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	select {
+	case l.wrote <- struct{}{}:
+	default:
+	}
 	return l.b.Write(p)
 }
 
@@ -45,13 +52,33 @@ type server struct {
 func startServe(t *testing.T, config string, env map[string]string, extra ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{t: t, cancel: cancel, done: make(chan int, 1), out: &lockedBuffer{}}
+	s := &server{t: t, cancel: cancel, done: make(chan int, 1), out: &lockedBuffer{wrote: make(chan struct{}, 1)}}
 	app := &App{Stdin: strings.NewReader(""), Stdout: s.out, Stderr: s.out, Getenv: func(k string) string { return env[k] }}
 	go func() {
 		s.done <- app.Run(ctx, append([]string{"--config", config, "--log-level", "info", "serve"}, extra...))
 	}()
 	t.Cleanup(s.stop)
 	return s
+}
+
+// waitOutput waits until the output matches re and returns the match.
+func (s *server) waitOutput(re *regexp.Regexp) []string {
+	s.t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for {
+		if m := re.FindStringSubmatch(s.out.String()); m != nil {
+			return m
+		}
+		select {
+		case <-s.out.wrote:
+		case code := <-s.done:
+			s.cancel = nil
+			s.t.Fatalf("serve exited %d:\n%s", code, s.out.String())
+		case <-deadline.C:
+			s.t.Fatalf("no output matching %s:\n%s", re, s.out.String())
+		}
+	}
 }
 
 // stop ends the process the way a signal does and waits for it.
@@ -200,7 +227,6 @@ path = %q
 
 [web]
 enabled = "off"
-secret_file = %q
 
 [bot]
 rounds = 2
@@ -223,7 +249,7 @@ endpoint = "fake"
 background = "An engineer who values small steps."
 goal = "Keep the scope small."
 memory = "window"
-`, filepath.Join(dir, "rt.db"), filepath.Join(dir, "web-secret"), url)
+`, filepath.Join(dir, "rt.db"), url)
 }
 
 // checkTables opens the store after serve stopped and checks every table:

@@ -6,11 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,8 +71,10 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	}
 	log := a.logger()
 	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent}, platforms...)
+	actx, stopAnnounce := context.WithCancel(ctx)
+	defer stopAnnounce()
 	if webp != nil {
-		go a.announce(ctx, webp)
+		go a.announce(actx, webp)
 	}
 	for _, p := range platforms {
 		log.Info("serving", "platform", p.Name(), "store", db.Path())
@@ -91,7 +90,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 func (a *App) announce(ctx context.Context, p *web.Platform) {
 	select {
 	case <-p.Ready():
-		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\n", p.URL())
+		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", p.URL(), p.HostURL())
 	case <-ctx.Done():
 	}
 }
@@ -170,11 +169,12 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 	if !cfg.webOn() {
 		return out, nil, nil
 	}
-	secret, err := webSecret(cfg.Web.SecretFile)
+	secret, err := webSecret(context.Background(), db)
 	if err != nil {
 		return nil, nil, err
 	}
-	w := web.New(web.Config{Addr: cfg.Web.Addr, Secret: secret, Rules: ruleList(), Agents: agentNames(bc), Presets: presetNames(bc), Log: log}, db)
+	w := web.New(web.Config{Addr: cfg.Web.Addr, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
+		Presets: presetNames(bc), Log: log, Task: liveTask}, db)
 	return append(out, w), w, nil
 }
 
@@ -187,27 +187,27 @@ func (a *App) secret(key, env string) (string, error) {
 	return v, nil
 }
 
-// webSecret reads the web channel's signing key, creating it on first use.
-func webSecret(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		if s := strings.TrimSpace(string(b)); len(s) >= 32 {
-			return []byte(s), nil
-		}
-		return nil, fmt.Errorf("web.secret_file: %s holds no usable key (want at least 32 characters)", path)
+// webSecret returns the key that signs the web channel's join, organiser
+// and host links, made on first use and kept in the database so links
+// survive restarts.
+func webSecret(ctx context.Context, db *store.DB) ([]byte, error) {
+	const ns, key = "config", "web-secret"
+	v, ok, err := db.GetBlob(ctx, ns, key)
+	if err != nil {
+		return nil, fmt.Errorf("web secret: %w", err)
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("web.secret_file: %w", err)
+	if ok && len(v) >= 32 {
+		return v, nil
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, fmt.Errorf("web.secret_file: %w", err)
+		return nil, fmt.Errorf("web secret: %w", err)
 	}
-	s := hex.EncodeToString(raw)
-	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
-		return nil, fmt.Errorf("web.secret_file: %w", err)
+	v = []byte(hex.EncodeToString(raw))
+	if err := db.PutBlob(ctx, ns, key, v); err != nil {
+		return nil, fmt.Errorf("web secret: %w", err)
 	}
-	return []byte(s), nil
+	return v, nil
 }
 
 func ruleList() []string {

@@ -55,9 +55,6 @@ type WebConfig struct {
 	// "on" or "off".
 	Enabled string `toml:"enabled"`
 	Addr    string `toml:"addr"`
-	// SecretFile keeps the key that signs join and organiser links, so they
-	// survive restarts; it is created (mode 0600) when missing.
-	SecretFile string `toml:"secret_file"`
 }
 
 // DiscordConfig is the Discord bot.
