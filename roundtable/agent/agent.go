@@ -1,0 +1,212 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// Options tune an Agent. The zero value is usable: full memory, the LLM's
+// own structured-output mode and sampling defaults.
+type Options struct {
+	// Memory is MemoryFull (default), MemoryWindow or MemoryReflective.
+	Memory string `toml:"memory" json:"memory,omitempty"`
+	// Window is how many rounds MemoryWindow keeps verbatim (default 3).
+	Window int `toml:"window" json:"window,omitempty"`
+	// StructuredOutput overrides the LLM's OutputMode; "" asks the LLM
+	// (OutputModer), falling back to OutputJSONSchema.
+	StructuredOutput OutputMode `toml:"structured_output" json:"structured_output,omitempty"`
+	// Temperature and MaxTokens are passed on with every request; nil and 0
+	// leave the LLM's defaults.
+	Temperature *float64 `toml:"temperature" json:"temperature,omitempty"`
+	MaxTokens   int      `toml:"max_tokens" json:"max_tokens,omitempty"`
+	// Logger receives warnings about memory updates; nil discards them.
+	Logger *slog.Logger `toml:"-" json:"-"`
+}
+
+// Validate reports the first problem with o, naming the field.
+func (o Options) Validate() error {
+	switch o.Memory {
+	case "", MemoryFull, MemoryWindow, MemoryReflective:
+	default:
+		return fmt.Errorf("memory: unknown policy %q (want %s, %s or %s)", o.Memory, MemoryFull, MemoryWindow, MemoryReflective)
+	}
+	if o.Window < 0 {
+		return fmt.Errorf("window: %d is negative", o.Window)
+	}
+	if o.StructuredOutput != "" && !o.StructuredOutput.Valid() {
+		return fmt.Errorf("structured_output: unknown mode %q (want json_schema, json_object or none)", o.StructuredOutput)
+	}
+	if o.MaxTokens < 0 {
+		return fmt.Errorf("max_tokens: %d is negative", o.MaxTokens)
+	}
+	return nil
+}
+
+// Agent is a roundtable.Agent that asks an LLM. One Agent can play every
+// participant of many tables at once: it keeps no per-participant state
+// except the notes of MemoryReflective.
+type Agent struct {
+	llm   LLM
+	task  roundtable.Task
+	opt   Options
+	log   *slog.Logger
+	notes *notebook
+}
+
+var _ roundtable.Agent = (*Agent)(nil)
+
+// New returns an Agent for tables of task that asks llm. Invalid options
+// fall back to their defaults (call Options.Validate to report them).
+func New(llm LLM, task roundtable.Task, opt Options) *Agent {
+	if opt.Memory != MemoryWindow && opt.Memory != MemoryReflective {
+		opt.Memory = MemoryFull
+	}
+	if opt.Window <= 0 {
+		opt.Window = DefaultWindow
+	}
+	if !opt.StructuredOutput.Valid() {
+		opt.StructuredOutput = OutputJSONSchema
+		if m, ok := llm.(OutputModer); ok && m.OutputMode().Valid() {
+			opt.StructuredOutput = m.OutputMode()
+		}
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Agent{llm: llm, task: task, opt: opt, log: log, notes: &notebook{pages: map[string]*page{}}}
+}
+
+// Forget drops the reflective notes kept for a table, once it has ended.
+func (a *Agent) Forget(table string) { a.notes.forget(table) }
+
+// Act implements roundtable.Agent. It returns an error only for a phase it
+// cannot act in; model failures and invalid answers come back as
+// roundtable.Fail, with the usage spent on them.
+func (a *Agent) Act(ctx context.Context, v roundtable.View) (roundtable.Action, error) {
+	var u roundtable.Usage
+	switch v.Phase {
+	case roundtable.PhaseMessage:
+		return a.decide(ctx, v, &u, messageSchema(otherNames(v)), messageInstruction(v),
+			func(c string) (roundtable.Action, error) { return parseMessage(v, c) }), nil
+	case roundtable.PhaseProposal:
+		s, structured := a.proposalSchema()
+		return a.decide(ctx, v, &u, s, proposalInstruction(v, structured),
+			func(c string) (roundtable.Action, error) { return parseProposal(a.task, c) }), nil
+	case roundtable.PhaseVote:
+		if len(v.Candidates) == 0 {
+			return roundtable.Cast{Ballot: abstention(v)}, nil // nothing to ask
+		}
+		return a.decide(ctx, v, &u, ballotSchema(v.Rule, candidateIDs(v)), voteInstruction(v),
+			func(c string) (roundtable.Action, error) { return parseBallot(v, c) }), nil
+	}
+	return nil, fmt.Errorf("agent: no decision to make in phase %s", v.Phase)
+}
+
+func (a *Agent) proposalSchema() (*Schema, bool) {
+	if st, ok := a.task.(roundtable.StructuredTask); ok {
+		name, data := st.ProposalSchema()
+		return proposalSchema(name, data), true
+	}
+	return proposalSchema("proposal", nil), false
+}
+
+// decide asks for one decision, re-asks once after an invalid answer, and
+// returns the action with the usage of every call made for it.
+func (a *Agent) decide(ctx context.Context, v roundtable.View, u *roundtable.Usage, s *Schema, instruction string,
+	parse func(string) (roundtable.Action, error)) roundtable.Action {
+	msgs := a.messages(v, a.historyText(ctx, v, u)+instruction, s)
+	var invalid error
+	for attempt := range 2 {
+		resp, err := a.llm.Complete(ctx, a.request(v, v.Phase, attempt, msgs, s))
+		*u = u.Add(usageOf(resp, err))
+		if err != nil {
+			return failure(ctx, err, *u)
+		}
+		act, err := parse(resp.Content)
+		if err == nil {
+			return withUsage(act, *u)
+		}
+		invalid = err
+		msgs = append(msgs, ChatMessage{RoleAssistant, resp.Content}, ChatMessage{RoleUser, repairPrompt(err)})
+	}
+	return roundtable.Fail{Kind: "format", Reason: fmt.Sprintf("invalid %s answer twice: %v", s.Name, invalid), Usage: u}
+}
+
+// messages lays out a prompt: the fixed system part first, then the
+// changing part, with the schema spelled out when the endpoint does not
+// enforce it.
+func (a *Agent) messages(v roundtable.View, user string, s *Schema) []ChatMessage {
+	if a.opt.StructuredOutput != OutputJSONSchema {
+		user += schemaHint(s)
+	}
+	return []ChatMessage{{RoleSystem, systemPrompt(v)}, {RoleUser, user}}
+}
+
+func (a *Agent) request(v roundtable.View, phase roundtable.Phase, attempt int, msgs []ChatMessage, s *Schema) Request {
+	return Request{
+		Messages: msgs, Schema: s, Output: a.opt.StructuredOutput,
+		Temperature: a.opt.Temperature, MaxTokens: a.opt.MaxTokens,
+		Seed: seedFor(v, phase, attempt), User: v.Self.Name,
+	}
+}
+
+// seedFor derives a per-request seed from the table's seed, so a rerun asks
+// the same questions with the same seeds.
+func seedFor(v roundtable.View, phase roundtable.Phase, attempt int) int64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%s|%s|%d|%d|%d", v.Seed, v.Table, v.Self.ID, v.Round, phase, attempt)
+	return int64(h.Sum64()&(1<<31-1)) + 1 // positive and within an int32, which every endpoint accepts
+}
+
+// usageOf is what a call spent, whether it succeeded or not.
+func usageOf(resp Response, err error) roundtable.Usage {
+	if err == nil {
+		return resp.Usage
+	}
+	var u roundtable.Usage
+	if e := (*Error)(nil); errors.As(err, &e) {
+		u = e.Usage
+	}
+	u.Calls = max(u.Calls, 1)
+	return u
+}
+
+// failure turns a final LLM error into a Fail of kind "timeout" when time
+// ran out and "error" otherwise.
+func failure(ctx context.Context, err error, u roundtable.Usage) roundtable.Action {
+	kind := "error"
+	var e *Error
+	if ctx.Err() != nil || (errors.As(err, &e) && e.Code == CodeTimeout) {
+		kind = "timeout"
+	}
+	return roundtable.Fail{Kind: kind, Reason: err.Error(), Usage: &u}
+}
+
+func withUsage(act roundtable.Action, u roundtable.Usage) roundtable.Action {
+	switch a := act.(type) {
+	case roundtable.Say:
+		a.Usage = &u
+		return a
+	case roundtable.Propose:
+		a.Usage = &u
+		return a
+	case roundtable.Skip:
+		a.Usage = &u
+		return a
+	case roundtable.Cast:
+		a.Usage = &u
+		return a
+	}
+	return act
+}
+
+func abstention(v roundtable.View) vote.Ballot {
+	return vote.Ballot{Voter: v.Self.ID, Abstain: true}
+}

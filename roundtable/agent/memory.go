@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// The memory policies of Options.Memory.
+const (
+	MemoryFull       = "full"       // every earlier round verbatim
+	MemoryWindow     = "window"     // the last Window rounds verbatim, one line per older round
+	MemoryReflective = "reflective" // the model's own notes, rewritten once per round, and the last round verbatim
+)
+
+// DefaultWindow is the number of rounds MemoryWindow keeps verbatim.
+const DefaultWindow = 3
+
+// historyText is the history part of a prompt under the agent's memory
+// policy; u collects the usage of a reflective memory update.
+func (a *Agent) historyText(ctx context.Context, v roundtable.View, u *roundtable.Usage) string {
+	var b strings.Builder
+	switch a.opt.Memory {
+	case MemoryWindow:
+		b.WriteString(windowText(v, a.opt.Window))
+	case MemoryReflective:
+		b.WriteString(a.reflectiveText(ctx, v, u))
+	default:
+		for _, r := range v.History {
+			b.WriteString(roundText(v, r))
+		}
+	}
+	b.WriteString(currentText(v))
+	if b.Len() == 0 {
+		return "## What happened so far\nNothing yet: this is the first round.\n"
+	}
+	return "## What happened so far\n" + b.String()
+}
+
+// windowText keeps the last k rounds verbatim and compresses the older ones
+// into one deterministic line each (no model call, so it is reproducible).
+func windowText(v roundtable.View, k int) string {
+	var b strings.Builder
+	cut := max(len(v.History)-k, 0)
+	if cut > 0 {
+		b.WriteString("Earlier rounds, in short:\n")
+		for _, r := range v.History[:cut] {
+			b.WriteString(roundLine(v, r) + "\n")
+		}
+	}
+	for _, r := range v.History[cut:] {
+		b.WriteString(roundText(v, r))
+	}
+	return b.String()
+}
+
+// notebook keeps the reflective notes of every participant the Agent plays,
+// keyed by table and participant. It is safe for concurrent use; a page is
+// locked while its notes are being rewritten, so one participant's update
+// runs once.
+type notebook struct {
+	mu    sync.Mutex
+	pages map[string]*page
+}
+
+type page struct {
+	mu   sync.Mutex
+	upTo int // the last round the notes cover
+	text string
+}
+
+func (n *notebook) page(table, participant string) *page {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	key := table + "\x00" + participant
+	if n.pages[key] == nil {
+		n.pages[key] = &page{}
+	}
+	return n.pages[key]
+}
+
+func (n *notebook) forget(table string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for k := range n.pages {
+		if strings.HasPrefix(k, table+"\x00") {
+			delete(n.pages, k)
+		}
+	}
+}
+
+// reflectiveText brings the participant's notes up to the last finished
+// round and shows them with that round verbatim.
+func (a *Agent) reflectiveText(ctx context.Context, v roundtable.View, u *roundtable.Usage) string {
+	if len(v.History) == 0 {
+		return ""
+	}
+	p := a.notes.page(v.Table, v.Self.ID)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	notes := p.text
+	if last := v.History[len(v.History)-1].Round; p.upTo < last {
+		notes = a.reflect(ctx, v, p, u)
+		if ctx.Err() == nil { // out of time, the fallback serves once and the next phase tries again
+			p.text, p.upTo = notes, last
+		}
+	}
+	return "Your notes on the rounds so far:\n" + notes + "\n" + roundText(v, v.History[len(v.History)-1])
+}
+
+// reflect asks the model to rewrite the notes with the rounds they do not
+// cover yet. If the model fails, the missing rounds are appended as
+// deterministic one-line summaries instead, so the table goes on.
+func (a *Agent) reflect(ctx context.Context, v roundtable.View, p *page, u *roundtable.Usage) string {
+	var since []roundtable.RoundRecord
+	for _, r := range v.History {
+		if r.Round > p.upTo {
+			since = append(since, r)
+		}
+	}
+	s := memorySchema()
+	req := a.request(v, roundtable.PhaseNone, 0, a.messages(v, reflectPrompt(v, p.text, since), s), s)
+	resp, err := a.llm.Complete(ctx, req)
+	*u = u.Add(usageOf(resp, err))
+	if err == nil {
+		var notes string
+		if notes, err = parseMemory(resp.Content); err == nil {
+			return notes
+		}
+	}
+	a.log.Warn("memory update failed; using short summaries", "table", v.Table, "participant", v.Self.ID, "round", v.Round, "err", err)
+	var b strings.Builder
+	b.WriteString(p.text)
+	for _, r := range since {
+		b.WriteString("\n" + roundLine(v, r))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func reflectPrompt(v roundtable.View, notes string, since []roundtable.RoundRecord) string {
+	var b strings.Builder
+	b.WriteString("## Your notes so far\n")
+	if notes == "" {
+		notes = "(none yet)"
+	}
+	b.WriteString(notes + "\n\n## Rounds since your notes\n")
+	for _, r := range since {
+		b.WriteString(roundText(v, r))
+	}
+	fmt.Fprintf(&b, "\n## Rewrite your notes\nRound %d of %d is about to start. Rewrite your notes so that they hold everything you need for the rest of the table: "+
+		"what each participant wants and knows, what was proposed and decided, where you agree and disagree, and your plan. "+
+		`Keep them under 200 words and put them in "memory".`+"\n", v.Round, v.Rounds)
+	return b.String()
+}

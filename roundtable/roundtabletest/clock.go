@@ -1,0 +1,29 @@
+package roundtabletest
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is a fake clock that moves only when told to.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock reading t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now implements roundtable.Clock.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}

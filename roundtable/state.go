@@ -1,0 +1,275 @@
+package roundtable
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// Status is where a table is in its life.
+type Status string
+
+// Table statuses.
+const (
+	StatusCreated Status = "created" // participants may join; no phase has opened
+	StatusRunning Status = "running"
+	StatusEnded   Status = "ended"
+)
+
+// Message is a posted message as participants see it.
+type Message struct {
+	Seq  uint64   `json:"seq"`
+	From string   `json:"from"`
+	To   []string `json:"to,omitempty"`
+	Text string   `json:"text"`
+}
+
+// ProposalRecord is a proposal made in a round; Reasoning is private to its
+// author.
+type ProposalRecord struct {
+	By        string   `json:"by"`
+	Proposal  Proposal `json:"proposal"`
+	Reasoning string   `json:"reasoning,omitempty"`
+}
+
+// Failure is a failed agent action.
+type Failure struct {
+	Participant string `json:"participant"`
+	Phase       Phase  `json:"phase"`
+	Kind        string `json:"kind"`
+	Reason      string `json:"reason"`
+}
+
+// Tally is the recorded outcome of a vote.
+type Tally struct {
+	Rule         vote.Rule              `json:"rule"`
+	Winner       string                 `json:"winner,omitempty"`
+	Totals       map[string]json.Number `json:"totals"`
+	Tied         []string               `json:"tied,omitempty"`
+	Ranking      []string               `json:"ranking,omitempty"`
+	Ballots      []vote.Ballot          `json:"ballots,omitempty"`
+	Rejected     []vote.Rejection       `json:"rejected,omitempty"`
+	Counted      int                    `json:"counted"`
+	Abstained    int                    `json:"abstained"`
+	Participants int                    `json:"participants"`
+	Reason       string                 `json:"reason,omitempty"`
+}
+
+// RoundRecord is everything that happened in one round.
+type RoundRecord struct {
+	Round      int              `json:"round"`
+	Messages   []Message        `json:"messages,omitempty"`
+	Proposals  []ProposalRecord `json:"proposals,omitempty"`
+	Skipped    []string         `json:"skipped,omitempty"`
+	Failures   []Failure        `json:"failures,omitempty"`
+	Candidates []Candidate      `json:"candidates,omitempty"`
+	Rejected   []vote.Rejection `json:"rejected,omitempty"`
+	Tally      *Tally           `json:"tally,omitempty"`
+	Decision   *Candidate       `json:"decision,omitempty"` // in force after the round
+	Usage      map[string]Usage `json:"usage,omitempty"`    // per participant
+}
+
+// State is a table's state: the fold of its events. The zero State is a
+// table that does not exist yet; its first event must be TableCreated.
+type State struct {
+	ID           string                 `json:"id"`
+	Config       Config                 `json:"config"`
+	Created      time.Time              `json:"created"`
+	Updated      time.Time              `json:"updated"`
+	Seq          uint64                 `json:"seq"`
+	Status       Status                 `json:"status"`
+	Participants []Participant          `json:"participants"`
+	Left         []string               `json:"left,omitempty"`
+	Round        int                    `json:"round"`
+	Phase        Phase                  `json:"phase"`
+	Deadline     time.Time              `json:"deadline,omitzero"`
+	Acted        map[string]bool        `json:"acted,omitempty"`
+	Latest       map[string]Proposal    `json:"latest,omitempty"`
+	Ballots      map[string]vote.Ballot `json:"ballots,omitempty"`
+	Candidates   []Candidate            `json:"candidates,omitempty"`
+	Decision     *Candidate             `json:"decision,omitempty"`
+	Rounds       []RoundRecord          `json:"rounds,omitempty"`
+	Output       *Candidate             `json:"output,omitempty"`
+	EndReason    string                 `json:"end_reason,omitempty"`
+	Keys         map[string]uint64      `json:"keys,omitempty"`
+}
+
+// Participant returns the seat with the given ID and whether it is seated.
+func (s *State) Participant(id string) (Participant, bool) {
+	for _, p := range s.Participants {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Participant{}, false
+}
+
+// Index returns the position of participant id in table order, or -1.
+func (s *State) Index(id string) int {
+	return slices.IndexFunc(s.Participants, func(p Participant) bool { return p.ID == id })
+}
+
+// Current returns the record of the round in progress (nil before round 1).
+func (s *State) Current() *RoundRecord {
+	if s.Round == 0 || len(s.Rounds) < s.Round {
+		return nil
+	}
+	return &s.Rounds[s.Round-1]
+}
+
+// Pending returns the participants that have not acted in the open phase, in
+// table order.
+func (s *State) Pending() []Participant {
+	if s.Status != StatusRunning {
+		return nil
+	}
+	var out []Participant
+	for _, p := range s.Participants {
+		if !s.Acted[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Apply folds one event into the state. It checks only what keeps the fold
+// well defined (sequence, table); the moderator validated the event before
+// it was recorded.
+func (s *State) Apply(e Event) error {
+	if e.Seq != s.Seq+1 {
+		return fmt.Errorf("apply event %d to table %q at seq %d: out of order", e.Seq, s.ID, s.Seq)
+	}
+	if s.Seq > 0 && e.Table != s.ID {
+		return fmt.Errorf("apply event of table %q to table %q", e.Table, s.ID)
+	}
+	if err := s.apply(e); err != nil {
+		return fmt.Errorf("apply %s event %d: %w", e.Type(), e.Seq, err)
+	}
+	s.Seq = e.Seq
+	s.Updated = e.Time
+	if e.Key != "" {
+		if s.Keys == nil {
+			s.Keys = make(map[string]uint64)
+		}
+		s.Keys[e.Key] = e.Seq
+	}
+	return nil
+}
+
+func (s *State) apply(e Event) error {
+	switch d := e.Data.(type) {
+	case TableCreated:
+		*s = State{ID: e.Table, Config: d.Config, Created: e.Time, Status: StatusCreated,
+			Participants: slices.Clone(d.Config.Participants)}
+	case ParticipantJoined:
+		s.Participants = append(s.Participants, d.Participant)
+	case ParticipantLeft:
+		s.Participants = slices.DeleteFunc(s.Participants, func(p Participant) bool { return p.ID == d.ID })
+		s.Left = append(s.Left, d.ID)
+		delete(s.Acted, d.ID)
+		delete(s.Ballots, d.ID)
+	case PhaseOpened:
+		s.openPhase(d)
+	case MessagePosted:
+		r := s.record(d.Round)
+		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text})
+		s.acted(e.Actor, d.Usage)
+	case ProposalMade:
+		r := s.record(d.Round)
+		r.Proposals = append(r.Proposals, ProposalRecord{By: e.Actor, Proposal: d.Proposal, Reasoning: d.Reasoning})
+		s.latest()[e.Actor] = d.Proposal
+		s.acted(e.Actor, d.Usage)
+	case ProposalSkipped:
+		r := s.record(d.Round)
+		r.Skipped = append(r.Skipped, e.Actor)
+		s.acted(e.Actor, d.Usage)
+	case BallotCast:
+		if s.Ballots == nil {
+			s.Ballots = make(map[string]vote.Ballot)
+		}
+		s.Ballots[e.Actor] = d.Ballot
+		s.acted(e.Actor, d.Usage)
+	case BallotRejected:
+		r := s.record(d.Round)
+		r.Rejected = append(r.Rejected, vote.Rejection{Voter: e.Actor, Reason: d.Reason})
+	case ActionFailed:
+		r := s.record(d.Round)
+		r.Failures = append(r.Failures, Failure{Participant: e.Actor, Phase: d.Phase, Kind: d.Kind, Reason: d.Reason})
+		s.acted(e.Actor, d.Usage)
+	case PhaseClosed:
+		s.Acted = nil
+		s.Deadline = time.Time{}
+	case DecisionMade:
+		r := s.record(d.Round)
+		tally := d.Tally
+		r.Tally = &tally
+		s.Decision = d.Decision
+		r.Decision = d.Decision
+		s.Ballots = nil
+	case TableEnded:
+		s.Status = StatusEnded
+		s.Output = d.Output
+		s.EndReason = d.Reason
+		s.Phase = PhaseNone
+		s.Acted = nil
+		s.Deadline = time.Time{}
+	default:
+		return fmt.Errorf("unknown payload %T", e.Data)
+	}
+	return nil
+}
+
+func (s *State) openPhase(d PhaseOpened) {
+	s.Status = StatusRunning
+	s.Round, s.Phase, s.Deadline = d.Round, d.Phase, d.Deadline
+	s.Acted = nil
+	s.record(d.Round)
+	if d.Phase == PhaseVote {
+		s.Candidates = d.Candidates
+		s.record(d.Round).Candidates = d.Candidates
+	}
+}
+
+// record returns the record of round r, growing the list as needed.
+func (s *State) record(r int) *RoundRecord {
+	for len(s.Rounds) < r {
+		s.Rounds = append(s.Rounds, RoundRecord{Round: len(s.Rounds) + 1})
+	}
+	return &s.Rounds[r-1]
+}
+
+func (s *State) latest() map[string]Proposal {
+	if s.Latest == nil {
+		s.Latest = make(map[string]Proposal)
+	}
+	return s.Latest
+}
+
+func (s *State) acted(id string, u *Usage) {
+	if s.Acted == nil {
+		s.Acted = make(map[string]bool)
+	}
+	s.Acted[id] = true
+	if u == nil || s.Round == 0 {
+		return
+	}
+	r := s.record(s.Round)
+	if r.Usage == nil {
+		r.Usage = make(map[string]Usage)
+	}
+	r.Usage[id] = r.Usage[id].Add(*u)
+}
+
+// Replay folds events into a new State.
+func Replay(events []Event) (*State, error) {
+	s := &State{}
+	for _, e := range events {
+		if err := s.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}

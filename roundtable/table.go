@@ -1,0 +1,241 @@
+package roundtable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Table is the moderator of one table. Every change goes the same way: the
+// request is validated against the current state, turned into events, the
+// events are appended to the store in one transaction, and only then applied
+// to the state. A Table is safe for concurrent use.
+type Table struct {
+	mu    sync.Mutex
+	state *State
+	task  Task
+	store Store
+	clock Clock
+}
+
+// Create records a new table and returns its moderator.
+func Create(ctx context.Context, store Store, clock Clock, task Task, id string, cfg Config) (*Table, error) {
+	cfg = cfg.WithDefaults()
+	if id == "" {
+		return nil, Errorf(Invalid, "table id is empty")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if task.Kind() != cfg.Task.Kind {
+		return nil, Errorf(Invalid, "task: config says %q but the task is %q", cfg.Task.Kind, task.Kind())
+	}
+	t := &Table{state: &State{}, task: task, store: store, clock: clock}
+	if err := t.commit(ctx, id, "", "", TableCreated{Config: cfg}); err != nil {
+		return nil, fmt.Errorf("create table %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Open rebuilds a stored table's moderator by replaying its log.
+func Open(ctx context.Context, store Store, clock Clock, task Task, id string) (*Table, error) {
+	events, err := store.Load(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("open table %s: %w", id, err)
+	}
+	s, err := Replay(events)
+	if err != nil {
+		return nil, fmt.Errorf("open table %s: %w", id, err)
+	}
+	return &Table{state: s, task: task, store: store, clock: clock}, nil
+}
+
+// ID returns the table's ID.
+func (t *Table) ID() string { return t.state.ID }
+
+// Task returns the table's task.
+func (t *Table) Task() Task { return t.task }
+
+// Read calls fn with the current state under the table's lock. fn must not
+// keep the state or anything it references past its return.
+func (t *Table) Read(fn func(s *State)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fn(t.state)
+}
+
+// Snapshot returns a deep copy of the current state.
+func (t *Table) Snapshot() *State {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state.Clone()
+}
+
+// Clone returns a deep copy of s.
+func (s *State) Clone() *State {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("roundtable: state does not encode: %v", err))
+	}
+	var c State
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(fmt.Sprintf("roundtable: state does not decode: %v", err))
+	}
+	return &c
+}
+
+// Join seats a participant. Joining again is a no-op.
+func (t *Table) Join(ctx context.Context, p Participant, key string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.state
+	if s.Status == StatusEnded {
+		return Errorf(Conflict, "the table has ended")
+	}
+	if _, ok := s.Participant(p.ID); ok {
+		return nil
+	}
+	if err := p.validate(); err != nil {
+		return err
+	}
+	return t.commitLocked(ctx, key, p.ID, ParticipantJoined{Participant: p})
+}
+
+// Leave frees a participant's seat.
+func (t *Table) Leave(ctx context.Context, id, key string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.state.Participant(id); !ok {
+		return Errorf(NotFound, "%q is not at this table", id)
+	}
+	return t.commitLocked(ctx, key, id, ParticipantLeft{ID: id})
+}
+
+// Start opens the first round. It needs at least one participant.
+func (t *Table) Start(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state.Status != StatusCreated {
+		return Errorf(Conflict, "the table has already started")
+	}
+	if len(t.state.Participants) == 0 {
+		return Errorf(Conflict, "nobody is at the table yet")
+	}
+	return t.commitLocked(ctx, "", "", t.opening(1, PhaseMessage, nil))
+}
+
+// Submit records actions. Valid actions are recorded together in one
+// transaction; the returned slice has one entry per action (nil when it was
+// recorded, an *Error saying why not otherwise: a rejected ballot is
+// recorded as rejected and still reports its reason). An action whose key
+// was already recorded reports code Duplicate and records nothing. The
+// final error is for failures of the store.
+func (t *Table) Submit(ctx context.Context, actions ...Action) ([]error, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	errs := make([]error, len(actions))
+	var batch []Event
+	for i, a := range actions {
+		evs, err := t.decide(a)
+		errs[i] = err
+		if err := t.applyAll(evs); err != nil {
+			return errs, t.rollback(ctx, err)
+		}
+		batch = append(batch, evs...)
+	}
+	if len(batch) == 0 {
+		return errs, nil
+	}
+	if err := t.store.Append(ctx, t.state.ID, batch); err != nil {
+		return errs, t.rollback(ctx, fmt.Errorf("record actions: %w", err))
+	}
+	return errs, nil
+}
+
+// Do records a single action, returning its error.
+func (t *Table) Do(ctx context.Context, a Action) error {
+	errs, err := t.Submit(ctx, a)
+	if err != nil {
+		return err
+	}
+	return errs[0]
+}
+
+func (t *Table) decide(a Action) ([]Event, error) {
+	actor, key := a.Who()
+	if key != "" {
+		if _, ok := t.state.Keys[key]; ok {
+			return nil, Errorf(Duplicate, "already recorded")
+		}
+	}
+	payloads, err := a.decide(t.state, t.task)
+	evs := make([]Event, len(payloads))
+	now := t.clock.Now()
+	for i, p := range payloads {
+		evs[i] = Event{Table: t.state.ID, Seq: t.state.Seq + uint64(i) + 1, Time: now, Actor: actor, Data: p}
+		if i == 0 {
+			evs[i].Key = key
+		}
+	}
+	return evs, err
+}
+
+// applyAll applies events that are about to be recorded.
+func (t *Table) applyAll(evs []Event) error {
+	for _, e := range evs {
+		if err := t.state.Apply(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rollback rebuilds the state from the store after a failed write, so the
+// state never holds events the log does not.
+func (t *Table) rollback(ctx context.Context, cause error) error {
+	events, err := t.store.Load(ctx, t.state.ID)
+	if err != nil {
+		return errors.Join(cause, fmt.Errorf("reload after failed write: %w", err))
+	}
+	s, err := Replay(events)
+	if err != nil {
+		return errors.Join(cause, err)
+	}
+	t.state = s
+	return cause
+}
+
+// commit appends and applies the given payloads as one transaction.
+func (t *Table) commit(ctx context.Context, id, key, actor string, payloads ...Payload) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state.ID == "" {
+		t.state.ID = id
+	}
+	return t.commitLocked(ctx, key, actor, payloads...)
+}
+
+func (t *Table) commitLocked(ctx context.Context, key, actor string, payloads ...Payload) error {
+	if key != "" {
+		if _, ok := t.state.Keys[key]; ok {
+			return nil
+		}
+	}
+	now := t.clock.Now()
+	evs := make([]Event, len(payloads))
+	for i, p := range payloads {
+		evs[i] = Event{Table: t.state.ID, Seq: t.state.Seq + 1, Time: now, Actor: actor, Data: p}
+		if i == 0 {
+			evs[i].Key = key
+		}
+		if err := t.state.Apply(evs[i]); err != nil {
+			return t.rollback(ctx, err)
+		}
+	}
+	if err := t.store.Append(ctx, t.state.ID, evs); err != nil {
+		return t.rollback(ctx, fmt.Errorf("record %s: %w", evs[0].Type(), err))
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package roundtable
+
+import (
+	"slices"
+
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// View is what one participant may see when it is asked to act: the task,
+// the table, everything revealed so far, and its own private information.
+// Other participants' private reasoning is never in it, nor, in sealed
+// mode, the messages of a message phase that is still open.
+type View struct {
+	Table        string
+	Title        string
+	Brief        string // the task, as everyone sees it
+	Private      string // what only this participant is told
+	Rule         vote.Rule
+	Mode         Mode
+	Self         Participant
+	Index        int // Self's position in table order
+	Participants []Participant
+	Round        int
+	Rounds       int
+	Phase        Phase
+	History      []RoundRecord // the rounds before the current one
+	Current      RoundRecord   // the current round so far, as Self may see it
+	Candidates   []Candidate   // in the vote phase
+	Decision     *Candidate    // the current decision, nil before the first
+	Own          *Proposal     // Self's latest proposal, nil if none yet
+	Seed         int64         // the table's seed, for reproducible agents
+}
+
+// View returns what participant id may see now.
+func (t *Table) View(id string) (View, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.state
+	self, ok := s.Participant(id)
+	if !ok {
+		return View{}, Errorf(NotFound, "%q is not at this table", id)
+	}
+	v := View{
+		Table: s.ID, Title: s.Config.Title, Brief: t.task.Brief(), Rule: s.Config.Rule, Mode: s.Config.Mode,
+		Self: self, Index: s.Index(id), Participants: slices.Clone(s.Participants),
+		Round: s.Round, Rounds: s.Config.Rounds, Phase: s.Phase,
+		Candidates: slices.Clone(s.Candidates), Decision: s.Decision, Seed: s.Config.Seed,
+	}
+	if pb, ok := t.task.(PrivateBriefer); ok {
+		v.Private = pb.PrivateBrief(v.Index)
+	}
+	if p, ok := s.Latest[id]; ok {
+		v.Own = &p
+	}
+	for _, r := range s.Rounds {
+		r = r.visibleTo(id)
+		if r.Round < s.Round {
+			v.History = append(v.History, r)
+		} else if r.Round == s.Round {
+			v.Current = r.sealedFor(id, s)
+		}
+	}
+	return v, nil
+}
+
+// visibleTo returns a copy of r without other participants' reasoning.
+func (r RoundRecord) visibleTo(id string) RoundRecord {
+	r.Proposals = slices.Clone(r.Proposals)
+	for i := range r.Proposals {
+		if r.Proposals[i].By != id {
+			r.Proposals[i].Reasoning = ""
+		}
+	}
+	r.Messages = slices.Clone(r.Messages)
+	return r
+}
+
+// sealedFor hides what an open phase has not revealed yet: in sealed mode,
+// other participants' messages until the message phase closes, and in any
+// mode other participants' proposals until the proposal phase closes.
+func (r RoundRecord) sealedFor(id string, s *State) RoundRecord {
+	if s.Phase == PhaseMessage && s.Config.Mode == Sealed {
+		r.Messages = slices.DeleteFunc(r.Messages, func(m Message) bool { return m.From != id })
+	}
+	if s.Phase == PhaseProposal {
+		r.Proposals = slices.DeleteFunc(r.Proposals, func(p ProposalRecord) bool { return p.By != id })
+	}
+	return r
+}
+
+// Name returns the display name of participant id, or id itself.
+func (v View) Name(id string) string {
+	for _, p := range v.Participants {
+		if p.ID == id {
+			return p.Name
+		}
+	}
+	return id
+}
