@@ -107,6 +107,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 	for _, p := range cfg.Agents {
 		bc.Agents[p.Name] = m.seat(p)
 	}
+	addExchangePreset(&bc)
 	for i, name := range cfg.Bot.Agents {
 		if _, ok := bc.Agents[name]; !ok {
 			return bc, fmt.Errorf("bot.agents[%d]: no agent is named %q (Facilitator or an [[agent]] name)", i, name)
@@ -221,3 +222,20 @@ func ruleList() []string {
 func agentNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Agents)) }
 
 func presetNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Presets)) }
+
+// exchangePreset is the built-in table that needs no model: the exchange
+// economy of the RoundTable paper, whoever starts it in seat 1 and two
+// rule-based traders in the others. A [[table]] of the same name replaces it.
+const exchangePreset = "exchange-economy"
+
+func addExchangePreset(bc *bot.Config) {
+	traders := []string{"Trader 1", "Trader 2"}
+	for i, name := range traders {
+		bc.Agents[name] = roundtable.Participant{ID: fmt.Sprintf("agent:trader-%d", i+1), Name: name, Kind: roundtable.Bot, Agent: "utility"}
+	}
+	cfg := bc.Defaults
+	cfg.Title = "Exchange economy: you and two traders share out three goods"
+	cfg.Task = roundtable.TaskSpec{Kind: "exchange", Topic: "Share out three goods", Params: map[string]string{"preset": "asymmetric", "seats": "3"}}
+	cfg.Rule, cfg.Rounds = vote.Majority, 5
+	bc.Presets[exchangePreset] = bot.Preset{Name: exchangePreset, Config: cfg, Agents: traders}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -44,9 +45,12 @@ func (e *Economy) Canonical(a Allocation) string {
 func ParseAllocation(data []byte) (Allocation, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, invalidf("empty allocation: want a JSON matrix like [[80,10,10],[10,80,10],[10,10,80]]")
+		return nil, invalidf("empty allocation: want one row per agent, e.g. 80 10 10; 10 80 10; 10 10 80 (or JSON [[80,10,10],...])")
 	}
 	var a Allocation
+	if data[0] != '{' && data[0] != '[' {
+		return parseRows(string(data))
+	}
 	if data[0] == '{' {
 		var wrapped struct {
 			Allocation *Allocation `json:"allocation"`
@@ -80,4 +84,30 @@ func jsonReason(err error) string {
 		return "want a list of rows, each a list of numbers, found a " + typeErr.Value
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// parseRows reads the plain form people type: one row per agent, rows
+// separated by ";" or line breaks, amounts by spaces or commas:
+// "80 10 10; 10 80 10; 10 10 80".
+func parseRows(text string) (Allocation, error) {
+	var a Allocation
+	for i, line := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '\n' }) {
+		fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
+		if len(fields) == 0 {
+			continue
+		}
+		row := make([]float64, len(fields))
+		for k, f := range fields {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return nil, invalidf("row %d: %q is not a number (write rows like 80 10 10; 10 80 10; 10 10 80)", i+1, f)
+			}
+			row[k] = v
+		}
+		a = append(a, row)
+	}
+	if len(a) == 0 {
+		return nil, invalidf("allocation is empty: want one row per agent")
+	}
+	return a, nil
 }

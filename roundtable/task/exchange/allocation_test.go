@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -41,7 +42,7 @@ func TestParseAllocation(t *testing.T) {
 		{"matrix", " [[80,10,10],[10,80,10],[10,10,80]]\n", Allocation{{80, 10, 10}, {10, 80, 10}, {10, 10, 80}}, ""},
 		{"object", `{"allocation": [[60.5, 39.5], [39.5, 60.5]], "why": "fair"}`, Allocation{{60.5, 39.5}, {39.5, 60.5}}, ""},
 		{"ragged is syntax-valid", `[[1],[2,3]]`, Allocation{{1}, {2, 3}}, ""},
-		{"empty", "  ", nil, "empty allocation: want a JSON matrix like [[80,10,10],[10,80,10],[10,10,80]]"},
+		{"empty", "  ", nil, "empty allocation: want one row per agent, e.g. 80 10 10; 10 80 10; 10 10 80 (or JSON [[80,10,10],...])"},
 		{"strings", `[["a"]]`, nil, "allocation is not valid JSON: want a list of rows, each a list of numbers, found a string"},
 		{"flat list", `[80, 20]`, nil, "allocation is not valid JSON: want a list of rows, each a list of numbers, found a number"},
 		{"object without key", `{"alloc": [[1]]}`, nil, `allocation object has no "allocation" key`},
@@ -87,4 +88,16 @@ func FuzzParseAllocation(f *testing.F) {
 		e.Canonical(a)
 		e.Total(a)
 	})
+}
+
+func TestParseAllocationPlainRows(t *testing.T) {
+	for _, in := range []string{"80 10 10; 10 80 10; 10 10 80", "80,10,10\n10,80,10\n10,10,80\n", " 80 10 10 ;10 80 10;10 10 80 "} {
+		a, err := ParseAllocation([]byte(in))
+		if err != nil || len(a) != 3 || a[1][1] != 80 || a[2][0] != 10 {
+			t.Errorf("ParseAllocation(%q) = %v, %v", in, a, err)
+		}
+	}
+	if _, err := ParseAllocation([]byte("80 ten 10")); err == nil || !strings.Contains(err.Error(), `"ten" is not a number`) {
+		t.Errorf("want the bad amount named, got %v", err)
+	}
 }

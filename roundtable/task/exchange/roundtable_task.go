@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -42,9 +43,10 @@ func (t *Task) Brief() string {
 	k := t.Econ.K
 	return fmt.Sprintf(`Exchange economy. There are %d agents and %d goods, with %g units of each good to share out.
 A proposal is an allocation: a %d x %d table whose row i lists, good by good, the amounts agent i receives
-(agents in seating order, goods 1..%d). Amounts are non-negative and every column (good) must add up to exactly %g.
+(agents in seating order, goods 1..%d). Amounts are non-negative and every column (good) must add up to exactly %g; write one row per agent,
+e.g. %s.
 Each agent knows only its own preferences; say what you value and listen to the others.`,
-		k, k, t.Econ.Supply, k, k, k, t.Econ.Supply)
+		k, k, t.Econ.Supply, k, k, k, t.Econ.Supply, example(k, t.Econ.Supply))
 }
 
 // PrivateBrief implements roundtable.PrivateBriefer: agent i's own utility.
@@ -152,4 +154,20 @@ func (t *Task) Measure(s *roundtable.State) Metrics {
 		rounds = append(rounds, out)
 	}
 	return t.Econ.Measure(rounds)
+}
+
+// example writes the equal split in the plain row form ParseAllocation reads.
+func example(k int, supply float64) string {
+	row := make([]string, k)
+	for i := range row {
+		row[i] = strconv.FormatFloat(supply/float64(k), 'f', -1, 64)
+		if len(row[i]) > 6 {
+			row[i] = strconv.FormatFloat(supply/float64(k), 'f', 2, 64)
+		}
+	}
+	rows := make([]string, k)
+	for i := range rows {
+		rows[i] = strings.Join(row, " ")
+	}
+	return strings.Join(rows, "; ")
 }
