@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -62,7 +63,7 @@ same command again resumes unfinished tables and reuses finished ones.`,
 	fl.IntVar(&f.agents, "agents", 0, "agents per table, K (default 3)")
 	fl.IntVar(&f.rounds, "rounds", 0, "rounds per table, R (default 10)")
 	fl.IntVar(&f.runs, "runs", 0, "tables per rule, N (default 10)")
-	fl.IntVar(&f.concurrency, "concurrency", 0, "tables run at once (default: number of CPUs; LLM runs: 4)")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "tables run at once (default: 16 per CPU with utility agents, 4 per CPU with language models)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed; the same seed and flags give the same tables (default 1)")
 	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
 	f.llm.register(fl)
@@ -99,6 +100,17 @@ func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	}
 	if !set("concurrency") {
 		f.concurrency = c.Concurrency
+	}
+	if f.concurrency == 0 {
+		// Utility agents cost little CPU: what bounds them is the fsync of
+		// every commit, which more tables in flight share (bbolt batches
+		// concurrent writers). Model agents wait on their endpoint, whose
+		// own limits bound the requests in flight.
+		perCPU := 16
+		if f.agent == "llm" {
+			perCPU = 4
+		}
+		f.concurrency = perCPU * runtime.GOMAXPROCS(0)
 	}
 	if !set("phase-timeout") {
 		f.phaseTimeout = time.Duration(c.PhaseTimeout)
