@@ -32,6 +32,9 @@ func (c *Client) chatRequest(req agent.Request) goopenai.ChatCompletionRequest {
 		// reasoning models; they take max_completion_tokens and no temperature.
 		out.MaxCompletionTokens = maxTokens
 	} else {
+		// max_tokens, not max_completion_tokens: Ollama, vLLM and llama.cpp's
+		// server read it, and OpenAI still accepts it for these models.
+		//lint:ignore SA1019 see above
 		out.MaxTokens = maxTokens
 		if temp != nil {
 			out.Temperature = float32(max(*temp, minTemperature))
@@ -87,6 +90,7 @@ func estimateTokens(r goopenai.ChatCompletionRequest) float64 {
 			n += len(b)
 		}
 	}
+	//lint:ignore SA1019 max_tokens is what local servers read (see chatRequest)
 	answer := max(r.MaxTokens, r.MaxCompletionTokens)
 	if answer == 0 {
 		answer = 512

@@ -25,7 +25,8 @@ func (p *Platform) runSocket(ctx context.Context, h bot.Handler, q *serial) erro
 	in := inbox{p: p, h: h, q: q}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		if err := sm.RunContext(gctx); err != nil && gctx.Err() == nil {
+		err := sm.RunContext(gctx) // returns only with an error, ctx's own when it ends
+		if gctx.Err() == nil {
 			return fmt.Errorf("slack socket mode: %w", err)
 		}
 		return nil
