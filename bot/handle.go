@@ -178,13 +178,21 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 	case verbPropose:
 		return lt.propose(ctx, ev, ev.Fields["text"])
 	case verbBallot:
+		var form Form
 		var cands []roundtable.Candidate
-		lt.table.Read(func(st *roundtable.State) { cands = st.Candidates })
+		lt.table.Read(func(st *roundtable.State) {
+			cands, form = st.Candidates, ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates)
+		})
 		b, err := ballotFromForm(lt.rule(), cands, ev.Fields)
 		if err != nil {
-			return nil, roundtable.Errorf(roundtable.Invalid, "ballot not recorded: %v", err)
+			err = roundtable.Errorf(roundtable.Invalid, "ballot not recorded: %v", err)
+		} else {
+			var reply *Reply
+			if reply, err = lt.cast(ctx, ev, b); err == nil || roundtable.ErrorCode(err) == roundtable.Internal {
+				return reply, err
+			}
 		}
-		return lt.cast(ctx, ev, b)
+		return formError(form, err), nil
 	}
 	return nil, roundtable.Errorf(roundtable.Invalid, "unknown form")
 }
@@ -213,3 +221,14 @@ const helpText = `**roundtable**: people and bot agents deliberate in rounds (me
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
 - /roundtable stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
+
+// formError answers a refused form: the message as text, and against the
+// form's first field for platforms that show errors inside the form.
+func formError(f Form, err error) *Reply {
+	msg := roundtable.ErrorMessage(err)
+	r := &Reply{Text: msg, Ephemeral: true}
+	if len(f.Fields) > 0 {
+		r.Fields = map[string]string{f.Fields[0].ID: msg}
+	}
+	return r
+}

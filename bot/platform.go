@@ -161,4 +161,9 @@ type Reply struct {
 	Text      string
 	Ephemeral bool
 	Form      *Form // open this form instead of posting text
+	// Fields, in the answer to a KindSubmit event, are errors by field ID:
+	// the submission was refused. Adapters whose forms can show errors keep
+	// the form open and show them there (Slack's response_action); the
+	// others show Text.
+	Fields map[string]string
 }
