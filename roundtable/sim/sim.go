@@ -5,7 +5,9 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -155,6 +157,9 @@ func runOne(ctx context.Context, store roundtable.Store, clock roundtable.Clock,
 func openOrCreate(ctx context.Context, store roundtable.Store, clock roundtable.Clock, tb Table, id string) (*roundtable.Table, bool, error) {
 	t, err := roundtable.Open(ctx, store, clock, tb.Task, id)
 	if err == nil {
+		if err := sameConfig(t, tb.Config); err != nil {
+			return nil, false, fmt.Errorf("resume %s: %w", id, err)
+		}
 		return t, true, nil
 	}
 	if roundtable.ErrorCode(err) != roundtable.NotFound {
@@ -165,4 +170,23 @@ func openOrCreate(ctx context.Context, store roundtable.Store, clock roundtable.
 		return nil, false, errors.Join(fmt.Errorf("create %s", id), err)
 	}
 	return t, false, nil
+}
+
+// sameConfig refuses to resume a stored table made with other settings
+// (another preset, tie policy or early stop under the same ID).
+func sameConfig(t *roundtable.Table, want roundtable.Config) error {
+	var got roundtable.Config
+	t.Read(func(s *roundtable.State) { got = s.Config })
+	a, err := json.Marshal(got)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(want.WithDefaults())
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("the stored table was made with other settings; write to another directory (--out)")
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -77,5 +78,23 @@ func TestRerunResumesFromStore(t *testing.T) {
 		if a, b := first.Runs[i].Measures.Series["U"], again.Runs[i].Measures.Series["U"]; fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("run %d: U %v then %v", i, a, b)
 		}
+	}
+}
+
+func TestResumeRefusesOtherSettings(t *testing.T) {
+	st := roundtabletest.NewMemStore()
+	spec := exchangeSpec(t, vote.Majority, 1)
+	if _, err := sim.Execute(context.Background(), st, roundtable.SystemClock{}, spec); err != nil {
+		t.Fatal(err)
+	}
+	setup := spec.Setup
+	spec.Setup = func(i int, seed int64) (sim.Table, error) {
+		tb, err := setup(i, seed)
+		tb.Config.Tie = vote.TieRandom
+		return tb, err
+	}
+	_, err := sim.Execute(context.Background(), st, roundtable.SystemClock{}, spec)
+	if err == nil || !strings.Contains(err.Error(), "other settings") {
+		t.Errorf("resuming with another tie policy: %v, want a refusal", err)
 	}
 }
