@@ -47,6 +47,10 @@ func TestSimWritesSummaryAndTable(t *testing.T) {
 			t.Errorf("export %s: exit %d %s\n%.300s", format, code, errOut, out)
 		}
 	}
+	code, out, _ = run(t, "", "export", "--db", db, "--format", "csv", "--pseudonymize")
+	if code != 0 || strings.Count(out, "table_created") != 27 || strings.Count(out, "table,seq,time,type") != 1 {
+		t.Errorf("export of every table: exit %d, %d tables, %d headers", code, strings.Count(out, "table_created"), strings.Count(out, "table,seq,time,type"))
+	}
 	backup := filepath.Join(t.TempDir(), "copy.db")
 	if code, _, errOut := run(t, "", "backup", "--db", db, backup); code != 0 {
 		t.Fatalf("backup: %s", errOut)

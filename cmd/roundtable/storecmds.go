@@ -66,8 +66,8 @@ func (a *App) exportCmd() *cobra.Command {
 	var dbPath, table, format, out string
 	var pseudo bool
 	cmd := &cobra.Command{
-		Use:   "export --table ID [--format jsonl|csv] [--pseudonymize]",
-		Short: "Write a table's event log as JSON lines or CSV",
+		Use:   "export [--table ID] [--format jsonl|csv] [--pseudonymize]",
+		Short: "Write a table's event log (or every table's) as JSON lines or CSV",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := export.ParseFormat(format)
@@ -75,9 +75,26 @@ func (a *App) exportCmd() *cobra.Command {
 				return usagef("--format: %v", err)
 			}
 			var events []roundtable.Event
-			err = a.readStore(dbPath, func(db *store.DB) (err error) {
-				events, err = db.Load(cmd.Context(), table)
-				return err
+			err = a.readStore(dbPath, func(db *store.DB) error {
+				ids := []string{table}
+				if table == "" {
+					list, err := db.Tables(cmd.Context())
+					if err != nil {
+						return err
+					}
+					ids = ids[:0]
+					for _, s := range list {
+						ids = append(ids, s.ID)
+					}
+				}
+				for _, id := range ids {
+					evs, err := db.Load(cmd.Context(), id)
+					if err != nil {
+						return err
+					}
+					events = append(events, evs...)
+				}
+				return nil
 			})
 			if err != nil {
 				return err
@@ -96,11 +113,10 @@ func (a *App) exportCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
-	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`)")
+	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
 	fl.BoolVar(&pseudo, "pseudonymize", false, "replace human participants' IDs and names by human-1, human-2, ...")
-	_ = cmd.MarkFlagRequired("table")
 	return cmd
 }
 
