@@ -18,6 +18,9 @@ type origin struct {
 	TriggerID string // opens a modal within 3 s of the user's act
 	Channel   string // the Slack channel
 	ThreadTS  string // the thread, if the act happened in one
+	// ack acknowledges a view_submission, whose ack waits for the bot's
+	// answer (see acker); nil for other events, acknowledged on receipt.
+	ack *acker
 }
 
 // formMeta is a modal's private_metadata: the view_submission payload

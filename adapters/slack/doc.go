@@ -23,6 +23,15 @@
 // and the bare rest is the main option (start: topic, propose: text, vote:
 // ballot, other commands: table).
 //
+// Modals. Every payload is acknowledged on receipt but a submitted modal
+// (view_submission): its acknowledgement waits for the bot's answer, so
+// that a refusal (bot.Reply.Fields) shows its errors under the modal's
+// inputs and keeps it open (response_action "errors"; in HTTP mode the
+// response body). Any other answer closes the modal with a plain ack, then
+// is shown as usual. Slack waits 3 s: after Config.AckDeadline (2.5 s) the
+// modal is acknowledged plainly, and a later refusal is posted as an
+// ephemeral message.
+//
 // People. User.Manager is the workspace's is_admin or is_owner flag from
 // users.info (cached for a few minutes): Slack has no per-channel manage
 // right an app can read. Messages with a bot_id, the bot_message subtype or

@@ -10,7 +10,8 @@ import (
 )
 
 // The transport-agnostic handlers: Socket Mode and the HTTP Events API
-// both count a payload in busy, acknowledge it, and hand it here.
+// both count a payload in busy, acknowledge it (a view_submission only
+// once the bot has answered: see acker), and hand it here.
 
 // inbox delivers normalised events to the bot's handler, in order per
 // user, under the context of Run.
@@ -28,8 +29,18 @@ func (in inbox) eventsAPI(ctx context.Context, e slackevents.EventsAPIEvent) {
 	in.deliver(ctx, ev)
 }
 
-func (in inbox) interaction(ctx context.Context, cb slack.InteractionCallback) {
-	in.deliver(ctx, interactionEvent(cb))
+// interaction delivers a click or a submitted modal. a, for a
+// view_submission, is its pending acknowledgement: Reply uses it, and it
+// is sent plainly at the latest when the handler returns.
+func (in inbox) interaction(ctx context.Context, cb slack.InteractionCallback, a *acker) {
+	ev := interactionEvent(cb)
+	if ev != nil && a != nil {
+		if o, ok := ev.Native.(origin); ok {
+			o.ack = a
+			ev.Native = o
+		}
+	}
+	in.deliverAck(ctx, ev, a)
 }
 
 func (in inbox) command(ctx context.Context, c slack.SlashCommand) {
@@ -39,14 +50,21 @@ func (in inbox) command(ctx context.Context, c slack.SlashCommand) {
 // deliver completes ev (the user's name and rights; a command's table
 // thread) and passes it to the handler, after the user's earlier events.
 // It ends the payload's count in busy, which the transport started.
-func (in inbox) deliver(ctx context.Context, ev *bot.Event) {
+func (in inbox) deliver(ctx context.Context, ev *bot.Event) { in.deliverAck(ctx, ev, nil) }
+
+// deliverAck is deliver for an event whose acknowledgement a (nil when
+// acknowledged already) waits for its handler: a is finished, acking
+// plainly if the bot did not answer, before the count in busy ends.
+func (in inbox) deliverAck(ctx context.Context, ev *bot.Event, a *acker) {
 	if ev == nil {
+		a.finish()
 		in.p.busy.done()
 		return
 	}
 	ev.Platform = in.p.Name()
 	in.q.do(ev.User.ID, func() {
 		defer in.p.busy.done()
+		defer a.finish()
 		if ctx.Err() != nil {
 			return
 		}

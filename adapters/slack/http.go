@@ -52,7 +52,8 @@ func (p *Platform) runHTTP(ctx context.Context, h bot.Handler, q *serial) error 
 
 // Handler returns the HTTP Events API endpoint for h, for callers that
 // serve it themselves (Run in HTTP mode serves it on Config.HTTPAddr).
-// Events are handled under ctx, after the response.
+// Events are handled under ctx, after the response; a submitted modal is
+// answered once the bot has answered it, within Config.AckDeadline.
 func (p *Platform) Handler(ctx context.Context, h bot.Handler) http.Handler {
 	return p.handler(ctx, inbox{p: p, h: h, q: newSerial()})
 }
@@ -136,8 +137,12 @@ func (p *Platform) serveForm(ctx context.Context, in inbox, w http.ResponseWrite
 			return
 		}
 		in.p.busy.add()
+		if cb.Type == slack.InteractionTypeViewSubmission {
+			p.serveSubmission(ctx, in, w, r, cb)
+			return
+		}
 		w.WriteHeader(http.StatusOK)
-		in.interaction(ctx, cb)
+		in.interaction(ctx, cb, nil)
 	case r.PostForm.Get("command") != "":
 		c, err := slack.SlashCommandParse(r)
 		if err != nil {
@@ -149,5 +154,19 @@ func (p *Platform) serveForm(ctx context.Context, in inbox, w http.ResponseWrite
 		in.command(ctx, c)
 	default:
 		http.Error(w, "unknown request", http.StatusBadRequest)
+	}
+}
+
+// serveSubmission answers a submitted modal once the bot has: the
+// response is the acknowledgement, with errors that keep the modal open
+// or empty (see acker). The acker's deadline bounds the wait.
+func (p *Platform) serveSubmission(ctx context.Context, in inbox, w http.ResponseWriter, r *http.Request, cb slack.InteractionCallback) {
+	acked := make(chan *slack.ViewSubmissionResponse, 1)
+	a := newAcker(p.cfg.AckDeadline, func(resp *slack.ViewSubmissionResponse) { acked <- resp })
+	in.interaction(ctx, cb, a)
+	select {
+	case resp := <-acked:
+		writeViewAck(w, resp)
+	case <-r.Context().Done(): // Slack gave up; the acker still ends
 	}
 }

@@ -174,3 +174,61 @@ func TestHTTPModeRunsAndStops(t *testing.T) {
 		t.Errorf("HTTP mode ran without a signing secret")
 	}
 }
+
+// submission is a view_submission of pointsForm with A's points, from the
+// modal opened in #general.
+func submission(points string) string {
+	payload := `{"type":"view_submission","trigger_id":"7.7.x","user":{"id":"U1001","name":"alice"},
+		"view":{"id":"V1","type":"modal","callback_id":"rt:t1:1:ballot","private_metadata":"{\"c\":\"C0GENERAL\"}",
+		"state":{"values":{"A":{"A":{"type":"plain_text_input","value":"` + points + `"}}}}}}`
+	return url.Values{"payload": {payload}}.Encode()
+}
+
+// TestHTTPSubmissionAnswer has the response to a view_submission carry
+// the bot's answer: the errors as JSON for a refusal, nothing (the modal
+// closes) for an accepted submission, which is then confirmed.
+func TestHTTPSubmissionAnswer(t *testing.T) {
+	fake := newFake(t)
+	fake.AddUser(alice)
+	cfg := config(fake)
+	cfg.Mode = slack.ModeHTTP
+	p := slack.New(cfg, newLogSink(t).logger())
+	const refused = "ballot rejected: points total 5 exceeds the budget of 2"
+	replied := make(chan error, 2)
+	h := func(ctx context.Context, ev *bot.Event) {
+		r := bot.Reply{Text: "Your ballot is recorded.", Ephemeral: true}
+		if ev.Fields["A"] == "5" {
+			r = bot.Reply{Text: refused, Ephemeral: true, Fields: map[string]string{"A": refused}}
+		}
+		replied <- p.Reply(ctx, ev, r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv := httptest.NewServer(p.Handler(ctx, h))
+	t.Cleanup(srv.Close)
+
+	res := signed(t, srv, formType, submission("5"), signingSecret, time.Now())
+	body, _ := io.ReadAll(res.Body)
+	want := `{"response_action":"errors","errors":{"A":"` + refused + `"}}`
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" || string(body) != want {
+		t.Errorf("refusal: status %d type %q body %s, want %s", res.StatusCode, res.Header.Get("Content-Type"), body, want)
+	}
+	res = signed(t, srv, formType, submission("2"), signingSecret, time.Now())
+	body, _ = io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || len(body) != 0 {
+		t.Errorf("acceptance: status %d body %q, want an empty 200", res.StatusCode, body)
+	}
+	for range 2 {
+		select {
+		case err := <-replied:
+			if err != nil {
+				t.Errorf("reply: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("timed out waiting for the replies")
+		}
+	}
+	if eph := fake.Ephemerals(alice.ID); len(eph) != 1 || eph[0].Text != "Your ballot is recorded." {
+		t.Errorf("ephemerals %+v, want only the confirmation", eph)
+	}
+}

@@ -47,6 +47,10 @@ type Config struct {
 	// PostInterval is the least time between two posts in one channel
 	// (default DefaultPostInterval, Slack's published limit).
 	PostInterval time.Duration
+	// AckDeadline is how long a submitted modal waits for the bot's answer
+	// before it is acknowledged plainly, closing it (default
+	// DefaultAckDeadline; Slack allows 3 s). Tests inject a shorter one.
+	AckDeadline time.Duration
 	// Wait waits out pacing and Retry-After delays; nil uses a timer. Tests
 	// inject a shorter or recording wait.
 	Wait func(ctx context.Context, d time.Duration) error
@@ -92,6 +96,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PostInterval == 0 {
 		c.PostInterval = DefaultPostInterval
+	}
+	if c.AckDeadline == 0 {
+		c.AckDeadline = DefaultAckDeadline
 	}
 	if c.Wait == nil {
 		c.Wait = sleep

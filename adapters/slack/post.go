@@ -126,12 +126,22 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 // Reply implements bot.Platform. Ephemeral replies go to the user where
 // they acted (chat.postEphemeral, in the thread if there was one); a form
 // opens a modal with the event's trigger ID; others are posted.
+//
+// The answer to a submitted modal acknowledges it first: with r.Fields,
+// as errors under the modal's inputs (it stays open, and nothing else is
+// shown); otherwise plainly (it closes) before the reply. When the
+// acknowledgement went out already (the bot took too long), errors are
+// shown as r.Text.
 func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error {
 	o, ok := ev.Native.(origin)
 	if !ok {
 		where := parseRef(ev.Channel)
 		o = origin{Channel: where.Channel, ThreadTS: where.TS}
 	}
+	if o.ack.refuse(r.Fields) {
+		return nil
+	}
+	o.ack.plain()
 	switch {
 	case r.Form != nil:
 		return p.openForm(ctx, ev, o, *r.Form)

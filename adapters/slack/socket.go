@@ -15,8 +15,8 @@ import (
 
 // runSocket serves Socket Mode: slack-go keeps the WebSocket up (it
 // reconnects on "disconnect" envelopes, missed pings and errors) while
-// this loop drains its events, acknowledges every envelope at once and
-// queues the payload for the handler.
+// this loop drains its events, acknowledges every envelope (but a
+// view_submission) at once and queues the payload for the handler.
 func (p *Platform) runSocket(ctx context.Context, h bot.Handler, q *serial) error {
 	if p.cfg.AppToken == "" {
 		return errors.New("slack: Socket Mode needs an app-level token (xapp-...)")
@@ -45,14 +45,18 @@ func (p *Platform) runSocket(ctx context.Context, h bot.Handler, q *serial) erro
 }
 
 // onSocketEvent acknowledges an envelope and passes its payload on; the
-// client's own events are logged.
+// client's own events are logged. A view_submission is acknowledged only
+// once the bot has answered it (see acker).
 func (p *Platform) onSocketEvent(ctx context.Context, sm *socketmode.Client, in inbox, evt socketmode.Event) {
 	switch evt.Type {
 	case socketmode.EventTypeEventsAPI, socketmode.EventTypeInteractive, socketmode.EventTypeSlashCommand:
 		p.busy.add() // before the ack: see busy
 	}
+	var a *acker
 	if evt.Request != nil && evt.Request.EnvelopeID != "" {
-		if err := sm.AckCtx(ctx, evt.Request.EnvelopeID, nil); err != nil {
+		if isViewSubmission(evt) {
+			a = p.socketAcker(ctx, sm, evt.Request.EnvelopeID)
+		} else if err := sm.AckCtx(ctx, evt.Request.EnvelopeID, nil); err != nil {
 			p.log.Warn("ack envelope", "type", evt.Type, "err", err)
 		}
 	}
@@ -62,7 +66,7 @@ func (p *Platform) onSocketEvent(ctx context.Context, sm *socketmode.Client, in 
 		in.eventsAPI(ctx, e)
 	case socketmode.EventTypeInteractive:
 		cb, _ := evt.Data.(slack.InteractionCallback)
-		in.interaction(ctx, cb)
+		in.interaction(ctx, cb, a)
 	case socketmode.EventTypeSlashCommand:
 		c, ok := evt.Data.(slack.SlashCommand)
 		if !ok {
@@ -78,6 +82,21 @@ func (p *Platform) onSocketEvent(ctx context.Context, sm *socketmode.Client, in 
 	case socketmode.EventTypeInvalidAuth:
 		p.log.Error("socket mode: the app token was refused")
 	}
+}
+
+// isViewSubmission reports whether evt is a submitted modal.
+func isViewSubmission(evt socketmode.Event) bool {
+	cb, ok := evt.Data.(slack.InteractionCallback)
+	return ok && evt.Type == socketmode.EventTypeInteractive && cb.Type == slack.InteractionTypeViewSubmission
+}
+
+// socketAcker is the pending acknowledgement of the envelope id.
+func (p *Platform) socketAcker(ctx context.Context, sm *socketmode.Client, id string) *acker {
+	return newAcker(p.cfg.AckDeadline, func(resp *slack.ViewSubmissionResponse) {
+		if err := sm.AckCtx(ctx, id, socketPayload(resp)); err != nil {
+			p.log.Warn("ack view submission", "errors", resp != nil, "err", err)
+		}
+	})
 }
 
 // socketError extracts the error of a client event without printing its

@@ -1,7 +1,6 @@
 package slackfake
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -162,89 +161,4 @@ func optionOf(e Element, value string) map[string]any {
 		}
 	}
 	return map[string]any{"text": text, "value": value}
-}
-
-// Submit submits the view most recently opened for u with fields (by
-// block_id); fields left out are empty. A required field left empty is
-// refused, as the Slack client refuses it.
-func (s *Server) Submit(u User, fields map[string]string) error {
-	s.mu.Lock()
-	v := s.lastView(u.ID)
-	if v == nil {
-		s.mu.Unlock()
-		return fmt.Errorf("slackfake: no view is open for %s", u.ID)
-	}
-	values, err := stateOf(v, fields)
-	if err != nil {
-		s.mu.Unlock()
-		return err
-	}
-	v.Submitted = true
-	trigger := s.trigger(u.ID)
-	s.mu.Unlock()
-	_, err = s.send("interactive", map[string]any{"type": "view_submission", "team": map[string]any{"id": TeamID, "domain": "fake"},
-		"user": userOf(u), "api_app_id": AppID, "token": "verification-token", "trigger_id": trigger,
-		"view": map[string]any{"id": v.ID, "team_id": TeamID, "type": "modal", "callback_id": v.CallbackID,
-			"private_metadata": v.PrivateMetadata, "hash": "hash-" + v.ID, "title": Text{Type: "plain_text", Text: v.Title},
-			"state": map[string]any{"values": values}},
-		"response_urls": []any{}})
-	if errors.Is(err, ErrNotConnected) {
-		s.mu.Lock()
-		v.Submitted = false
-		s.mu.Unlock()
-	}
-	return err
-}
-
-// lastView is u's newest open view. The caller holds mu.
-func (s *Server) lastView(user string) *View {
-	ps := s.private[user]
-	for i := len(ps) - 1; i >= 0; i-- {
-		if v := ps[i].View; v != nil {
-			if v.Submitted {
-				return nil
-			}
-			return v
-		}
-	}
-	return nil
-}
-
-// stateOf is a submitted view's state.values.
-func stateOf(v *View, fields map[string]string) (map[string]any, error) {
-	known := map[string]bool{}
-	values := map[string]any{}
-	for _, b := range v.Blocks {
-		if b.Type != "input" || b.Element == nil {
-			continue
-		}
-		known[b.BlockID] = true
-		val, given := fields[b.BlockID]
-		if !b.Optional && strings.TrimSpace(val) == "" {
-			return nil, fmt.Errorf("slackfake: the required field %q is empty", b.BlockID)
-		}
-		item := map[string]any{"type": b.Element.Type}
-		switch {
-		case b.Element.Type == "plain_text_input":
-			item["value"] = nilIfEmpty(val, given)
-		case val != "":
-			item["selected_option"] = optionOf(*b.Element, val)
-		default:
-			item["selected_option"] = nil
-		}
-		values[b.BlockID] = map[string]any{b.Element.ActionID: item}
-	}
-	for id := range fields {
-		if !known[id] {
-			return nil, fmt.Errorf("slackfake: the view has no field %q", id)
-		}
-	}
-	return values, nil
-}
-
-func nilIfEmpty(v string, given bool) any {
-	if !given || v == "" {
-		return nil
-	}
-	return v
 }

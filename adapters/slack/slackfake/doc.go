@@ -14,7 +14,10 @@
 // way Slack does, by failing the call.
 //
 // It keeps what people see: messages per channel and thread (with the
-// persona name), ephemeral messages and opened modals per user. Harness
+// persona name), ephemeral messages and opened modals per user. A
+// submitted modal closes on a plain ack; an ack with response_action
+// "errors" keeps it open for another Submit and shows its errors (a
+// Refusal, which Harness.Private shows as text). Harness
 // drives it as bottest's conformance suite expects. Named slackfake, not
 // slacktest, to keep it apart from slack-go's own slacktest package, which
 // has no Socket Mode semantics.

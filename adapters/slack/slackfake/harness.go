@@ -175,14 +175,19 @@ func BotMarkdown(s string) string {
 	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(strings.Join(lines, "\n"))
 }
 
-// Private implements bottest.Harness.
+// Private implements bottest.Harness: ephemeral messages, opened modals,
+// and the errors a refused submission shows in its modal.
 func (h *Harness) Private(u bottest.User) []bottest.Private {
 	h.Fake.mu.Lock()
 	defer h.Fake.mu.Unlock()
 	var out []bottest.Private
 	for _, p := range h.Fake.private[SlackUser(u).ID] {
-		if p.Ephemeral != nil {
+		switch {
+		case p.Ephemeral != nil:
 			out = append(out, bottest.Private{Text: BotMarkdown(shownText(p.Ephemeral.Text, p.Ephemeral.Blocks))})
+			continue
+		case p.Refusal != nil: // the errors the open view shows
+			out = append(out, bottest.Private{Text: p.Refusal.text()})
 			continue
 		}
 		f := &bottest.Form{ID: p.View.CallbackID, Title: p.View.Title}

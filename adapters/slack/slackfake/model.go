@@ -85,7 +85,21 @@ type View struct {
 	PrivateMetadata string
 	Title           string
 	Blocks          []Block
-	Submitted       bool
+	// Submitted is set while a submission awaits its acknowledgement and
+	// after the app accepted it; a refusal clears it.
+	Submitted bool
+	// Closed is set when the app acknowledged a submission plainly.
+	Closed bool
+	// Errors are what the view shows under its inputs, by block_id, after
+	// the app refused the last submission (response_action "errors").
+	Errors map[string]string
+}
+
+// Refusal is a submission the app refused: the view stayed open showing
+// Errors (by block_id) under its inputs.
+type Refusal struct {
+	ViewID string
+	Errors map[string]string
 }
 
 // Ephemeral is a message only one user sees.
@@ -109,6 +123,7 @@ type User struct {
 type private struct {
 	Ephemeral *Ephemeral
 	View      *View
+	Refusal   *Refusal
 }
 
 // remember records the message's elements as shown.

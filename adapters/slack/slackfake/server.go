@@ -52,6 +52,7 @@ type Server struct {
 	triggers map[string]string    // unused trigger_id → user
 	limits   map[string][]int     // method → Retry-After seconds of coming 429s
 	calls    map[string]int       // method → calls
+	submits  map[string]*View     // envelope ID → the view submitted, until acknowledged
 	sock     sockets
 	updates  chan struct{}
 }
@@ -63,7 +64,8 @@ func New(opt Options) *Server {
 	}
 	s := &Server{opt: opt, channels: map[string]string{GeneralID: "general"}, messages: map[string][]*Message{},
 		users: map[string]User{BotUserID: {ID: BotUserID, Name: "roundtable", Bot: true}}, private: map[string][]private{},
-		triggers: map[string]string{}, limits: map[string][]int{}, calls: map[string]int{}, updates: make(chan struct{}, 1)}
+		triggers: map[string]string{}, limits: map[string][]int{}, calls: map[string]int{},
+		submits: map[string]*View{}, updates: make(chan struct{}, 1)}
 	s.sock.init()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)

@@ -154,6 +154,7 @@ func (s *Server) readAcks(c *conn) {
 		if err := c.ws.ReadJSON(&ack); err != nil {
 			return
 		}
+		s.viewAcked(ack.EnvelopeID, ack.Payload) // before acked: Unacked() == 0 then shows the outcome
 		s.sock.acked(ack.EnvelopeID, ack.Payload)
 		s.notify()
 	}
@@ -175,23 +176,37 @@ func (k *sockets) acked(id string, payload json.RawMessage) {
 // no app is connected; an envelope lost in a dying connection is sent
 // again on the next one.
 func (s *Server) send(typ string, payload any) (string, error) {
+	id := s.sock.newID()
+	return id, s.sendAs(id, typ, payload)
+}
+
+// newID returns a fresh envelope ID, for a caller that must know it
+// before the app can acknowledge the envelope.
+func (k *sockets) newID() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.seq++
+	return fmt.Sprintf("env-%06d", k.seq)
+}
+
+// sendAs is send with the envelope ID id, from newID.
+func (s *Server) sendAs(id, typ string, payload any) error {
 	raw, err := json.Marshal(payload)
 	if err != nil {
-		return "", fmt.Errorf("slackfake: encode %s payload: %w", typ, err)
+		return fmt.Errorf("slackfake: encode %s payload: %w", typ, err)
 	}
 	k := &s.sock
 	k.mu.Lock()
 	if len(k.conns) == 0 {
 		k.mu.Unlock()
-		return "", ErrNotConnected
+		return ErrNotConnected
 	}
-	k.seq++
-	env := envelope{Type: typ, EnvelopeID: fmt.Sprintf("env-%06d", k.seq), Payload: raw, AcceptsResponsePayload: typ != "events_api"}
+	env := envelope{Type: typ, EnvelopeID: id, Payload: raw, AcceptsResponsePayload: typ != "events_api"}
 	k.pending = append(k.pending, env)
 	c := k.conns[len(k.conns)-1]
 	k.mu.Unlock()
 	_ = c.write(env)
-	return env.EnvelopeID, nil
+	return nil
 }
 
 // Disconnect asks every connected app to reconnect, as Slack does before
