@@ -173,7 +173,14 @@ func ParseBallot(rule vote.Rule, text string) (vote.Ballot, error) {
 	case vote.FormatRanking:
 		return vote.Ballot{Ranking: words(text)}, nil
 	case vote.FormatApprove:
-		return vote.Ballot{Approve: words(text)}, nil
+		w := words(text)
+		if len(w) > 0 && w[0] == "APPROVE" {
+			w = w[1:] // the form Ballot.String writes
+		}
+		if len(w) == 1 && w[0] == "NONE" {
+			w = []string{}
+		}
+		return vote.Ballot{Approve: w}, nil
 	}
 	w := words(text)
 	if len(w) != 1 {

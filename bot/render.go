@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // The texts the bot posts. They use the markdown subset of Message.Text.
@@ -183,38 +182,6 @@ func renderStatus(s *roundtable.State, now time.Time) string {
 		b.WriteString("\nCurrent decision: " + quote(s.Decision.Proposal.Text))
 	}
 	return b.String()
-}
-
-func renderBallot(b vote.Ballot) string {
-	switch {
-	case b.Abstain:
-		return "abstain"
-	case b.Choice != "":
-		return b.Choice
-	case b.Scores != nil:
-		return pairs(b.Scores)
-	case b.Points != nil:
-		return pairs(b.Points)
-	case b.Ranking != nil:
-		return strings.Join(b.Ranking, " > ")
-	}
-	if len(b.Approve) == 0 {
-		return "approve none"
-	}
-	return "approve " + strings.Join(b.Approve, ", ")
-}
-
-func pairs(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = fmt.Sprintf("%s=%d", k, m[k])
-	}
-	return strings.Join(out, " ")
 }
 
 func quote(s string) string { return "“" + clip(s, 1500) + "”" }

@@ -76,7 +76,7 @@ func (lt *live) cast(ctx context.Context, ev *Event, b vote.Ballot) (*Reply, err
 	if err := lt.act(ctx, a); err != nil {
 		return nil, err
 	}
-	return ephemeral(fmt.Sprintf("Your ballot for round %d is recorded: %s. You can change it until the vote closes; the last valid ballot counts.", round, renderBallot(b))), nil
+	return ephemeral(fmt.Sprintf("Your ballot for round %d is recorded: %s. You can change it until the vote closes; the last valid ballot counts.", round, b)), nil
 }
 
 func (lt *live) rule() vote.Rule {

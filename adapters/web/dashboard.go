@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // dashboardPage is the data of a table's dashboard.
@@ -84,7 +82,7 @@ func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtab
 		}
 		d.Decisions = append(d.Decisions, viewRound(rec))
 		for _, b := range rec.Tally.Ballots {
-			d.Ballots = append(d.Ballots, ballotRow{Round: rec.Round, Voter: names.of(b.Voter), Ballot: ballotText(b)})
+			d.Ballots = append(d.Ballots, ballotRow{Round: rec.Round, Voter: names.of(b.Voter), Ballot: b.String()})
 		}
 		pts = append(pts, roundPoint{Round: rec.Round, Accepted: rec.Tally.Winner != "", Agreement: agreement(rec.Tally)})
 	}
@@ -149,37 +147,6 @@ func usage(st *roundtable.State, n names) []usageRow {
 }
 
 // ballotText writes a ballot as the vote command reads it.
-func ballotText(b vote.Ballot) string {
-	switch {
-	case b.Abstain:
-		return "abstain"
-	case b.Choice != "":
-		return b.Choice
-	case b.Ranking != nil:
-		return strings.Join(b.Ranking, " > ")
-	case b.Scores != nil:
-		return pairText(b.Scores)
-	case b.Points != nil:
-		return pairText(b.Points)
-	}
-	return "approve " + strings.Join(b.Approve, " ")
-}
-
-func pairText(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(&b, "%s=%d", k, m[k])
-	}
-	return b.String()
-}
 
 // serveLog downloads the table's log. Names are kept only for the
 // organiser who asks for them.
