@@ -44,6 +44,12 @@
 // messages; option texts are cut to 75 characters, selects to 100 options,
 // actions blocks to 25 elements, modal titles to 24 characters.
 //
+// Files. Slack cannot post a file ephemerally, so Upload (the bot's
+// export) sends it to the requester alone, in their direct message with
+// the bot (conversations.open, then files.getUploadURLExternal, the bytes
+// POSTed to the upload URL, files.completeUploadExternal; scopes im:write
+// and files:write), and tells them so in an ephemeral note.
+//
 // Tokens are never logged: Config prints and logs them redacted, and slack-go
 // runs without debug output.
 package slack

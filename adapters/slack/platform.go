@@ -128,6 +128,10 @@ type webAPI interface {
 	OpenViewContext(ctx context.Context, triggerID string, view slack.ModalViewRequest) (*slack.ViewResponse, error)
 	GetUserInfoContext(ctx context.Context, user string, opts ...slack.GetUserInfoOption) (*slack.User, error)
 	GetConversationHistoryContext(ctx context.Context, p *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	OpenConversationContext(ctx context.Context, p *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
+	GetUploadURLExternalContext(ctx context.Context, p slack.GetUploadURLExternalParameters) (*slack.GetUploadURLExternalResponse, error)
+	UploadToURL(ctx context.Context, p slack.UploadToURLParameters) error
+	CompleteUploadExternalContext(ctx context.Context, p slack.CompleteUploadExternalParameters) (*slack.CompleteUploadExternalResponse, error)
 }
 
 // Platform is the Slack bot.Platform. Create it with New; it is safe for

@@ -1,8 +1,10 @@
 // Package slackfake is a fake Slack for the slack adapter's tests: the Web
 // API methods the adapter calls (auth.test, apps.connections.open,
 // chat.postMessage/update/delete/postEphemeral, views.open, users.info,
-// conversations.history) and a Socket Mode WebSocket, over real HTTP and
-// WebSockets on 127.0.0.1, so tests run the real slack-go client.
+// conversations.history, conversations.open, files.getUploadURLExternal,
+// files.completeUploadExternal and the upload URL between them) and a
+// Socket Mode WebSocket, over real HTTP and WebSockets on 127.0.0.1, so
+// tests run the real slack-go client.
 //
 // It speaks the wire formats Slack does: form-encoded chat methods with
 // blocks as a JSON string, JSON views.open with a Bearer token, the app
@@ -14,11 +16,12 @@
 // way Slack does, by failing the call.
 //
 // It keeps what people see: messages per channel and thread (with the
-// persona name), ephemeral messages and opened modals per user. A
-// submitted modal closes on a plain ack; an ack with response_action
-// "errors" keeps it open for another Submit and shows its errors (a
-// Refusal, which Harness.Private shows as text). Harness
-// drives it as bottest's conformance suite expects. Named slackfake, not
+// persona name), ephemeral messages and opened modals per user, and the
+// files each user received in their direct message (DM(user) is its
+// channel: "D" and the user's ID). A submitted modal closes on a plain
+// ack; an ack with response_action "errors" keeps it open for another
+// Submit and shows its errors (a Refusal, which Harness.Private shows as
+// text). Harness drives it as bottest's conformance suite expects. Named slackfake, not
 // slacktest, to keep it apart from slack-go's own slacktest package, which
 // has no Socket Mode semantics.
 package slackfake

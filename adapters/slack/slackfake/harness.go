@@ -176,7 +176,9 @@ func BotMarkdown(s string) string {
 }
 
 // Private implements bottest.Harness: ephemeral messages, opened modals,
-// and the errors a refused submission shows in its modal.
+// the errors a refused submission shows in its modal, and the files the
+// user received in their direct message ("file NAME (N bytes): NOTE", then
+// the content).
 func (h *Harness) Private(u bottest.User) []bottest.Private {
 	h.Fake.mu.Lock()
 	defer h.Fake.mu.Unlock()
@@ -188,6 +190,9 @@ func (h *Harness) Private(u bottest.User) []bottest.Private {
 			continue
 		case p.Refusal != nil: // the errors the open view shows
 			out = append(out, bottest.Private{Text: p.Refusal.text()})
+			continue
+		case p.File != nil:
+			out = append(out, bottest.Private{Text: p.File.text()})
 			continue
 		}
 		f := &bottest.Form{ID: p.View.CallbackID, Title: p.View.Title}

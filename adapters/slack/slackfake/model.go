@@ -22,6 +22,7 @@ type Message struct {
 	Text     string // notification text
 	Blocks   []Block
 	Metadata *Metadata
+	Files    []File // shared with files.completeUploadExternal
 	Deleted  bool
 	// shown is every element the message ever showed: a client that has
 	// not refreshed still lets people press a removed button.
@@ -124,6 +125,7 @@ type private struct {
 	Ephemeral *Ephemeral
 	View      *View
 	Refusal   *Refusal
+	File      *File // received in the user's direct message
 }
 
 // remember records the message's elements as shown.

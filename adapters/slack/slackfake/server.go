@@ -53,6 +53,8 @@ type Server struct {
 	limits   map[string][]int     // method → Retry-After seconds of coming 429s
 	calls    map[string]int       // method → calls
 	submits  map[string]*View     // envelope ID → the view submitted, until acknowledged
+	dms      map[string]string    // DM channel ID → its member
+	uploads  map[string]*pending  // file ID → a file not shared yet
 	sock     sockets
 	updates  chan struct{}
 }
@@ -65,11 +67,13 @@ func New(opt Options) *Server {
 	s := &Server{opt: opt, channels: map[string]string{GeneralID: "general"}, messages: map[string][]*Message{},
 		users: map[string]User{BotUserID: {ID: BotUserID, Name: "roundtable", Bot: true}}, private: map[string][]private{},
 		triggers: map[string]string{}, limits: map[string][]int{}, calls: map[string]int{},
-		submits: map[string]*View{}, updates: make(chan struct{}, 1)}
+		submits: map[string]*View{}, dms: map[string]string{}, uploads: map[string]*pending{},
+		updates: make(chan struct{}, 1)}
 	s.sock.init()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
+	mux.HandleFunc("/upload/", s.serveUpload)
 	s.http = httptest.NewServer(mux)
 	return s
 }
@@ -108,7 +112,7 @@ func (s *Server) AddChannel(id, name string) {
 }
 
 // RateLimit makes the next n calls of method answer 429 with Retry-After
-// retryAfter seconds.
+// retryAfter seconds. UploadMethod names the POSTs of files' bytes.
 func (s *Server) RateLimit(method string, n, retryAfter int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -239,6 +243,12 @@ func (s *Server) call(req request) (map[string]any, error) {
 		return s.userInfo(req)
 	case "conversations.history":
 		return s.history(req)
+	case "conversations.open":
+		return s.openDM(req)
+	case "files.getUploadURLExternal":
+		return s.uploadURL(req)
+	case "files.completeUploadExternal":
+		return s.completeUpload(req)
 	}
 	return nil, fmt.Errorf("unknown_method")
 }
