@@ -18,7 +18,7 @@ import (
 type inbox struct {
 	p *Platform
 	h bot.Handler
-	q *serial
+	q *bot.Lanes
 }
 
 func (in inbox) eventsAPI(ctx context.Context, e slackevents.EventsAPIEvent) {
@@ -62,7 +62,7 @@ func (in inbox) deliverAck(ctx context.Context, ev *bot.Event, a *acker) {
 		return
 	}
 	ev.Platform = in.p.Name()
-	in.q.do(ev.User.ID, func() {
+	in.q.Do(ev.User.ID, func() {
 		defer in.p.busy.done()
 		defer a.finish()
 		if ctx.Err() != nil {

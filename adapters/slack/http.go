@@ -25,7 +25,7 @@ const maxBody = 1 << 20
 // Slack needs a public HTTPS URL in front of it (a reverse proxy or
 // tunnel) for the Event Subscriptions, Slash Commands and Interactivity
 // request URLs, which may all be the same.
-func (p *Platform) runHTTP(ctx context.Context, h bot.Handler, q *serial) error {
+func (p *Platform) runHTTP(ctx context.Context, h bot.Handler, q *bot.Lanes) error {
 	if p.cfg.SigningSecret == "" {
 		return errors.New("slack: HTTP mode needs the signing secret")
 	}
@@ -55,7 +55,7 @@ func (p *Platform) runHTTP(ctx context.Context, h bot.Handler, q *serial) error 
 // Events are handled under ctx, after the response; a submitted modal is
 // answered once the bot has answered it, within Config.AckDeadline.
 func (p *Platform) Handler(ctx context.Context, h bot.Handler) http.Handler {
-	return p.handler(ctx, inbox{p: p, h: h, q: newSerial()})
+	return p.handler(ctx, inbox{p: p, h: h, q: &bot.Lanes{}})
 }
 
 func (p *Platform) handler(ctx context.Context, in inbox) http.Handler {

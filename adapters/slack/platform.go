@@ -192,8 +192,8 @@ func (p *Platform) serve(ctx context.Context, h bot.Handler) error {
 	if err := p.identify(ctx); err != nil {
 		return err
 	}
-	q := newSerial()
-	defer q.wait()
+	q := &bot.Lanes{}
+	defer q.Wait()
 	switch p.cfg.Mode {
 	case ModeSocket:
 		return p.runSocket(ctx, h, q)

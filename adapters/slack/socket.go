@@ -17,7 +17,7 @@ import (
 // reconnects on "disconnect" envelopes, missed pings and errors) while
 // this loop drains its events, acknowledges every envelope (but a
 // view_submission) at once and queues the payload for the handler.
-func (p *Platform) runSocket(ctx context.Context, h bot.Handler, q *serial) error {
+func (p *Platform) runSocket(ctx context.Context, h bot.Handler, q *bot.Lanes) error {
 	if p.cfg.AppToken == "" {
 		return errors.New("slack: Socket Mode needs an app-level token (xapp-...)")
 	}
