@@ -101,9 +101,9 @@ func DefaultConfig() Config {
 		Store: StoreConfig{Path: "roundtable.db", LockTimeout: Duration(time.Second)},
 		Sim: SimConfig{Task: "exchange", Preset: "asymmetric", Rule: "majority", Tie: "defer", EarlyStop: "none",
 			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute)},
-		Bot: BotConfig{Rule: "plurality", Tie: "defer", Mode: "sealed", EarlyStop: "none", Rounds: 3,
+		Bot: BotConfig{TableSettings: TableSettings{Rule: "plurality", Tie: "defer", Mode: "sealed", EarlyStop: "none", Rounds: 3,
 			Message: Duration(3 * time.Minute), Proposal: Duration(3 * time.Minute), Vote: Duration(2 * time.Minute),
-			Agents: []string{"Facilitator"}, AgentTimeout: Duration(2 * time.Minute)},
+			Agents: []string{"Facilitator"}}, AgentTimeout: Duration(2 * time.Minute)},
 		Web: WebConfig{Enabled: "auto", Addr: "127.0.0.1:8080"},
 	}
 }

@@ -10,27 +10,9 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
-// BotConfig holds the defaults of live tables started without a preset.
-type BotConfig struct {
-	Rule         string   `toml:"rule"`
-	Tie          string   `toml:"tie"`
-	Mode         string   `toml:"mode"`
-	EarlyStop    string   `toml:"early_stop"`
-	Rounds       int      `toml:"rounds"`
-	Message      Duration `toml:"message"`
-	Proposal     Duration `toml:"proposal"`
-	Vote         Duration `toml:"vote"`
-	Agents       []string `toml:"agents"`
-	AgentTimeout Duration `toml:"agent_timeout"`
-}
-
-// TableConfig is a table preset: started with /roundtable start preset:NAME.
-type TableConfig struct {
-	Name      string   `toml:"name"`
-	Title     string   `toml:"title"`
-	Task      string   `toml:"task"`
-	Topic     string   `toml:"topic"`
-	Preset    string   `toml:"preset"`
+// TableSettings are the settings of a live table that both the [bot]
+// defaults and a [[table]] preset give.
+type TableSettings struct {
 	Rule      string   `toml:"rule"`
 	Tie       string   `toml:"tie"`
 	Mode      string   `toml:"mode"`
@@ -40,6 +22,23 @@ type TableConfig struct {
 	Proposal  Duration `toml:"proposal"`
 	Vote      Duration `toml:"vote"`
 	Agents    []string `toml:"agents"`
+}
+
+// BotConfig holds the defaults of live tables started without a preset.
+type BotConfig struct {
+	TableSettings
+	AgentTimeout Duration `toml:"agent_timeout"`
+}
+
+// TableConfig is a table preset: started with /roundtable start preset:NAME.
+// Settings it leaves out come from [bot].
+type TableConfig struct {
+	Name   string `toml:"name"`
+	Title  string `toml:"title"`
+	Task   string `toml:"task"`
+	Topic  string `toml:"topic"`
+	Preset string `toml:"preset"`
+	TableSettings
 }
 
 // PolicyConfig says who may start and stop tables on a platform.
@@ -149,8 +148,7 @@ func (c Config) validateServe() error {
 
 // tableConfig turns the [bot] defaults into a table config.
 func (b BotConfig) tableConfig(key string) (roundtable.Config, error) {
-	return TableConfig{Rule: b.Rule, Tie: b.Tie, Mode: b.Mode, EarlyStop: b.EarlyStop, Rounds: b.Rounds,
-		Message: b.Message, Proposal: b.Proposal, Vote: b.Vote}.config(b, key)
+	return TableConfig{TableSettings: b.TableSettings}.config(b, key)
 }
 
 // config turns a preset into a table config; unset keys come from [bot].

@@ -57,13 +57,8 @@ func (s *Server) getChannel(w http.ResponseWriter, r *http.Request) {
 
 // createMessage posts as the bot.
 func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
-	var body messageBody
-	files, err := readPayload(r, &body)
-	if err == nil {
-		err = validateMessage(body.Content, body.Components, len(files))
-	}
-	if err != nil {
-		apiError(w, http.StatusBadRequest, 50035, "Invalid Form Body: "+err.Error())
+	body, files, ok := readMessage(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -177,13 +172,8 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) {
 // executeWebhook runs a channel webhook, or sends an interaction's
 // follow-up when the ID is the application's.
 func (s *Server) executeWebhook(w http.ResponseWriter, r *http.Request) {
-	var body messageBody
-	files, err := readPayload(r, &body)
-	if err == nil {
-		err = validateMessage(body.Content, body.Components, len(files))
-	}
-	if err != nil {
-		apiError(w, http.StatusBadRequest, 50035, "Invalid Form Body: "+err.Error())
+	body, files, ok := readMessage(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -282,4 +272,19 @@ func readPayload(r *http.Request, v any) ([]File, error) {
 		}
 		files = append(files, File{Name: part.FileName(), Data: data})
 	}
+}
+
+// readMessage decodes and validates a message body as Discord does,
+// answering 400 itself when it is refused.
+func readMessage(w http.ResponseWriter, r *http.Request) (messageBody, []File, bool) {
+	var body messageBody
+	files, err := readPayload(r, &body)
+	if err == nil {
+		err = validateMessage(body.Content, body.Components, len(files))
+	}
+	if err != nil {
+		apiError(w, http.StatusBadRequest, 50035, "Invalid Form Body: "+err.Error())
+		return body, nil, false
+	}
+	return body, files, true
 }
