@@ -109,6 +109,9 @@ type Config struct {
 	Policies map[string]Policy
 	// AgentTimeout bounds an agent's answer in phases without a deadline.
 	AgentTimeout time.Duration
+	// ResumeWorkers is how many tables Run resumes at once; zero means
+	// four per CPU.
+	ResumeWorkers int
 }
 
 // policy returns the start/stop policy of a platform.

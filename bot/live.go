@@ -284,6 +284,7 @@ func (lt *live) finish(ctx context.Context, s *roundtable.State) {
 		}
 	}
 	lt.halt()
+	lt.svc.forget(lt) // its last posts are out: it leaves memory
 }
 
 // halt stops the deadline and the agents; the caller holds mu.

@@ -30,10 +30,11 @@ type Service struct {
 
 	platforms map[string]Platform
 
-	mu     sync.Mutex
-	tables map[string]*live
-	runCtx context.Context
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	tables  map[string]*slot // see tables.go
+	runCtx  context.Context
+	wg      sync.WaitGroup
+	resumed chan struct{} // closed once Run has resumed the open tables
 }
 
 // New returns a service over the given platforms. It does no I/O.
@@ -44,16 +45,18 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{}, tables: map[string]*live{}}
+	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{},
+		tables: map[string]*slot{}, resumed: make(chan struct{})}
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
 	}
 	return s
 }
 
-// Run resumes every open table of the configured platforms (replaying its
-// log, re-arming its deadline, asking agents that have not acted), then
-// serves the platforms until ctx is done or one fails for good.
+// Run serves the platforms until ctx is done or one fails for good, and
+// meanwhile resumes every open table of the configured platforms in
+// parallel (replaying its log, re-arming its deadline, asking agents that
+// have not acted). An event for a table not yet resumed waits for it.
 func (s *Service) Run(ctx context.Context) error {
 	if len(s.platforms) == 0 {
 		return errors.New("bot: no platform configured")
@@ -61,10 +64,16 @@ func (s *Service) Run(ctx context.Context) error {
 	s.mu.Lock()
 	s.runCtx = ctx
 	s.mu.Unlock()
-	if err := s.resume(ctx); err != nil {
+	claimed, err := s.claimOpen(ctx)
+	if err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	resuming := make(chan struct{})
+	go func() {
+		defer close(resuming)
+		s.resume(gctx, claimed)
+	}()
 	for _, p := range s.platforms {
 		g.Go(func() error {
 			if err := p.Run(gctx, s.Handle); err != nil && gctx.Err() == nil {
@@ -73,58 +82,23 @@ func (s *Service) Run(ctx context.Context) error {
 			return nil
 		})
 	}
-	err := g.Wait()
+	err = g.Wait()
+	<-resuming
 	s.shutdown()
 	return err
 }
 
 // shutdown stops deadlines and waits for agent calls to return.
 func (s *Service) shutdown() {
-	s.mu.Lock()
-	tables := make([]*live, 0, len(s.tables))
-	for _, lt := range s.tables {
-		tables = append(tables, lt)
-	}
-	s.mu.Unlock()
-	for _, lt := range tables {
+	for _, lt := range s.running() {
 		lt.stop()
 	}
 	s.wg.Wait()
 }
 
-// resume picks up every table that is not over.
-func (s *Service) resume(ctx context.Context) error {
-	list, err := s.deps.Store.Tables(ctx)
-	if err != nil {
-		return fmt.Errorf("list tables: %w", err)
-	}
-	for _, sum := range list {
-		if sum.Status == roundtable.StatusEnded {
-			continue
-		}
-		lt, err := s.load(ctx, sum.ID)
-		if err != nil {
-			s.log.Error("cannot resume table", "table", sum.ID, "err", err)
-			continue
-		}
-		if lt == nil {
-			continue // another platform's table
-		}
-		s.log.Info("resuming table", "table", sum.ID, "round", sum.Round)
-		lt.begin(ctx)
-	}
-	return nil
-}
-
-// load opens a stored table and registers it; nil when it belongs to a
-// platform this service does not run.
-func (s *Service) load(ctx context.Context, id string) (*live, error) {
-	s.mu.Lock()
-	if lt, ok := s.tables[id]; ok {
-		s.mu.Unlock()
-		return lt, nil
-	}
-	s.mu.Unlock()
+// open opens a stored table and builds its live table; nil when it
+// belongs to a platform this service does not run.
+func (s *Service) open(ctx context.Context, id string) (*live, error) {
 	events, err := s.deps.Store.Load(ctx, id)
 	if err != nil {
 		return nil, err
@@ -146,11 +120,11 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.register(t, p, cfg.Labels[labelChannel])
+	return s.build(t, p, cfg.Labels[labelChannel])
 }
 
-// register builds the live table around t and its agents.
-func (s *Service) register(t *roundtable.Table, p Platform, channel string) (*live, error) {
+// build makes the live table around t and its agents.
+func (s *Service) build(t *roundtable.Table, p Platform, channel string) (*live, error) {
 	lt := &live{svc: s, table: t, platform: p, channel: channel, agents: map[string]roundtable.Agent{}}
 	var seats []roundtable.Participant
 	t.Read(func(st *roundtable.State) { seats = append(seats, st.Participants...) })
@@ -159,12 +133,6 @@ func (s *Service) register(t *roundtable.Table, p Platform, channel string) (*li
 			return nil, err
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if existing, ok := s.tables[t.ID()]; ok {
-		return existing, nil
-	}
-	s.tables[t.ID()] = lt
 	return lt, nil
 }
 

@@ -146,6 +146,7 @@ type Platform struct {
 	threads *threadIndex
 	parts   *partsIndex
 	busy    busy
+	depth   int // per-user event queue bound; zero is bot.DefaultLaneDepth
 
 	mu   sync.Mutex
 	self identity // who the bot is, from auth.test in Run
@@ -192,7 +193,7 @@ func (p *Platform) serve(ctx context.Context, h bot.Handler) error {
 	if err := p.identify(ctx); err != nil {
 		return err
 	}
-	q := &bot.Lanes{}
+	q := &bot.Lanes{Depth: p.depth}
 	defer q.Wait()
 	switch p.cfg.Mode {
 	case ModeSocket:
