@@ -68,13 +68,17 @@ func (s *Service) drop(id string, sl *slot) {
 	}
 }
 
-// forget lets an ended table leave memory; its waiters still get it.
+// forget lets an ended table leave memory, the service's and the
+// platform's; its waiters still get it.
 func (s *Service) forget(lt *live) {
 	id := lt.table.ID()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if sl, ok := s.tables[id]; ok && sl.lt == lt {
 		delete(s.tables, id)
+	}
+	s.mu.Unlock()
+	if f, ok := lt.platform.(Forgetter); ok {
+		f.Forget(lt.channel)
 	}
 }
 

@@ -18,10 +18,11 @@ import (
 // its end on a fake clock: it leaves the service's memory, and its status
 // and export still work, without keeping it there.
 func TestEndedTablesLeaveMemoryAndComeBackForStatusAndExport(t *testing.T) {
-	db, clock, f := openDB(t), newClock(), bottest.NewFake()
+	db, clock, fake := openDB(t), newClock(), bottest.NewFake()
+	f := &forgetful{Fake: fake}
 	svc := bottest.Service(f, db, clock, nil)
 	runService(t, svc)
-	thread := startTable(t, f, map[string]string{"topic": "Lunch?", "rounds": "1", "agents": "none"})
+	thread := startTable(t, fake, map[string]string{"topic": "Lunch?", "rounds": "1", "agents": "none"})
 	if svc.Live() != 1 {
 		t.Fatalf("%d tables in memory after a start, want 1", svc.Live())
 	}
@@ -31,13 +32,16 @@ func TestEndedTablesLeaveMemoryAndComeBackForStatusAndExport(t *testing.T) {
 	if n := svc.Live(); n != 0 {
 		t.Fatalf("%d tables in memory after the only one ended, want 0", n)
 	}
+	if got := f.forgotten(); len(got) != 1 || got[0] != thread {
+		t.Errorf("the platform was told to forget %q, want the table's thread %q", got, thread)
+	}
 	ctx := context.Background()
 	must(t, f.Command(ctx, bottest.Bob, thread, "status", nil))
 	must(t, f.Command(ctx, bottest.Alice, thread, "export", map[string]string{"format": "jsonl"}))
-	if got := lastPrivate(f, bottest.Bob); !strings.Contains(got, ": ended") {
+	if got := lastPrivate(fake, bottest.Bob); !strings.Contains(got, ": ended") {
 		t.Errorf("Bob's status reads %q, want the ended table", got)
 	}
-	if got := lastPrivate(f, bottest.Alice); !strings.Contains(got, `"table_ended"`) {
+	if got := lastPrivate(fake, bottest.Alice); !strings.Contains(got, `"table_ended"`) {
 		t.Errorf("Alice's export reads %q, want the log up to its end", got)
 	}
 	if n := svc.Live(); n != 0 {
@@ -85,6 +89,25 @@ func TestResumeServesWhileTablesOpen(t *testing.T) {
 	if n := svc.Live(); n != 2 {
 		t.Errorf("%d tables in memory after resume, want 2", n)
 	}
+}
+
+// forgetful is the fake platform as a bot.Forgetter.
+type forgetful struct {
+	*bottest.Fake
+	mu   sync.Mutex
+	gone []string
+}
+
+func (f *forgetful) Forget(channel string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gone = append(f.gone, channel)
+}
+
+func (f *forgetful) forgotten() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.gone...)
 }
 
 // gatedStore holds every Load of one table until open is closed.

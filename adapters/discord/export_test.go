@@ -8,3 +8,6 @@ func SetAckAfter(p *Platform, d time.Duration) { p.ackAfter = d }
 
 // SetQueueDepth bounds p's per-channel event queues.
 func SetQueueDepth(p *Platform, n int) { p.depth = n }
+
+// KnownParent is what p remembers of channel's parent.
+func KnownParent(p *Platform, channel string) string { return p.knownParent(channel) }
