@@ -195,7 +195,7 @@ func (s *probeStore) Append(ctx context.Context, table string, events []roundtab
 }
 
 func (s *probeStore) Bind(ctx context.Context, key, table string) error {
-	if thread, ok := strings.CutPrefix(key, "fake:"); ok {
+	if _, thread, ok := strings.Cut(key, ":"); ok && !strings.HasPrefix(key, "latest:") { // "<platform>:<thread>"
 		s.mu.Lock()
 		s.tableOf[thread] = table
 		s.mu.Unlock()

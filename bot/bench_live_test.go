@@ -34,7 +34,7 @@ func BenchmarkLiveTables(b *testing.B) {
 	for _, n := range benchSizes(b, "ROUNDTABLE_BENCH_TABLES", 1000, 3000) {
 		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
 			for range b.N {
-				liveRun(b, n, rounds, benchPhase(b))
+				liveRun(b, n, rounds, benchPhase(b), nil)
 			}
 		})
 	}
@@ -46,31 +46,44 @@ type phaseShown struct {
 	phase string
 }
 
-// livePlatform is the fake platform with probes: it tells each table's
-// driver when a phase is shown, measures announcements, and counts ends.
+// peopleSide is a platform under test together with the people using it.
+type peopleSide interface {
+	bot.Platform
+	Command(ctx context.Context, u bottest.User, channel, name string, opts map[string]string) error
+	Say(ctx context.Context, u bottest.User, channel, text string) error
+}
+
+// livePlatform is a platform with probes: it tells each table's driver
+// when a phase is shown, measures announcements, and counts ends.
 type livePlatform struct {
-	*bottest.Fake
+	peopleSide
 	probe *probeStore
 
 	mu        sync.Mutex
 	shows     map[string]chan phaseShown // by parent channel and by thread
+	threads   map[string]string          // parent channel → table thread
 	announces []time.Duration
 	ended     sync.WaitGroup
 	late      atomic.Int64
 }
 
+func newLivePlatform(people peopleSide, probe *probeStore) *livePlatform {
+	return &livePlatform{peopleSide: people, probe: probe, shows: map[string]chan phaseShown{}, threads: map[string]string{}}
+}
+
 func (p *livePlatform) StartThread(ctx context.Context, channel, title string) (string, error) {
-	thread, err := p.Fake.StartThread(ctx, channel, title)
+	thread, err := p.peopleSide.StartThread(ctx, channel, title)
 	if err == nil {
 		p.mu.Lock()
 		p.shows[thread] = p.shows[channel]
+		p.threads[channel] = thread
 		p.mu.Unlock()
 	}
 	return thread, err
 }
 
 func (p *livePlatform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
-	id, err := p.Fake.Post(ctx, channel, m)
+	id, err := p.peopleSide.Post(ctx, channel, m)
 	now := time.Now()
 	var sh phaseShown
 	if _, scanErr := fmt.Sscanf(m.Text, "**Round %d of", &sh.round); scanErr == nil && strings.Contains(m.Text, " phase**") {
@@ -95,21 +108,25 @@ func (p *livePlatform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) er
 	if strings.Contains(r.Text, " phase, not the ") || strings.Contains(r.Text, "has ended") {
 		p.late.Add(1)
 	}
-	return p.Fake.Reply(ctx, ev, r)
+	return p.peopleSide.Reply(ctx, ev, r)
 }
 
-func liveRun(b *testing.B, tables, rounds int, phase time.Duration) {
+// liveRun runs tables on the platform people builds over the service's
+// file (nil: the reference fake); connected returns once it serves.
+func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(*store.DB) (peopleSide, func())) {
 	b.StopTimer()
 	db := benchDB(b, b.TempDir(), store.Options{})
 	defer db.Close()
 	probe := newProbeStore(db)
-	p := &livePlatform{Fake: bottest.NewFake(), probe: probe, shows: map[string]chan phaseShown{}}
+	if people == nil {
+		people = fakePeople
+	}
+	side, connected := people(db)
+	p := newLivePlatform(side, probe)
 	svc := benchService(p, probe, bot.SystemClock{}, phase)
 	stop := serve(b, svc)
 	defer stop()
-	waitConnected(b, p.Fake, func() error {
-		return p.Command(context.Background(), bottest.User{ID: "warmup"}, "warmup", "help", nil)
-	})
+	connected()
 	p.ended.Add(tables)
 	b.StartTimer()
 	began := time.Now()
@@ -128,6 +145,16 @@ func liveRun(b *testing.B, tables, rounds int, phase time.Duration) {
 	b.ReportMetric(percentile(startLatencies, 99), "start-p99-ms")
 	b.ReportMetric(float64(p.late.Load()), "late-acts")
 	b.ReportMetric(float64(len(closes)), "closes")
+}
+
+// fakePeople is the reference platform, bottest.Fake.
+func fakePeople(*store.DB) (peopleSide, func()) {
+	f := bottest.NewFake()
+	return f, func() {
+		for f.Command(context.Background(), bottest.User{ID: "warmup"}, "warmup", "help", nil) != nil {
+			<-f.Updates() // Run hands the fake the handler
+		}
+	}
 }
 
 // startTables starts the tables from 64 goroutines and gives each its
@@ -169,12 +196,14 @@ func startOne(b *testing.B, p *livePlatform, i, rounds int, phase time.Duration)
 		b.Error(err)
 		return took
 	}
-	threads := p.Threads(channel)
-	if len(threads) != 1 {
-		b.Errorf("table %d: %d threads after start", i, len(threads))
+	p.mu.Lock()
+	thread, ok := p.threads[channel]
+	p.mu.Unlock()
+	if !ok {
+		b.Errorf("table %d: no thread after start", i)
 		return took
 	}
-	go drive(p, threads[0], people, shows, rounds, phase)
+	go drive(p, thread, people, shows, rounds, phase)
 	return took
 }
 
