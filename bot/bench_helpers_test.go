@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,6 +29,8 @@ import (
 //	ROUNDTABLE_BENCH_TABLES   table counts, comma-separated (each benchmark has its default)
 //	ROUNDTABLE_BENCH_ROUNDS   rounds of history or of play, comma-separated
 //	ROUNDTABLE_BENCH_PHASE    phase duration of live tables (default 5s)
+//	ROUNDTABLE_BENCH_POSTS    "memory" keeps the records of posts in memory instead of
+//	                          the file: what a posting path off the fsync path could reach
 
 // benchSizes reads a comma-separated list of numbers from the environment.
 func benchSizes(b *testing.B, name string, def ...int) []int {
@@ -167,10 +170,35 @@ type probeStore struct {
 	closedAt map[string]time.Time // table → deadline of a phase closed by it, until the next phase is shown
 	tableOf  map[string]string    // thread → table
 	closes   []time.Duration
+	posts    map[string][]byte // "posts/<table>\x00key" → ID, with ROUNDTABLE_BENCH_POSTS=memory
 }
 
 func newProbeStore(db *store.DB) *probeStore {
-	return &probeStore{DB: db, deadline: map[string]time.Time{}, closedAt: map[string]time.Time{}, tableOf: map[string]string{}}
+	s := &probeStore{DB: db, deadline: map[string]time.Time{}, closedAt: map[string]time.Time{}, tableOf: map[string]string{}}
+	if os.Getenv("ROUNDTABLE_BENCH_POSTS") == "memory" {
+		s.posts = map[string][]byte{}
+	}
+	return s
+}
+
+func (s *probeStore) PutBlob(ctx context.Context, ns, key string, v []byte) error {
+	if s.posts == nil || !strings.HasPrefix(ns, "posts/") {
+		return s.DB.PutBlob(ctx, ns, key, v)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.posts[ns+"\x00"+key] = v
+	return nil
+}
+
+func (s *probeStore) GetBlob(ctx context.Context, ns, key string) ([]byte, bool, error) {
+	if s.posts == nil || !strings.HasPrefix(ns, "posts/") {
+		return s.DB.GetBlob(ctx, ns, key)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.posts[ns+"\x00"+key]
+	return v, ok, nil
 }
 
 func (s *probeStore) Append(ctx context.Context, table string, events []roundtable.Event) error {
@@ -212,4 +240,45 @@ func (s *probeStore) shown(thread string, at time.Time) (time.Duration, bool) {
 	dl, ok := s.closedAt[table]
 	delete(s.closedAt, table)
 	return at.Sub(dl), ok
+}
+
+// machineLoad samples what the benchmark shares the machine with: the
+// process's CPU time and the kernel's CPU pressure (time some runnable
+// task waited for a CPU), so figures from a busy machine say so.
+type machineLoad struct {
+	wall     time.Time
+	cpu      time.Duration
+	pressure float64 // µs, /proc/pressure/cpu "some" total
+}
+
+func sampleLoad() machineLoad {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return machineLoad{wall: time.Now(), cpu: cpu, pressure: cpuPressure()}
+}
+
+func cpuPressure() float64 {
+	b, err := os.ReadFile("/proc/pressure/cpu")
+	if err != nil {
+		return -1
+	}
+	for _, f := range strings.Fields(strings.SplitN(string(b), "\n", 2)[0]) {
+		if v, ok := strings.CutPrefix(f, "total="); ok {
+			n, _ := strconv.ParseFloat(v, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+// report adds the cores the process used and the share of time the
+// machine had tasks waiting for a CPU since l was sampled.
+func (l machineLoad) report(b *testing.B) {
+	now := sampleLoad()
+	wall := now.wall.Sub(l.wall)
+	b.ReportMetric(float64(now.cpu-l.cpu)/float64(wall), "cores-used")
+	if l.pressure >= 0 && now.pressure >= 0 {
+		b.ReportMetric(100*(now.pressure-l.pressure)/float64(wall.Microseconds()), "cpu-wait-%")
+	}
 }

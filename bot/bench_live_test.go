@@ -129,6 +129,7 @@ func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(
 	connected()
 	p.ended.Add(tables)
 	b.StartTimer()
+	load := sampleLoad()
 	began := time.Now()
 	startLatencies := startTables(b, p, tables, rounds, phase)
 	startSecs := time.Since(began).Seconds()
@@ -145,6 +146,7 @@ func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(
 	b.ReportMetric(percentile(startLatencies, 99), "start-p99-ms")
 	b.ReportMetric(float64(p.late.Load()), "late-acts")
 	b.ReportMetric(float64(len(closes)), "closes")
+	load.report(b)
 }
 
 // fakePeople is the reference platform, bottest.Fake.

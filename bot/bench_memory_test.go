@@ -75,6 +75,7 @@ func endedRun(b *testing.B, tables int) {
 	baseline := heapInUse()
 	p.ended.Add(tables)
 	b.StartTimer()
+	load := sampleLoad()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range 64 {
@@ -99,4 +100,5 @@ func endedRun(b *testing.B, tables int) {
 	b.ReportMetric(after, "after-MB")
 	b.ReportMetric(after-baseline, "growth-MB")
 	b.ReportMetric(float64(svc.Live()), "live-tables")
+	load.report(b)
 }

@@ -39,6 +39,7 @@ func BenchmarkRestart(b *testing.B) {
 				at := writeOpenTables(b, dir, n, r)
 				restart(b, dir, at) // posts each table's open phase once
 				var serving, resumed, rss, heap float64
+				load := sampleLoad()
 				for range b.N {
 					s, rs, peak, h := restart(b, dir, at)
 					serving, resumed, rss, heap = serving+s, resumed+rs, max(rss, peak), heap+h
@@ -48,6 +49,7 @@ func BenchmarkRestart(b *testing.B) {
 				b.ReportMetric(resumed/per, "resumed-ms")
 				b.ReportMetric(rss, "peak-rss-MB")
 				b.ReportMetric(heap/per, "heap-MB")
+				load.report(b)
 			})
 		}
 	}
