@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -23,7 +24,15 @@ type slot struct {
 	ready chan struct{} // closed once lt and err are set
 	lt    *live
 	err   error
+	// taken is set by whoever opens the table. A table claimed at Run
+	// is opened by a resume worker or, if an event for it comes first,
+	// by that event's handler, so the event does not wait for the tables
+	// queued before it.
+	taken atomic.Bool
 }
+
+// take reports whether the caller is the one to open the slot's table.
+func (sl *slot) take() bool { return sl.taken.CompareAndSwap(false, true) }
 
 // wait returns the slot's table once it is ready.
 func (sl *slot) wait(ctx context.Context) (*live, error) {
@@ -44,6 +53,7 @@ func (s *Service) claim(id string) (*slot, bool) {
 		return sl, false
 	}
 	sl := &slot{ready: make(chan struct{})}
+	sl.taken.Store(true)
 	s.tables[id] = sl
 	return sl, true
 }
@@ -87,6 +97,9 @@ func (s *Service) forget(lt *live) {
 func (s *Service) load(ctx context.Context, id string) (*live, error) {
 	sl, mine := s.claim(id)
 	if !mine {
+		if sl.take() { // being resumed, but no worker has reached it yet
+			s.resumeOne(s.context(), id, sl)
+		}
 		return sl.wait(ctx)
 	}
 	lt, err := s.open(ctx, id)
@@ -136,6 +149,7 @@ func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 			continue
 		}
 		if sl, mine := s.claim(sum.ID); mine {
+			sl.taken.Store(false) // for a resume worker, or the first event
 			out[sum.ID] = sl
 		}
 	}
@@ -158,7 +172,9 @@ func (s *Service) resume(ctx context.Context, claimed map[string]*slot) {
 		go func() {
 			defer wg.Done()
 			for id := range ids {
-				s.resumeOne(ctx, id, claimed[id])
+				if sl := claimed[id]; sl.take() {
+					s.resumeOne(ctx, id, sl)
+				}
 			}
 		}()
 	}
@@ -167,6 +183,9 @@ func (s *Service) resume(ctx context.Context, claimed map[string]*slot) {
 	}
 	close(ids)
 	wg.Wait()
+	for _, sl := range claimed {
+		<-sl.ready // some were opened by the first event for them
+	}
 	if len(claimed) > 0 {
 		s.log.Info("tables resumed", "tables", len(claimed), "took", time.Since(start))
 	}

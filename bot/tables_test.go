@@ -11,6 +11,7 @@ import (
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -50,45 +51,63 @@ func TestEndedTablesLeaveMemoryAndComeBackForStatusAndExport(t *testing.T) {
 }
 
 // TestResumeServesWhileTablesOpen restarts the service with two open
-// tables while one of them cannot be read yet: the platform serves at
-// once, an event for the other table is answered, an event for the
-// blocked table waits for that table only, and Resumed closes once both
-// are resumed.
+// tables and one resume worker, which gets stuck opening the first table
+// it takes: the platform serves at once, an event for the other table
+// opens that table itself and is answered, an event for the stuck table
+// waits for it only, and Resumed closes once both are resumed.
 func TestResumeServesWhileTablesOpen(t *testing.T) {
 	db, clock, f := openDB(t), newClock(), bottest.NewFake()
-	first := bottest.Service(f, db, clock, nil)
-	stop := runService(t, first)
-	threadA := startTable(t, f, map[string]string{"topic": "A?"})
-	threadB := startTable(t, f, map[string]string{"topic": "B?"})
+	stop := runService(t, bottest.Service(f, db, clock, nil))
+	threads := []string{startTable(t, f, map[string]string{"topic": "A?"}), startTable(t, f, map[string]string{"topic": "B?"})}
 	stop()
 
 	ctx := context.Background()
-	tableA, _, err := db.Lookup(ctx, "fake:"+threadA)
-	must(t, err)
-	gate := &gatedStore{DB: db, table: tableA, reached: make(chan struct{}), open: make(chan struct{})}
-	svc := bottest.Service(f, gate, clock, nil)
+	gate := &gatedStore{DB: db, reached: make(chan struct{}), open: make(chan struct{})}
+	svc := serviceWith(f, gate, clock, 1)
 	runService(t, svc)
-	<-gate.reached // resume is opening table A, and stays there
-	connected(t, f, func() error { return f.Command(ctx, bottest.Bob, threadB, "status", nil) })
-	if got := lastPrivate(f, bottest.Bob); !strings.Contains(got, "B?") || !strings.Contains(got, "running") {
-		t.Errorf("Bob's status of table B reads %q", got)
+	<-gate.reached // the worker is stuck on one table
+	stuck, free := threads[0], threads[1]
+	if id, _, _ := db.Lookup(ctx, "fake:"+free); id == gate.table {
+		stuck, free = free, stuck
+	}
+	connected(t, f, func() error { return f.Command(ctx, bottest.Bob, free, "status", nil) })
+	if got := lastPrivate(f, bottest.Bob); !strings.Contains(got, "running") {
+		t.Errorf("Bob's status of the free table reads %q", got)
 	}
 	select {
 	case <-svc.Resumed():
-		t.Fatal("Resumed closed while table A was still being opened")
+		t.Fatal("Resumed closed while a table was still being opened")
 	default:
 	}
 	done := make(chan error, 1)
-	go func() { done <- f.Command(ctx, bottest.Carol, threadA, "status", nil) }()
+	go func() { done <- f.Command(ctx, bottest.Carol, stuck, "status", nil) }()
 	close(gate.open)
 	must(t, <-done)
-	if got := lastPrivate(f, bottest.Carol); !strings.Contains(got, "A?") || !strings.Contains(got, "running") {
-		t.Errorf("Carol's status of table A reads %q", got)
+	if got := lastPrivate(f, bottest.Carol); !strings.Contains(got, "running") {
+		t.Errorf("Carol's status of the stuck table reads %q", got)
 	}
 	<-svc.Resumed()
 	if n := svc.Live(); n != 2 {
 		t.Errorf("%d tables in memory after resume, want 2", n)
 	}
+	if clock.Pending() != 2 {
+		t.Errorf("%d deadlines armed after resume, want one per table", clock.Pending())
+	}
+}
+
+// serviceWith is bottest.Service with a number of resume workers.
+func serviceWith(p bot.Platform, db bot.Store, clock bot.Clock, workers int) *bot.Service {
+	cfg := bot.Config{
+		Defaults: roundtable.Config{Rule: vote.Plurality, Rounds: 2, Mode: roundtable.Sealed,
+			Durations: roundtable.Durations{Message: 2 * time.Minute, Proposal: 2 * time.Minute, Vote: 2 * time.Minute}},
+		ResumeWorkers: workers,
+	}
+	deps := bot.Deps{Store: db, Clock: clock,
+		Agent: func(roundtable.Participant, roundtable.Task) (roundtable.Agent, error) { return bottest.Scribe{}, nil },
+		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
+			return roundtable.TextTask{Topic: spec.Topic}, nil
+		}}
+	return bot.New(cfg, deps, p)
 }
 
 // forgetful is the fake platform as a bot.Forgetter.
@@ -110,18 +129,22 @@ func (f *forgetful) forgotten() []string {
 	return append([]string(nil), f.gone...)
 }
 
-// gatedStore holds every Load of one table until open is closed.
+// gatedStore holds every Load of the first table loaded until open is
+// closed.
 type gatedStore struct {
 	*store.DB
-	table   string
 	once    sync.Once
-	reached chan struct{} // closed at the table's first Load
+	table   string        // set at the first Load
+	reached chan struct{} // closed at the first Load
 	open    chan struct{}
 }
 
 func (g *gatedStore) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
+	g.once.Do(func() {
+		g.table = table
+		close(g.reached)
+	})
 	if table == g.table {
-		g.once.Do(func() { close(g.reached) })
 		<-g.open
 	}
 	return g.DB.Load(ctx, table)
