@@ -154,4 +154,3 @@ func majority(outs []Outcome) []string {
 	}
 	return outs[best].Labels
 }
-
