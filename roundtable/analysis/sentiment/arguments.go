@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/prose"
 )
 
@@ -13,6 +14,8 @@ import (
 type Argument struct {
 	Text  string  `json:"text"`
 	Score float64 `json:"score"`
+	// Verdict is the model's verdict with its samples (nil for VADER).
+	Verdict *label.Verdict `json:"verdict,omitempty"`
 }
 
 // Opinion is a statement's arguments and its opinion sentiment S_O, the
@@ -57,8 +60,8 @@ func (a Analyzer) Opinion(ctx context.Context, text string) (Opinion, error) {
 		if err != nil {
 			return Opinion{}, fmt.Errorf("score argument %q: %w", arg, err)
 		}
-		op.Arguments = append(op.Arguments, Argument{Text: arg, Score: s})
-		sum += s
+		op.Arguments = append(op.Arguments, Argument{Text: arg, Score: s.Score, Verdict: s.Verdict})
+		sum += s.Score
 	}
 	if n := len(op.Arguments); n > 0 {
 		op.Score = sum / float64(n)

@@ -1,8 +1,13 @@
 package sentiment_test
 
 import (
+	"context"
 	"math"
 	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai"
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/prose"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
@@ -93,5 +98,25 @@ func TestOpinionIsMeanOfArguments(t *testing.T) {
 	want := (0.4404 + 0.3832) / 2
 	if len(op.Arguments) != 2 || math.Abs(op.Score-want) > 1e-3 {
 		t.Fatalf("opinion %+v, want 2 arguments with mean %.4f", op, want)
+	}
+}
+
+// The LLM scorer maps the model's majority level to the scale.
+func TestLLMScorerThroughFake(t *testing.T) {
+	srv := openaitest.NewServer(func(_ context.Context, r *openaitest.Request) openaitest.Reply {
+		return openaitest.JSON(map[string]string{"reasoning": "r", "label": "positive"})
+	})
+	defer srv.Close()
+	sp, err := prose.NewSplitter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	llm := sentiment.LLM{Labeler: &label.Sampler{LLM: openai.New(openai.Config{BaseURL: srv.URL(), Model: "fake"}), Endpoint: "fake", K: 3}}
+	op, err := sentiment.Analyzer{Split: sp, Scorer: llm}.Opinion(t.Context(), "Good plan, but late.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(op.Arguments) != 2 || op.Score != 0.5 || len(op.Arguments[0].Verdict.Samples) != 3 {
+		t.Fatalf("opinion %+v", op)
 	}
 }

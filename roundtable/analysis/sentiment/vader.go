@@ -5,12 +5,14 @@ import (
 	"math"
 
 	"github.com/jonreiter/govader"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 )
 
 // Scorer scores the sentiment of one argument in [-1, 1]. Implementations
 // must be safe for concurrent use.
 type Scorer interface {
-	Score(ctx context.Context, text string) (float64, error)
+	Score(ctx context.Context, text string) (Scored, error)
 	// Model names the lexicon or model, for annotations.
 	Model() string
 }
@@ -46,9 +48,16 @@ func (v *Vader) Polarity(text string) Polarity {
 
 func round(x, scale float64) float64 { return math.Round(x*scale) / scale }
 
+// Scored is a Scorer's answer: the score and, from a model, the verdict
+// behind it.
+type Scored struct {
+	Score   float64
+	Verdict *label.Verdict
+}
+
 // Score implements Scorer with VADER's compound score.
-func (v *Vader) Score(_ context.Context, text string) (float64, error) {
-	return v.a.PolarityScores(text).Compound, nil
+func (v *Vader) Score(_ context.Context, text string) (Scored, error) {
+	return Scored{Score: v.a.PolarityScores(text).Compound}, nil
 }
 
 // Model implements Scorer.
