@@ -57,7 +57,7 @@ type Scored struct {
 
 // Score implements Scorer with VADER's compound score.
 func (v *Vader) Score(_ context.Context, text string) (Scored, error) {
-	return Scored{Score: v.a.PolarityScores(text).Compound}, nil
+	return Scored{Score: round(v.a.PolarityScores(text).Compound, 1e4)}, nil
 }
 
 // Model implements Scorer.
