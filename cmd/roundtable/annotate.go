@@ -23,6 +23,8 @@ type annotateFlags struct {
 	samples, maxTurns, demoK int
 	endpoint, negotiate      string
 	embeddingModel, demos    string
+	db                       string
+	tables                   []string
 	llm                      llmFlags
 }
 
@@ -50,7 +52,15 @@ Model-backed methods use the first [[llm]] endpoint (or --endpoint, or the
 --llm-* flags), asked --samples times with a majority; --negotiate A,B[,C]
 labels by negotiation between the named endpoints instead. A line whose
 model failed is written with "error" and the command exits 1 at the end; a
-malformed line stops it with exit status 2 and the line number.`,
+malformed line stops it with exit status 2 and the line number.
+
+With --db FILE it reads no stdin: it measures every message of the stored
+tables (or of each --table ID) and stores the results as annotations beside
+each table's log (never in it, never shown to agents). A message that already
+has a result from the same instrument and model is not measured again, so a
+re-run asks no model; one whose model failed is stored as missing, with the
+reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
+"seq", and the fields above, or "missing"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := LoadConfig(a.configPath)
@@ -60,6 +70,12 @@ malformed line stops it with exit status 2 and the line number.`,
 			in, err := a.buildInstrument(cmd.Context(), cfg, f)
 			if err != nil {
 				return err
+			}
+			if f.db != "" {
+				return a.annotateStore(cmd.Context(), cfg, f.db, f.tables, in, a.Stdout)
+			}
+			if len(f.tables) > 0 {
+				return usagef("--table needs --db FILE")
 			}
 			return annotateLines(cmd.Context(), in, a.Stdin, a.Stdout)
 		},
@@ -76,6 +92,8 @@ malformed line stops it with exit status 2 and the line number.`,
 	fl.StringVar(&f.demos, "demos", "", "JSON Lines file of labelled examples {\"text\":…,\"labels\":[…]}; the nearest are shown to the model")
 	fl.IntVar(&f.demoK, "demos-k", 3, "how many of the nearest labelled examples to show")
 	fl.StringVar(&f.embeddingModel, "embedding-model", "text-embedding-3-small", "embedding --method llm: the model of /v1/embeddings")
+	fl.StringVar(&f.db, "db", "", "annotate the messages of the tables in this database instead of stdin, storing the annotations")
+	fl.StringSliceVar(&f.tables, "table", nil, "with --db: the table(s) to annotate (default all)")
 	f.llm.register(fl)
 	return cmd
 }
