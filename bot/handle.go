@@ -24,6 +24,8 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 	if err != nil {
 		if roundtable.ErrorCode(err) == roundtable.Internal {
 			s.log.Error("handle event", "platform", ev.Platform, "kind", ev.Kind, "err", err)
+		} else if _, refused := Refused(err); refused {
+			s.log.Warn("the platform refused", "platform", ev.Platform, "kind", ev.Kind, "err", err)
 		}
 		if ev.Kind == KindMessage {
 			s.log.Debug("thread message not recorded", "err", err)
