@@ -3,7 +3,6 @@ package discord
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -99,11 +98,3 @@ func isCode(err error, code int) bool {
 	var rest *discordgo.RESTError
 	return errors.As(err, &rest) && rest.Message != nil && rest.Message.Code == code
 }
-
-// isStatus reports whether err is a REST error with the HTTP status.
-func isStatus(err error, status int) bool {
-	var rest *discordgo.RESTError
-	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == status
-}
-
-var _ = http.StatusForbidden

@@ -69,9 +69,14 @@ type guild struct {
 
 func newGuild(id, name string) *guild {
 	return &guild{ID: id, Name: name, Owner: "1",
-		roles:   []Role{{ID: id, Name: "@everyone", Permissions: permMember}, {ID: id + "2", Name: BotName, Permissions: permBot}},
-		members: map[string][]string{BotID: {id + "2"}}}
+		roles:   []Role{{ID: id, Name: "@everyone", Permissions: permMember}, {ID: BotRoleID(id), Name: BotName, Permissions: permBot}},
+		members: map[string][]string{BotID: {BotRoleID(id)}}}
 }
+
+// BotRoleID is the bot's role in a guild: it may read, write, attach
+// files, make threads and webhooks. An overwrite for it takes a
+// permission from the bot in one channel.
+func BotRoleID(guild string) string { return guild + "2" }
 
 // AddGuild adds a guild the bot is in, whose @everyone may read and
 // write, with no channel yet.

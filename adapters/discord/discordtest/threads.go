@@ -23,6 +23,14 @@ func (s *Server) ArchiveThread(id string) {
 	s.dispatchLocked("THREAD_UPDATE", channelJSON(ch))
 }
 
+// ArchiveThreadSilently archives a thread without telling the bot, as
+// when it missed the THREAD_UPDATE while reconnecting.
+func (s *Server) ArchiveThreadSilently(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.channels[id].Archived = true
+}
+
 // Archived reports whether a thread is archived.
 func (s *Server) Archived(id string) bool {
 	s.mu.Lock()
