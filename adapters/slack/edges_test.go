@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -149,5 +150,29 @@ func TestFormsAreNotRetriedPastTheirTrigger(t *testing.T) {
 	}
 	if n, views := fake.Calls("views.open"), fake.Views(alice.ID); n != 3 || len(views) != 1 {
 		t.Errorf("after a 1 s Retry-After: %d calls and %d views, want 3 and 1", n, len(views))
+	}
+}
+
+// TestCommandsNamingATableElsewhereAreRefused names, in another channel,
+// a table started in #general: Slack runs commands in channels only, so
+// a table is reachable from its own channel, and refused from any other.
+func TestCommandsNamingATableElsewhereAreRefused(t *testing.T) {
+	tb := newTable(t)
+	fake, ctx := tb.h.Fake, context.Background()
+	fake.AddChannel("C0OTHER", "other")
+	tb.must("start", tb.h.Command(ctx, bottest.Alice, slackfake.GeneralID, "start", map[string]string{"topic": "Here", "agents": "none"}))
+	eph := fake.Ephemerals(slackfake.SlackUser(bottest.Alice).ID)
+	m := regexp.MustCompile(`Table (t[0-9a-f]+) started`).FindStringSubmatch(eph[len(eph)-1].Text)
+	if m == nil {
+		t.Fatalf("no table started: %+v", eph)
+	}
+	tb.must("join elsewhere", tb.h.Command(ctx, bottest.Bob, "C0OTHER", "join", map[string]string{"table": m[1]}))
+	tb.must("join here", tb.h.Command(ctx, bottest.Carol, slackfake.GeneralID, "join", map[string]string{"table": m[1]}))
+	bob, carol := fake.Ephemerals(slackfake.SlackUser(bottest.Bob).ID), fake.Ephemerals(slackfake.SlackUser(bottest.Carol).ID)
+	if len(bob) != 1 || !strings.Contains(bob[0].Text, "is not in this channel") {
+		t.Errorf("Bob, in #other, was shown %+v", bob)
+	}
+	if len(carol) != 1 || !strings.Contains(carol[0].Text, "You joined") {
+		t.Errorf("Carol, in #general, was shown %+v", carol)
 	}
 }
