@@ -38,3 +38,28 @@ func Refused(err error) (*Refusal, bool) {
 	ok := errors.As(err, &r)
 	return r, ok
 }
+
+// Permanent reports whether retrying the operation that returned err
+// cannot succeed: a Refusal, or an error an adapter marked permanent
+// because the platform rejected the request itself (an unknown channel, a
+// malformed message). Network errors, 5xx and timeouts are not permanent;
+// rate limits never reach the service.
+func Permanent(err error) bool {
+	var p interface{ Permanent() bool }
+	return errors.As(err, &p) && p.Permanent()
+}
+
+// Permanent implements the mark Permanent looks for.
+func (r *Refusal) Permanent() bool { return true }
+
+// PermanentError marks an adapter's error as permanent (see Permanent).
+type PermanentError struct{ Err error }
+
+// Error implements error.
+func (e *PermanentError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the platform's error.
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// Permanent implements the mark Permanent looks for.
+func (e *PermanentError) Permanent() bool { return true }

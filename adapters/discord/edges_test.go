@@ -104,4 +104,10 @@ func TestMissingPermissionsAreNamed(t *testing.T) {
 	if _, ok := postStarting(srv, srv.Channel(), "I cannot post in <#"+thread+">. I lack the Send Messages in Threads permission"); !ok {
 		t.Errorf("the channel was not told: %+v", srv.Posts(srv.Channel()))
 	}
+	if !bot.Permanent(err) {
+		t.Errorf("a refusal is not permanent: %v", err)
+	}
+	if _, err := p.Post(ctx, "999", bot.Message{Text: "nowhere"}); err == nil || !bot.Permanent(err) {
+		t.Errorf("posting in an unknown channel: %v; want a permanent error", err)
+	}
 }

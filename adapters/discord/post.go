@@ -40,7 +40,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 		})
 		if err != nil {
 			p.cannotPost(ctx, channel, err)
-			return first, fmt.Errorf("discord: post part %d of %d in %s: %w", i+1, len(parts), channel, err)
+			return first, fmt.Errorf("discord: post part %d of %d in %s: %w", i+1, len(parts), channel, final(err))
 		}
 		if i == 0 {
 			first = id
@@ -100,7 +100,7 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 		return err
 	})
 	if err != nil {
-		return wrap(fmt.Sprintf("edit message %s in %s", id, channel), p.refused(ctx, channel, 0, err))
+		return wrap(fmt.Sprintf("edit message %s in %s", id, channel), final(p.refused(ctx, channel, 0, err)))
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	ch, err := p.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: clip(orDefault(title, "roundtable"), maxThreadName),
 		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx))
 	if err != nil {
-		return "", wrap("start thread in "+channel, p.refused(ctx, channel, discordgo.PermissionCreatePublicThreads, err))
+		return "", wrap("start thread in "+channel, final(p.refused(ctx, channel, discordgo.PermissionCreatePublicThreads, err)))
 	}
 	if ch.ParentID == "" {
 		ch.ParentID = channel

@@ -2,7 +2,9 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -47,6 +49,20 @@ func (p *Platform) refused(ctx context.Context, channel string, need int64, err 
 	}
 	return &bot.Refusal{Err: err, Reason: fmt.Sprintf("I lack the %s permission in <#%s>; ask someone who manages this server to grant it to me there.",
 		permissionList(missing), channel)}
+}
+
+// final marks err permanent when Discord rejected the request itself
+// (a 4xx other than 429: unknown channel, invalid body), which no retry
+// changes; 5xx and network errors stay retryable.
+func final(err error) error {
+	var rest *discordgo.RESTError
+	if err == nil || bot.Permanent(err) || !errors.As(err, &rest) || rest.Response == nil {
+		return err
+	}
+	if code := rest.Response.StatusCode; code >= 400 && code < 500 && code != http.StatusTooManyRequests {
+		return &bot.PermanentError{Err: err}
+	}
+	return err
 }
 
 // permissionList names the permissions of bits: "A", "A and B", "A, B and C".

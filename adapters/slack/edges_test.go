@@ -49,8 +49,13 @@ func TestPostsInArchivedChannelsAreRefusals(t *testing.T) {
 	p := newPlatform(fake, newLogSink(t).logger())
 	fake.ArchiveChannel(slackfake.GeneralID)
 	_, err := p.Post(context.Background(), slackfake.GeneralID, bot.Message{Text: "into the void"})
-	if r, ok := bot.Refused(err); !ok || !strings.Contains(r.Reason, "is archived. Unarchive it") {
-		t.Errorf("post in an archived channel: %v; want a refusal", err)
+	if r, ok := bot.Refused(err); !ok || !strings.Contains(r.Reason, "is archived. Unarchive it") || !bot.Permanent(err) {
+		t.Errorf("post in an archived channel: %v; want a permanent refusal", err)
+	}
+	fake.AddChannel("C0OTHER", "other")
+	_, err = p.Post(context.Background(), "C0OTHER/1700000000.999999", bot.Message{Text: "nowhere"})
+	if _, refused := bot.Refused(err); refused || !bot.Permanent(err) {
+		t.Errorf("post in an unknown thread: %v; want a permanent error, not a refusal", err)
 	}
 }
 

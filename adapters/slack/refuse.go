@@ -55,6 +55,9 @@ func (p *Platform) refused(channel string, err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
+	if transient[se.Err] {
+		return err
+	}
 	where := p.names.of(parseRef(channel).Channel)
 	var reason string
 	switch se.Err {
@@ -65,10 +68,14 @@ func (p *Platform) refused(channel string, err error) error {
 	case "is_archived":
 		reason = fmt.Sprintf("%s is archived. Unarchive it, or use roundtable in another channel.", capitalise(where))
 	default:
-		return err
+		return &bot.PermanentError{Err: err} // the request itself was refused
 	}
 	return &bot.Refusal{Reason: reason, Err: err}
 }
+
+// transient are Slack's error codes that a retry may overcome.
+var transient = map[string]bool{"ratelimited": true, "internal_error": true, "fatal_error": true,
+	"service_unavailable": true, "request_timeout": true, "team_added_to_org": true}
 
 func capitalise(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
