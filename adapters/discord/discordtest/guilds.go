@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/roundtable-ai/roundtable/bot/bottest"
@@ -91,13 +92,7 @@ func (s *Server) AddRole(guildID string, r Role) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g := s.guilds[guildID]
-	for i, old := range g.roles {
-		if old.ID == r.ID {
-			g.roles[i] = r
-			return
-		}
-	}
-	g.roles = append(g.roles, r)
+	g.roles = upsert(g.roles, r, func(old Role) bool { return old.ID == r.ID })
 }
 
 // AddMember makes u a member of a guild with roles (replacing theirs).
@@ -119,13 +114,16 @@ func (s *Server) SetOverwrite(channelID string, o Overwrite) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := s.channels[channelID]
-	for i, old := range ch.Overwrites {
-		if old.ID == o.ID {
-			ch.Overwrites[i] = o
-			return
-		}
+	ch.Overwrites = upsert(ch.Overwrites, o, func(old Overwrite) bool { return old.ID == o.ID && old.Member == o.Member })
+}
+
+// upsert replaces the element of list that is the same as v, or appends v.
+func upsert[T any](list []T, v T, same func(T) bool) []T {
+	if i := slices.IndexFunc(list, same); i >= 0 {
+		list[i] = v
+		return list
 	}
-	ch.Overwrites = append(ch.Overwrites, o)
+	return append(list, v)
 }
 
 // guildOf returns the guild of a channel; the caller holds mu.
@@ -166,7 +164,7 @@ func (s *Server) perms(ch *channel, user string) int64 {
 	}
 	var p int64
 	for _, r := range g.roles {
-		if r.ID == g.ID || contains(roles, r.ID) {
+		if r.ID == g.ID || slices.Contains(roles, r.ID) {
 			p |= r.Permissions
 		}
 	}
@@ -185,7 +183,7 @@ func overwrite(p int64, ows []Overwrite, everyone, user string, roles []string) 
 	}
 	var allow, deny int64
 	for _, o := range ows {
-		if !o.Member && contains(roles, o.ID) {
+		if !o.Member && slices.Contains(roles, o.ID) {
 			allow, deny = allow|o.Allow, deny|o.Deny
 		}
 	}
@@ -196,15 +194,6 @@ func overwrite(p int64, ows []Overwrite, everyone, user string, roles []string) 
 		}
 	}
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // botMay answers 403 as Discord does, and returns false, unless the bot
