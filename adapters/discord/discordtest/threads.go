@@ -7,11 +7,13 @@ import (
 
 // Thread archiving. Discord archives a thread after its auto-archive
 // duration without activity (ArchiveThread does it at once). In an
-// archived thread the bot's messages cannot be edited, and posts fail
-// too (400 "Thread is archived", code 50083: the strict behaviour, which
-// bots meet when posting through webhooks and with locked threads), until
-// the thread is unarchived with PATCH /channels/{id} {"archived": false},
-// which needs Send Messages in Threads.
+// archived thread messages cannot be edited (400 "Thread is archived",
+// code 50083) until the thread is unarchived with PATCH /channels/{id}
+// {"archived": false}, which needs Send Messages in Threads. Discord's
+// documentation says a new message unarchives an unlocked thread by
+// itself, yet bots report posts refused with 50083 too; the fake refuses
+// posts and webhook executions as well, the stricter case, so an adapter
+// that passes against it unarchives first either way.
 
 // ArchiveThread archives a thread, sending THREAD_UPDATE as Discord does.
 func (s *Server) ArchiveThread(id string) {
