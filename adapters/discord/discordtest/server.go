@@ -5,8 +5,13 @@
 // The fake models what users see: messages per channel (authored by the
 // bot, a webhook persona or a person), threads, ephemeral answers and
 // modals per user. It sends real rate-limit headers, can answer 429, and
-// can ask the client to reconnect (op 7) to exercise resuming. Harness
-// drives it as the bottest conformance suite expects.
+// can ask the client to reconnect (op 7) to exercise resuming. It models
+// guilds, roles, members and channel permission overwrites (guilds.go):
+// interactions carry the member's permissions where they were sent, and
+// the bot's own calls fail with 403 Missing Access (50001) or Missing
+// Permissions (50013) where it lacks a permission; and threads that
+// archive (threads.go), refusing edits and posts with 50083 until
+// unarchived. Harness drives it as the bottest conformance suite expects.
 package discordtest
 
 import (
