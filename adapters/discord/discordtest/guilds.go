@@ -219,12 +219,21 @@ func sendPerm(ch *channel) int64 {
 	return permSend
 }
 
-func (s *Server) getGuild(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// guildOf404 returns the request's guild, or answers 404 Unknown Guild
+// and returns nil; the caller holds mu.
+func (s *Server) guildOf404(w http.ResponseWriter, r *http.Request) *guild {
 	g := s.guilds[r.PathValue("guild")]
 	if g == nil {
 		apiError(w, http.StatusNotFound, errUnknownGuild, "Unknown Guild")
+	}
+	return g
+}
+
+func (s *Server) getGuild(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.guildOf404(w, r)
+	if g == nil {
 		return
 	}
 	roles := []map[string]any{}
@@ -238,9 +247,8 @@ func (s *Server) getGuild(w http.ResponseWriter, r *http.Request) {
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.guilds[r.PathValue("guild")]
+	g := s.guildOf404(w, r)
 	if g == nil {
-		apiError(w, http.StatusNotFound, errUnknownGuild, "Unknown Guild")
 		return
 	}
 	roles, ok := g.members[r.PathValue("user")]
