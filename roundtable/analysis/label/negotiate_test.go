@@ -141,3 +141,32 @@ func TestNegotiationUsesNearestDemonstrations(t *testing.T) {
 		t.Fatalf("system prompt does not hold just the nearest demonstration:\n%s", sys)
 	}
 }
+
+// An unusable answer is re-asked once with the error; a second one ends
+// the negotiation naming the endpoint and both errors.
+func TestNegotiationReasksAnUnusableAnswerOnce(t *testing.T) {
+	flaky := func(bad int) openaitest.Handler {
+		n := 0
+		return func(ctx contextT, r *openaitest.Request) openaitest.Reply {
+			if n++; n <= bad {
+				return openaitest.Content("I think yes")
+			}
+			return persona{own: "yes"}.handle(ctx, r)
+		}
+	}
+	a, b := newServer(t, flaky(1)), newServer(t, persona{own: "yes"}.handle)
+	eps := []label.Endpoint{{Name: "A", LLM: client(a, "A")}, {Name: "B", LLM: client(b, "B")}}
+	v, err := (&label.Negotiator{Endpoints: eps}).Label(t.Context(), yesNo)
+	if err != nil || v.Label() != "yes" {
+		t.Fatalf("label %q, %v", v.Label(), err)
+	}
+	if re := a.Requests()[1]; !re.Repair() || !strings.Contains(re.LastUser(), "contains no JSON object") {
+		t.Fatalf("the re-ask does not carry the error: %q", re.LastUser())
+	}
+	a2 := newServer(t, flaky(2))
+	eps[0].LLM = client(a2, "A")
+	_, err = (&label.Negotiator{Endpoints: eps}).Label(t.Context(), yesNo)
+	if err == nil || !strings.Contains(err.Error(), "generator A") || !strings.Contains(err.Error(), "before the re-ask") {
+		t.Fatalf("error %v", err)
+	}
+}
