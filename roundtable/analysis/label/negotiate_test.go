@@ -15,14 +15,15 @@ import (
 // discriminator it agrees when the generator said own, or always if
 // agreeable.
 type persona struct {
-	own                string
-	pliable, agreeable bool
+	own                            string
+	pliable, agreeable, contrarian bool
 }
 
 func (p persona) handle(_ contextT, r *openaitest.Request) openaitest.Reply {
 	if strings.HasSuffix(r.SchemaName, "_judgement") {
 		other := between(r.LastUser(), "Another annotator answered ", ", reasoning")
-		return openaitest.JSON(map[string]any{"agree": p.agreeable || other == p.own, "explanation": "I read it as " + p.own, "label": p.own})
+		agree := !p.contrarian && (p.agreeable || other == p.own)
+		return openaitest.JSON(map[string]any{"agree": agree, "explanation": "I read it as " + p.own, "label": p.own})
 	}
 	ans := p.own
 	if p.pliable && len(r.Messages) > 2 {
@@ -67,6 +68,8 @@ func TestNegotiationOutcomes(t *testing.T) {
 			"A>B:yes/false B>A:yes/true"},
 		{"both disagree, a third decides by majority of six", []persona{stubbornYes, stubbornNo, stubbornYes}, "yes",
 			"A>B:yes/false B>A:no/false C>A:yes/true A>C:yes/true C>B:yes/false B>C:no/false"},
+		{"neither session agrees but both generators end on the same answer", []persona{{own: "yes", contrarian: true}, {own: "yes", contrarian: true}}, "yes",
+			"A>B:yes/false B>A:yes/false"},
 		{"both agree on different answers, a third decides", []persona{{own: "yes", agreeable: true}, {own: "no", agreeable: true}, stubbornNo}, "no",
 			"A>B:yes/true B>A:no/true C>A:no/true A>C:yes/false C>B:no/true B>C:no/true"},
 	}
