@@ -39,10 +39,10 @@ func TestEndedTablesLeaveMemoryAndComeBackForStatusAndExport(t *testing.T) {
 	ctx := context.Background()
 	must(t, f.Command(ctx, bottest.Bob, thread, "status", nil))
 	must(t, f.Command(ctx, bottest.Alice, thread, "export", map[string]string{"format": "jsonl"}))
-	if got := lastPrivate(fake, bottest.Bob); !strings.Contains(got, ": ended") {
+	if got := lastPrivate(t, fake, bottest.Bob); !strings.Contains(got, ": ended") {
 		t.Errorf("Bob's status reads %q, want the ended table", got)
 	}
-	if got := lastPrivate(fake, bottest.Alice); !strings.Contains(got, `"table_ended"`) {
+	if got := lastPrivate(t, fake, bottest.Alice); !strings.Contains(got, `"table_ended"`) {
 		t.Errorf("Alice's export reads %q, want the log up to its end", got)
 	}
 	if n := svc.Live(); n != 0 {
@@ -71,7 +71,7 @@ func TestResumeServesWhileTablesOpen(t *testing.T) {
 		stuck, free = free, stuck
 	}
 	connected(t, f, func() error { return f.Command(ctx, bottest.Bob, free, "status", nil) })
-	if got := lastPrivate(f, bottest.Bob); !strings.Contains(got, "running") {
+	if got := lastPrivate(t, f, bottest.Bob); !strings.Contains(got, "running") {
 		t.Errorf("Bob's status of the free table reads %q", got)
 	}
 	select {
@@ -83,7 +83,7 @@ func TestResumeServesWhileTablesOpen(t *testing.T) {
 	go func() { done <- f.Command(ctx, bottest.Carol, stuck, "status", nil) }()
 	close(gate.open)
 	must(t, <-done)
-	if got := lastPrivate(f, bottest.Carol); !strings.Contains(got, "running") {
+	if got := lastPrivate(t, f, bottest.Carol); !strings.Contains(got, "running") {
 		t.Errorf("Carol's status of the stuck table reads %q", got)
 	}
 	<-svc.Resumed()
@@ -205,17 +205,9 @@ func startTable(t *testing.T, f *bottest.Fake, opts map[string]string) string {
 	connected(t, f, func() error { return f.Command(context.Background(), bottest.Alice, f.Channel(), "start", opts) })
 	threads := f.Threads(f.Channel())
 	if len(threads) != before+1 {
-		t.Fatalf("start opened %d threads, want 1: %q", len(threads)-before, lastPrivate(f, bottest.Alice))
+		t.Fatalf("start opened %d threads, want 1: %q", len(threads)-before, lastPrivate(t, f, bottest.Alice))
 	}
 	return threads[len(threads)-1]
-}
-
-func lastPrivate(f *bottest.Fake, u bottest.User) string {
-	pv := f.Private(u)
-	if len(pv) == 0 {
-		return ""
-	}
-	return pv[len(pv)-1].Text
 }
 
 func must(t *testing.T, err error) {

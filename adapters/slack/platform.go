@@ -145,6 +145,7 @@ type Platform struct {
 	users   *userCache
 	threads *threadIndex
 	parts   *partsIndex
+	names   channelNames
 	busy    busy
 	depth   int // per-user event queue bound; zero is bot.DefaultLaneDepth
 
