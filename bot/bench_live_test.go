@@ -29,12 +29,16 @@ import (
 //
 // Run: go test ./bot -run '^$' -bench LiveTables -benchtime 1x
 // (ROUNDTABLE_BENCH_TABLES, _ROUNDS and _PHASE scale it; defaults 1000,3000 tables, 2 rounds, 5s).
-func BenchmarkLiveTables(b *testing.B) {
+func BenchmarkLiveTables(b *testing.B) { benchLive(b, fakePeople) }
+
+// benchLive runs the live-table benchmark at each size on the platform
+// people builds.
+func benchLive(b *testing.B, people func(*store.DB) (peopleSide, func())) {
 	rounds := benchSizes(b, "ROUNDTABLE_BENCH_ROUNDS", 2)[0]
 	for _, n := range benchSizes(b, "ROUNDTABLE_BENCH_TABLES", 1000, 3000) {
 		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
 			for range b.N {
-				liveRun(b, n, rounds, benchPhase(b), nil)
+				liveRun(b, n, rounds, benchPhase(b), people)
 			}
 		})
 	}
@@ -112,15 +116,12 @@ func (p *livePlatform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) er
 }
 
 // liveRun runs tables on the platform people builds over the service's
-// file (nil: the reference fake); connected returns once it serves.
+// file; connected returns once it serves.
 func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(*store.DB) (peopleSide, func())) {
 	b.StopTimer()
 	db := benchDB(b, b.TempDir(), store.Options{})
 	defer db.Close()
 	probe := newProbeStore(db)
-	if people == nil {
-		people = fakePeople
-	}
 	side, connected := people(db)
 	p := newLivePlatform(side, probe)
 	svc := benchService(p, probe, bot.SystemClock{}, phase)

@@ -21,16 +21,7 @@ import (
 //
 // Run: go test ./bot -run '^$' -bench LiveTablesWeb -benchtime 1x
 // (ROUNDTABLE_BENCH_TABLES, _ROUNDS and _PHASE scale it as for BenchmarkLiveTables).
-func BenchmarkLiveTablesWeb(b *testing.B) {
-	rounds := benchSizes(b, "ROUNDTABLE_BENCH_ROUNDS", 2)[0]
-	for _, n := range benchSizes(b, "ROUNDTABLE_BENCH_TABLES", 1000, 3000) {
-		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
-			for range b.N {
-				liveRun(b, n, rounds, benchPhase(b), webPeople)
-			}
-		})
-	}
-}
+func BenchmarkLiveTablesWeb(b *testing.B) { benchLive(b, webPeople) }
 
 // webSide is the web platform with its people acting as its events.
 type webSide struct {
