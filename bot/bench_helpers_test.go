@@ -243,19 +243,40 @@ func (s *probeStore) shown(thread string, at time.Time) (time.Duration, bool) {
 }
 
 // machineLoad samples what the benchmark shares the machine with: the
-// process's CPU time and the kernel's CPU pressure (time some runnable
-// task waited for a CPU), so figures from a busy machine say so.
+// process's CPU time, the time its threads waited for a CPU while
+// runnable (cores-waited: how many more cores it would have used), and
+// the kernel's CPU pressure (time some task waited), so figures from a
+// busy machine say so.
 type machineLoad struct {
 	wall     time.Time
 	cpu      time.Duration
-	pressure float64 // µs, /proc/pressure/cpu "some" total
+	runq     time.Duration // the process's threads' time runnable but not running
+	pressure float64       // µs, /proc/pressure/cpu "some" total
 }
 
 func sampleLoad() machineLoad {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return machineLoad{wall: time.Now(), cpu: cpu, pressure: cpuPressure()}
+	return machineLoad{wall: time.Now(), cpu: cpu, runq: runQueueWait(), pressure: cpuPressure()}
+}
+
+// runQueueWait sums, over the process's threads, the time they waited
+// for a CPU while runnable (/proc/self/task/*/schedstat, second field).
+func runQueueWait() time.Duration {
+	paths, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	var total time.Duration
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			ns, _ := strconv.ParseInt(f[1], 10, 64)
+			total += time.Duration(ns)
+		}
+	}
+	return total
 }
 
 func cpuPressure() float64 {
@@ -278,6 +299,7 @@ func (l machineLoad) report(b *testing.B) {
 	now := sampleLoad()
 	wall := now.wall.Sub(l.wall)
 	b.ReportMetric(float64(now.cpu-l.cpu)/float64(wall), "cores-used")
+	b.ReportMetric(float64(now.runq-l.runq)/float64(wall), "cores-waited")
 	if l.pressure >= 0 && now.pressure >= 0 {
 		b.ReportMetric(100*(now.pressure-l.pressure)/float64(wall.Microseconds()), "cpu-wait-%")
 	}
