@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkEndedTables measures what ended tables leave in memory: it
-// starts tables of the Facilitator alone (join:no), which run their round
+// starts tables of the Facilitator alone (join:no), which run their rounds
 // to the end by themselves at once, from 64 people at a time on the wall
 // clock and a bbolt file, until all have ended. It reports
 //
@@ -27,12 +27,13 @@ import (
 // The platform discards what is posted, so that the heap is the service's.
 //
 // Run: go test ./bot -run '^$' -bench EndedTables -benchtime 1x
-// (ROUNDTABLE_BENCH_TABLES scales it; default 10000).
+// (ROUNDTABLE_BENCH_TABLES and _ROUNDS scale it; default 10000 tables of 1 round).
 func BenchmarkEndedTables(b *testing.B) {
+	rounds := benchSizes(b, "ROUNDTABLE_BENCH_ROUNDS", 1)[0]
 	for _, n := range benchSizes(b, "ROUNDTABLE_BENCH_TABLES", 10000) {
-		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("tables=%d/rounds=%d", n, rounds), func(b *testing.B) {
 			for range b.N {
-				endedRun(b, n)
+				endedRun(b, n, rounds)
 			}
 		})
 	}
@@ -61,7 +62,7 @@ func (p *sinkPlatform) StartThread(context.Context, string, string) (string, err
 	return fmt.Sprintf("th%d", p.ids.Add(1)), nil
 }
 
-func endedRun(b *testing.B, tables int) {
+func endedRun(b *testing.B, tables, rounds int) {
 	b.StopTimer()
 	db := benchDB(b, b.TempDir(), store.Options{})
 	defer db.Close()
@@ -85,7 +86,7 @@ func endedRun(b *testing.B, tables int) {
 			for i := next.Add(1) - 1; i < int64(tables); i = next.Add(1) - 1 {
 				u := bottest.User{ID: fmt.Sprintf("u%d", i), Name: "Starter"}
 				err := p.Command(context.Background(), u, "general", "start",
-					map[string]string{"topic": fmt.Sprintf("Table %d: where do we meet?", i), "rounds": "1", "join": "no"})
+					map[string]string{"topic": fmt.Sprintf("Table %d: where do we meet?", i), "rounds": fmt.Sprint(rounds), "join": "no"})
 				if err != nil {
 					b.Error(err)
 				}
