@@ -103,6 +103,9 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		return sl.wait(ctx)
 	}
 	lt, err := s.open(ctx, id)
+	if err == nil && lt != nil && lt.running() {
+		lt.begin(s.context()) // its resume failed: it resumes now
+	}
 	s.settle(id, sl, lt, err)
 	return lt, err
 }
@@ -221,6 +224,13 @@ func (s *Service) running() []*live {
 		}
 	}
 	return out
+}
+
+// running reports whether the table has started and is not over.
+func (lt *live) running() bool {
+	var on bool
+	lt.table.Read(func(s *roundtable.State) { on = s.Status == roundtable.StatusRunning })
+	return on
 }
 
 // ended reports whether the table is over.

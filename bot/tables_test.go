@@ -2,9 +2,11 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,6 +95,46 @@ func TestResumeServesWhileTablesOpen(t *testing.T) {
 	if clock.Pending() != 2 {
 		t.Errorf("%d deadlines armed after resume, want one per table", clock.Pending())
 	}
+}
+
+// TestTableWhoseResumeFailedResumesAtItsFirstEvent fails the first read
+// of a table's log at restart: the service goes on, and the first event
+// for that table opens it, re-arms its deadline and is answered.
+func TestTableWhoseResumeFailedResumesAtItsFirstEvent(t *testing.T) {
+	db, clock, f := openDB(t), newClock(), bottest.NewFake()
+	stop := runService(t, bottest.Service(f, db, clock, nil))
+	thread := startTable(t, f, map[string]string{"topic": "A?"})
+	stop()
+
+	flaky := &flakyStore{DB: db}
+	flaky.fail.Store(true)
+	svc := serviceWith(f, flaky, clock, 1)
+	runService(t, svc)
+	<-svc.Resumed()
+	if n, armed := svc.Live(), clock.Pending(); n != 0 || armed != 0 {
+		t.Fatalf("after a failed resume: %d tables in memory and %d deadlines armed, want none", n, armed)
+	}
+	ctx := context.Background()
+	connected(t, f, func() error { return f.Command(ctx, bottest.Bob, thread, "status", nil) })
+	if got := lastPrivate(t, f, bottest.Bob); !strings.Contains(got, "running") {
+		t.Errorf("Bob's status reads %q", got)
+	}
+	if n, armed := svc.Live(), clock.Pending(); n != 1 || armed != 1 {
+		t.Errorf("after the first event: %d tables in memory and %d deadlines armed, want 1 and 1", n, armed)
+	}
+}
+
+// flakyStore fails the first Load while fail is set.
+type flakyStore struct {
+	*store.DB
+	fail atomic.Bool
+}
+
+func (s *flakyStore) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
+	if s.fail.CompareAndSwap(true, false) {
+		return nil, errors.New("disk hiccup")
+	}
+	return s.DB.Load(ctx, table)
 }
 
 // serviceWith is bottest.Service with a number of resume workers.
