@@ -25,6 +25,7 @@ import (
 //	ROUNDTABLE_BENCH_TABLES   table counts, comma-separated (each benchmark has its default)
 //	ROUNDTABLE_BENCH_ROUNDS   rounds of history or of play, comma-separated
 //	ROUNDTABLE_BENCH_PHASE    phase duration of live tables (default 5s)
+//	ROUNDTABLE_BENCH_WORKERS  resume workers (default: bot's, four per CPU)
 //	ROUNDTABLE_BENCH_POSTS    "memory" keeps the records of posts in memory instead of
 //	                          the file: what a posting path off the fsync path could reach
 
@@ -66,6 +67,9 @@ func benchService(p bot.Platform, db bot.Store, clock bot.Clock, phase time.Dura
 			Durations: roundtable.Durations{Message: phase, Proposal: phase, Vote: phase}},
 		Agents:        map[string]roundtable.Participant{"Facilitator": facilitatorSeat},
 		DefaultAgents: []string{"Facilitator"},
+	}
+	if v := os.Getenv("ROUNDTABLE_BENCH_WORKERS"); v != "" {
+		cfg.ResumeWorkers, _ = strconv.Atoi(v)
 	}
 	deps := bot.Deps{Store: db, Clock: clock,
 		Agent: func(roundtable.Participant, roundtable.Task) (roundtable.Agent, error) {

@@ -34,13 +34,17 @@ func resetPeakRSS() bool {
 }
 
 // peakRSS returns the process's peak RSS (VmHWM) in MB, or -1.
-func peakRSS() float64 {
+func peakRSS() float64 { return procStatus("VmHWM") }
+
+// procStatus returns a size field of /proc/self/status (VmHWM, RssAnon,
+// RssFile) in MB, or -1.
+func procStatus(field string) float64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return -1
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
 			var kb float64
 			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%f kB", &kb); err == nil {
 				return kb / 1024
