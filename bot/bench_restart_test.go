@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,6 +27,7 @@ import (
 // (an untimed first restart posts it). It reports
 //
 //	serving-ms   from opening the file to the platform serving events
+//	answer-ms    from serving to the answer to a status command for a random table
 //	resumed-ms   from opening the file to every table resumed (Service.Resumed)
 //	peak-rss-MB  peak RSS during the restart (VmHWM, reset before it)
 //	rss-file-MB  RSS once resumed that is the bbolt file's mapped pages (reclaimable)
@@ -38,23 +41,31 @@ func BenchmarkRestart(b *testing.B) {
 			b.Run(fmt.Sprintf("tables=%d/rounds=%d", n, r), func(b *testing.B) {
 				dir := b.TempDir()
 				at := writeOpenTables(b, dir, n, r)
-				restart(b, dir, at) // posts each table's open phase once
-				var serving, resumed, rss, heap, file float64
+				restart(b, dir, at, n) // posts each table's open phase once
+				var sum, peak restartFigures
 				load := sampleLoad()
 				for range b.N {
-					s, rs, peak, h, f := restart(b, dir, at)
-					serving, resumed, rss, heap, file = serving+s, resumed+rs, max(rss, peak), heap+h, max(file, f)
+					f := restart(b, dir, at, n)
+					sum.serving, sum.resumed, sum.answer, sum.heap = sum.serving+f.serving, sum.resumed+f.resumed, sum.answer+f.answer, sum.heap+f.heap
+					peak.rss, peak.file = max(peak.rss, f.rss), max(peak.file, f.file)
 				}
 				per := float64(b.N)
-				b.ReportMetric(serving/per, "serving-ms")
-				b.ReportMetric(resumed/per, "resumed-ms")
-				b.ReportMetric(rss, "peak-rss-MB")
-				b.ReportMetric(heap/per, "heap-MB")
-				b.ReportMetric(file, "rss-file-MB")
+				b.ReportMetric(sum.serving/per, "serving-ms")
+				b.ReportMetric(sum.answer/per, "answer-ms")
+				b.ReportMetric(sum.resumed/per, "resumed-ms")
+				b.ReportMetric(peak.rss, "peak-rss-MB")
+				b.ReportMetric(sum.heap/per, "heap-MB")
+				b.ReportMetric(peak.file, "rss-file-MB")
 				load.report(b)
 			})
 		}
 	}
+}
+
+// restartFigures are one restart's: times in ms, sizes in MB.
+type restartFigures struct {
+	serving, answer, resumed float64
+	rss, heap, file          float64
 }
 
 // servingPlatform is the fake platform that tells when it starts serving.
@@ -69,9 +80,9 @@ func (p servingPlatform) Run(ctx context.Context, h bot.Handler) error {
 }
 
 // restart opens the file, runs the service until every table is resumed,
-// and stops it; it returns the times to serving and to resumed in ms, the
-// peak RSS, the heap in use and the file-backed RSS in MB.
-func restart(b *testing.B, dir string, at time.Time) (serving, resumed, rss, heap, file float64) {
+// and stops it. As soon as the platform serves, one of the n tables is
+// asked for its status, most likely before resume reaches it.
+func restart(b *testing.B, dir string, at time.Time, n int) restartFigures {
 	b.StopTimer()
 	heapInUse()
 	canPeak := resetPeakRSS()
@@ -82,19 +93,33 @@ func restart(b *testing.B, dir string, at time.Time) (serving, resumed, rss, hea
 	svc := benchService(p, db, bottest.NewClock(at), 5*time.Second)
 	stop := serve(b, svc)
 	served := <-p.serving
+	answered := askStatus(b, p.Fake, fmt.Sprintf("th%06d", rand.IntN(n)))
 	<-svc.Resumed()
 	t1 := time.Now()
 	b.StopTimer()
-	rss, file = -1, procStatus("RssFile")
+	f := restartFigures{serving: ms(served.Sub(t0)), answer: ms(answered.Sub(served)), resumed: ms(t1.Sub(t0)),
+		rss: -1, file: procStatus("RssFile")}
 	if canPeak {
-		rss = peakRSS()
+		f.rss = peakRSS()
 	}
-	heap = heapInUse()
+	f.heap = heapInUse()
 	stop()
 	if err := db.Close(); err != nil {
 		b.Fatal(err)
 	}
-	return ms(served.Sub(t0)), ms(t1.Sub(t0)), rss, heap, file
+	return f
+}
+
+// askStatus asks for the status of the table in thread and returns when
+// it was answered.
+func askStatus(b *testing.B, f *bottest.Fake, thread string) time.Time {
+	asker := bottest.User{ID: "asker", Name: "Asker"}
+	waitConnected(b, f, func() error { return f.Command(context.Background(), asker, thread, "status", nil) })
+	at := time.Now()
+	if pv := f.Private(asker); len(pv) == 0 || !strings.Contains(pv[len(pv)-1].Text, "running") {
+		b.Errorf("the status of the table in %s reads %+v", thread, pv)
+	}
+	return at
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
