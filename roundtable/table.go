@@ -2,7 +2,6 @@ package roundtable
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -71,19 +70,6 @@ func (t *Table) Snapshot() *State {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.state.Clone()
-}
-
-// Clone returns a deep copy of s.
-func (s *State) Clone() *State {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("roundtable: state does not encode: %v", err))
-	}
-	var c State
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(fmt.Sprintf("roundtable: state does not decode: %v", err))
-	}
-	return &c
 }
 
 // Join seats a participant. Joining again is a no-op.
