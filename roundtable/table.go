@@ -17,6 +17,7 @@ type Table struct {
 	task  Task
 	store Store
 	clock Clock
+	views viewCache
 }
 
 // Create records a new table and returns its moderator.
@@ -190,6 +191,7 @@ func (t *Table) rollback(ctx context.Context, cause error) error {
 		return errors.Join(cause, err)
 	}
 	t.state = s
+	t.views = viewCache{}
 	return cause
 }
 
