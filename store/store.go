@@ -6,6 +6,8 @@
 //	meta                schema → version
 //	tables/<table ID>   8-byte big-endian Seq → event JSON
 //	index               table ID → roundtable.Summary JSON
+//	snapshots           table ID → 8-byte big-endian Seq + roundtable.State JSON
+//	                    (the latest snapshot; see roundtable.SnapshotStore)
 //	bindings            "discord:<channelID>" → table ID
 //	blobs/<ns>          key → adapter bookkeeping
 //
@@ -51,6 +53,7 @@ var (
 	bucketTables   = []byte("tables")
 	bucketIndex    = []byte("index")
 	bucketBindings = []byte("bindings")
+	bucketSnaps    = []byte("snapshots")
 	keySchema      = []byte("schema")
 )
 
@@ -73,9 +76,13 @@ type DB struct {
 	bolt    *bolt.DB
 	path    string
 	pending atomic.Int64 // Append calls in progress
+	index   indexCache
 }
 
-var _ roundtable.Store = (*DB)(nil)
+var (
+	_ roundtable.Store         = (*DB)(nil)
+	_ roundtable.SnapshotStore = (*DB)(nil)
+)
 
 // Open opens (creating if needed, with mode 0600 and its parent directory)
 // the database at path.
@@ -109,7 +116,7 @@ func (db *DB) init(readOnly bool) error {
 		return db.bolt.View(checkSchema)
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings} {
+		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings, bucketSnaps} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}

@@ -1,0 +1,188 @@
+package store_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+var snapTime = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+// playedLog returns the events of a played sample table of the given rounds.
+func playedLog(t *testing.T, rounds int) []roundtable.Event {
+	t.Helper()
+	mem := roundtabletest.NewMemStore()
+	if _, err := roundtabletest.PlayTable(t.Context(), mem, roundtabletest.NewClock(snapTime), "log", rounds); err != nil {
+		t.Fatal(err)
+	}
+	events, err := mem.Load(t.Context(), "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// retable gives a copy of events to table id.
+func retable(events []roundtable.Event, id string) []roundtable.Event {
+	out := make([]roundtable.Event, len(events))
+	for i, e := range events {
+		e.Table = id
+		out[i] = e
+	}
+	return out
+}
+
+func mustReplay(t *testing.T, events []roundtable.Event) *roundtable.State {
+	t.Helper()
+	s, err := roundtable.Replay(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustOpen(t *testing.T, db *store.DB, id string) *roundtable.State {
+	t.Helper()
+	tbl, err := roundtable.Open(t.Context(), db, roundtabletest.NewClock(snapTime), roundtabletest.SampleTask(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl.Snapshot()
+}
+
+// TestOpenFromSnapshotEqualsFullReplay stores a snapshot at every cut
+// point of a log and checks that the table opened from the snapshot and
+// the events after it is the table replayed from the whole log.
+func TestOpenFromSnapshotEqualsFullReplay(t *testing.T) {
+	log := playedLog(t, 3)
+	db := openTest(t, store.Options{NoSync: true})
+	for cut := 1; cut <= len(log); cut++ {
+		id := fmt.Sprintf("cut-%03d", cut)
+		events := retable(log, id)
+		if cut > 1 {
+			if err := db.Append(t.Context(), id, events[:cut-1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.AppendSnapshot(t.Context(), id, events[cut-1:cut], mustReplay(t, events[:cut])); err != nil {
+			t.Fatal(err)
+		}
+		if cut < len(events) {
+			if err := db.Append(t.Context(), id, events[cut:]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		snap, tail, err := db.LoadSnapshot(t.Context(), id)
+		if err != nil || snap == nil || snap.Seq != uint64(cut) || len(tail) != len(events)-cut {
+			t.Fatalf("cut %d: LoadSnapshot = seq %v, %d events, %v", cut, snap, len(tail), err)
+		}
+		if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, mustReplay(t, events)); g != w {
+			t.Fatalf("cut %d: opened from snapshot\n%s\nreplayed\n%s", cut, g, w)
+		}
+	}
+}
+
+// TestDamagedSnapshotFallsBackToTheLog spoils the snapshot in every way the
+// store can see and some it cannot, and checks that Open still rebuilds the
+// table from its whole log.
+func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
+	log := playedLog(t, 2)
+	cut := len(log) / 2
+	good := func(t *testing.T, id string, seq int) []byte {
+		b, err := store.EncodeSnapshot(mustReplay(t, retable(log, id)[:seq]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	spoil := map[string]func(t *testing.T, id string) []byte{
+		"garbage":   func(*testing.T, string) []byte { return []byte("not a snapshot at all") },
+		"truncated": func(*testing.T, string) []byte { return []byte{0, 1} },
+		"bad json":  func(t *testing.T, id string) []byte { b := good(t, id, cut); return b[:len(b)-3] },
+		"wrong seq": func(t *testing.T, id string) []byte {
+			b := good(t, id, cut)
+			binary.BigEndian.PutUint64(b, 3)
+			return b
+		},
+		"other table":  func(t *testing.T, id string) []byte { return good(t, "other", cut) },
+		"older":        func(t *testing.T, id string) []byte { return good(t, id, 2) }, // still a valid start
+		"ahead of log": func(t *testing.T, id string) []byte { return good(t, id, len(log)) },
+	}
+	db := openTest(t, store.Options{NoSync: true})
+	for name, f := range spoil {
+		t.Run(name, func(t *testing.T) {
+			id := "t-" + name
+			events := retable(log, id)
+			if err := db.Append(t.Context(), id, events[:cut]); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.PutRawSnapshot(id, f(t, id)); err != nil {
+				t.Fatal(err)
+			}
+			want := events[:cut] // the snapshot "ahead of log" is of all events
+			if name != "ahead of log" {
+				if err := db.Append(t.Context(), id, events[cut:]); err != nil {
+					t.Fatal(err)
+				}
+				want = events
+			}
+			if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, mustReplay(t, want)); g != w {
+				t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
+			}
+		})
+	}
+}
+
+// TestTablesWithoutSnapshotsOpen opens a table of a file written before
+// snapshots existed, then lets the table write its first snapshot.
+func TestTablesWithoutSnapshotsOpen(t *testing.T) {
+	log := playedLog(t, 2)
+	db := openTest(t, store.Options{NoSync: true})
+	if err := db.Append(t.Context(), "log", log); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DropSnapshots(); err != nil {
+		t.Fatal(err)
+	}
+	snap, tail, err := db.LoadSnapshot(t.Context(), "log")
+	if err != nil || snap != nil || len(tail) != len(log) {
+		t.Fatalf("LoadSnapshot = %v, %d events, %v; want no snapshot and the whole log", snap, len(tail), err)
+	}
+	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, mustReplay(t, log)); g != w {
+		t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
+	}
+	if _, _, err := db.LoadSnapshot(t.Context(), "missing"); roundtable.ErrorCode(err) != roundtable.NotFound {
+		t.Errorf("LoadSnapshot of a missing table: %v, want NotFound", err)
+	}
+}
+
+// TestTablesSnapshotEverySnapshotEvery plays a table long enough for
+// several snapshots through the moderator and checks where the latest is.
+func TestTablesSnapshotEverySnapshotEvery(t *testing.T) {
+	db := openTest(t, store.Options{NoSync: true})
+	tbl, err := roundtabletest.PlayTable(t.Context(), db, roundtabletest.NewClock(snapTime), "long", 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := tbl.Snapshot()
+	snap, tail, err := db.LoadSnapshot(t.Context(), "long")
+	if err != nil || snap == nil {
+		t.Fatalf("LoadSnapshot: %v, %v", snap, err)
+	}
+	if final.Seq < 2*roundtable.SnapshotEvery {
+		t.Fatalf("the table has only %d events; play more rounds", final.Seq)
+	}
+	// A batch that reaches a multiple of SnapshotEvery carries the
+	// snapshot, so the latest is at most one batch past the last multiple.
+	if last := final.Seq / roundtable.SnapshotEvery * roundtable.SnapshotEvery; snap.Seq < last || snap.Seq > last+3 || snap.Seq+uint64(len(tail)) != final.Seq {
+		t.Errorf("snapshot at seq %d with %d events after it; the log ends at %d", snap.Seq, len(tail), final.Seq)
+	}
+	if g, w := mustJSON(t, mustOpen(t, db, "long")), mustJSON(t, final); g != w {
+		t.Fatalf("opened\n%s\nplayed\n%s", g, w)
+	}
+}
