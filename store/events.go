@@ -84,7 +84,7 @@ type write struct {
 	enc    [][]byte
 	base   roundtable.Summary // the index entry the new one was computed from
 	next   roundtable.Summary // the new index entry, computed from base
-	enext  []byte             // next, encoded
+	enext  []byte             // next, encoded; nil when the stored entry stays
 	snap   []byte             // the snapshot, encoded; nil for none
 	stored roundtable.Summary // the index entry the last run wrote
 }
@@ -99,8 +99,10 @@ func (db *DB) prepare(table string, events []roundtable.Event, snap *roundtable.
 		return nil, fmt.Errorf("append to table %s: %w", table, err)
 	}
 	w.next = roundtable.Summarize(w.base, events)
-	if w.enext, err = json.Marshal(w.next); err != nil {
-		return nil, fmt.Errorf("encode index entry of table %s: %w", table, err)
+	if w.base.ID == "" || !sameButCount(w.base, w.next) {
+		if w.enext, err = json.Marshal(w.next); err != nil {
+			return nil, fmt.Errorf("encode index entry of table %s: %w", table, err)
+		}
 	}
 	if snap != nil {
 		if w.snap, err = encodeSnapshot(snap); err != nil {
@@ -124,13 +126,13 @@ func (w *write) run(tx *bolt.Tx) error {
 	if w.events[0].Seq != last+1 {
 		return roundtable.Errorf(roundtable.Conflict, "table %s: event seq %d does not follow %d", w.table, w.events[0].Seq, last)
 	}
+	if err := w.putIndex(tx, last); err != nil {
+		return err
+	}
 	for i, b := range w.enc {
 		if err := log.Put(encodeSeq(w.events[i].Seq), b); err != nil {
 			return fmt.Errorf("put event %d: %w", w.events[i].Seq, err)
 		}
-	}
-	if err := w.putIndex(tx, last); err != nil {
-		return err
 	}
 	return putSnapshot(tx, w.table, w.snap)
 }
@@ -141,6 +143,9 @@ func (w *write) run(tx *bolt.Tx) error {
 func (w *write) putIndex(tx *bolt.Tx, last uint64) error {
 	if w.base.Events == last {
 		w.stored = w.next
+		if w.enext == nil {
+			return nil
+		}
 		return putIndexEntry(tx, w.table, w.enext)
 	}
 	s, err := readIndexEntry(tx, w.table)
@@ -203,13 +208,10 @@ func (db *DB) Tables(ctx context.Context) ([]roundtable.Summary, error) {
 	}
 	var out []roundtable.Summary
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketIndex).ForEach(func(k, v []byte) error {
-			var s roundtable.Summary
-			if err := json.Unmarshal(v, &s); err != nil {
-				return fmt.Errorf("decode index entry of table %s: %w", k, err)
-			}
+		return tx.Bucket(bucketIndex).ForEach(func(k, _ []byte) error {
+			s, err := readIndexEntry(tx, string(k))
 			out = append(out, s)
-			return nil
+			return err
 		})
 	})
 	if err != nil {

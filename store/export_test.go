@@ -31,3 +31,6 @@ func (db *DB) CacheIndexEntry(table string, s roundtable.Summary) {
 	}
 	db.index.entries[table] = s
 }
+
+// BatchDelay is batchDelay, so that benchmarks give raw bbolt the same.
+const BatchDelay = batchDelay
