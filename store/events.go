@@ -54,6 +54,9 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 		return fmt.Errorf("append %d events to table %s: %w", len(events), table, err)
 	}
 	db.index.remember(table, w.stored)
+	if w.snap != nil {
+		db.snaps.remember(table, w.snap.done, w.stored.Status == roundtable.StatusEnded)
+	}
 	return nil
 }
 
@@ -85,7 +88,7 @@ type write struct {
 	base   roundtable.Summary // the index entry the new one was computed from
 	next   roundtable.Summary // the new index entry, computed from base
 	enext  []byte             // next, encoded; nil when the stored entry stays
-	snap   []byte             // the snapshot, encoded; nil for none
+	snap   *snapWrite         // the snapshot, encoded; nil for none
 	stored roundtable.Summary // the index entry the last run wrote
 }
 
@@ -105,7 +108,7 @@ func (db *DB) prepare(table string, events []roundtable.Event, snap *roundtable.
 		}
 	}
 	if snap != nil {
-		if w.snap, err = encodeSnapshot(snap); err != nil {
+		if w.snap, err = db.prepareSnapshot(table, snap); err != nil {
 			return nil, fmt.Errorf("append to table %s: %w", table, err)
 		}
 	}
@@ -134,7 +137,10 @@ func (w *write) run(tx *bolt.Tx) error {
 			return fmt.Errorf("put event %d: %w", w.events[i].Seq, err)
 		}
 	}
-	return putSnapshot(tx, w.table, w.snap)
+	if w.snap == nil {
+		return nil
+	}
+	return w.snap.put(tx)
 }
 
 // putIndex writes the entry prepared outside the transaction when it was

@@ -6,20 +6,32 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// PutRawSnapshot stores v as table's snapshot as it is, for tests of
+// PutRawSnapshot stores v as table's snapshot head as it is, for tests of
 // damaged snapshots.
 func (db *DB) PutRawSnapshot(table string, v []byte) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error { return putSnapshot(tx, table, v) })
 }
 
-// DropSnapshots removes the snapshot bucket, as in a file written before
+// DropSnapshots removes the snapshot buckets, as in a file written before
 // snapshots existed.
 func (db *DB) DropSnapshots() error {
-	return db.bolt.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketSnaps) })
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketSnaps); err != nil {
+			return err
+		}
+		return tx.DeleteBucket(bucketSnapRounds)
+	})
 }
 
-// EncodeSnapshot is encodeSnapshot, for tests.
-var EncodeSnapshot = encodeSnapshot
+// DeleteSnapshotRound removes ended round r of table's snapshot.
+func (db *DB) DeleteSnapshotRound(table string, r int) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSnapRounds).Bucket([]byte(table)).Delete(encodeSeq(uint64(r)))
+	})
+}
+
+// EncodeSnapshot encodes s as a snapshot head that holds all its rounds.
+func EncodeSnapshot(s *roundtable.State) ([]byte, error) { return encodeHead(s, 0) }
 
 // CacheIndexEntry puts s in the index cache as table's entry, for tests of
 // a stale cache.

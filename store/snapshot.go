@@ -1,19 +1,30 @@
 package store
 
 import (
-	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
+// A snapshot is stored in two parts. Rounds that have ended never change,
+// so each is stored once, under its number, in snapshot-rounds/<table>; the
+// snapshot itself (snapshots: table → head) is the state without them. A
+// snapshot then costs the rounds that ended since the last one plus the
+// round in progress, not the table's whole history, and appends stay
+// linear in the length of a table.
+//
+// head: 8-byte big-endian Seq, 8-byte number of ended rounds, then the
+// State JSON without those rounds.
+
 // AppendSnapshot implements roundtable.SnapshotStore: Append, and in the
 // same transaction snap replaces the table's snapshot. Files written before
-// snapshots existed get the bucket on their next Open; their tables have
+// snapshots existed get the buckets on their next write; their tables have
 // no snapshot until their next one is due.
 func (db *DB) AppendSnapshot(ctx context.Context, table string, events []roundtable.Event, snap *roundtable.State) error {
 	if snap == nil {
@@ -25,96 +36,110 @@ func (db *DB) AppendSnapshot(ctx context.Context, table string, events []roundta
 	return db.append(ctx, table, events, snap)
 }
 
-// LoadSnapshot implements roundtable.SnapshotStore. The snapshot and the
-// events after it are read in one transaction and decoded after it.
-func (db *DB) LoadSnapshot(ctx context.Context, table string) (*roundtable.State, []roundtable.Event, error) {
-	if err := checkCtx(ctx, "load table "+table); err != nil {
-		return nil, nil, err
-	}
-	var snap []byte
-	var raw [][]byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		log := tx.Bucket(bucketTables).Bucket([]byte(table))
-		if log == nil {
-			return roundtable.Errorf(roundtable.NotFound, "table %s not found", table)
-		}
-		from := uint64(1)
-		if b := tx.Bucket(bucketSnaps); b != nil {
-			if v := b.Get([]byte(table)); v != nil {
-				snap = bytes.Clone(v)
-				from = snapshotSeq(v) + 1
-			}
-		}
-		if k, _ := log.Cursor().Last(); k == nil || decodeSeq(k) < from-1 {
-			return fmt.Errorf("the snapshot of table %s is ahead of its log", table)
-		}
-		raw = readFrom(log, from)
-		return nil
-	})
-	if err != nil {
-		if roundtable.ErrorCode(err) == roundtable.NotFound {
-			return nil, nil, err
-		}
-		return nil, nil, fmt.Errorf("load table %s: %w", table, err)
-	}
-	events, err := decodeEvents(table, raw)
-	if err != nil || snap == nil {
-		return nil, events, err
-	}
-	s, err := decodeSnapshot(table, snap)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, events, nil
+// snapWrite is a snapshot encoded for a write.
+type snapWrite struct {
+	table  string
+	state  *roundtable.State // unchanged until the append returns
+	done   int               // rounds that have ended
+	from   int               // of those, how many are stored, as far as the cache knows
+	rounds [][]byte          // rounds from+1..done, encoded
+	head   []byte
 }
 
-// readFrom copies the encoded events from Seq from on.
-func readFrom(log *bolt.Bucket, from uint64) [][]byte {
-	var raw [][]byte
-	c := log.Cursor()
-	for k, v := c.Seek(encodeSeq(from)); k != nil; k, v = c.Next() {
-		raw = append(raw, bytes.Clone(v)) // v is valid only inside the tx
-	}
-	return raw
+// snapCache remembers how many ended rounds each table has stored, so that
+// a snapshot encodes only the newer ones outside its transaction.
+type snapCache struct {
+	mu     sync.Mutex
+	stored map[string]int
 }
 
-func encodeSnapshot(s *roundtable.State) ([]byte, error) {
-	b, err := json.Marshal(s)
+func (db *DB) prepareSnapshot(table string, s *roundtable.State) (*snapWrite, error) {
+	w := &snapWrite{table: table, state: s, done: min(max(s.Round-1, 0), len(s.Rounds))}
+	from, err := db.snaps.get(db, table)
+	if err != nil {
+		return nil, err
+	}
+	w.from = min(from, w.done)
+	if w.rounds, err = encodeRounds(s.Rounds[w.from:w.done]); err != nil {
+		return nil, err
+	}
+	w.head, err = encodeHead(s, w.done)
+	return w, err
+}
+
+func encodeRounds(rs []roundtable.RoundRecord) ([][]byte, error) {
+	out := make([][]byte, len(rs))
+	for i := range rs {
+		b, err := json.Marshal(&rs[i])
+		if err != nil {
+			return nil, fmt.Errorf("encode round %d: %w", rs[i].Round, err)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// encodeHead encodes s without its first done rounds.
+func encodeHead(s *roundtable.State, done int) ([]byte, error) {
+	h := *s
+	h.Rounds = s.Rounds[done:]
+	b, err := json.Marshal(&h)
 	if err != nil {
 		return nil, fmt.Errorf("encode snapshot at seq %d: %w", s.Seq, err)
 	}
-	return append(encodeSeq(s.Seq), b...), nil
+	head := binary.BigEndian.AppendUint64(encodeSeq(s.Seq), uint64(done))
+	return append(head, b...), nil
 }
 
-// snapshotSeq is the Seq a stored snapshot was taken at; 0 (replay the
-// whole log) when the value is too short to say.
-func snapshotSeq(v []byte) uint64 {
-	if len(v) < 8 {
-		return 0
+// put stores the rounds the table has not stored yet and the head.
+func (w *snapWrite) put(tx *bolt.Tx) error {
+	rb, err := roundsBucket(tx, w.table)
+	if err != nil {
+		return err
 	}
-	return decodeSeq(v[:8])
+	stored := 0
+	if k, _ := rb.Cursor().Last(); k != nil {
+		stored = int(decodeSeq(k))
+	}
+	if stored < w.from { // the cache was ahead of the file: encode the gap here
+		gap, err := encodeRounds(w.state.Rounds[stored:w.from])
+		if err != nil {
+			return err
+		}
+		if err := putRounds(rb, stored, gap); err != nil {
+			return err
+		}
+	}
+	if err := putRounds(rb, w.from, w.rounds); err != nil {
+		return err
+	}
+	return putSnapshot(tx, w.table, w.head)
 }
 
-func decodeSnapshot(table string, v []byte) (*roundtable.State, error) {
-	if len(v) < 8 {
-		return nil, fmt.Errorf("snapshot of table %s is truncated (%d bytes)", table, len(v))
+func roundsBucket(tx *bolt.Tx, table string) (*bolt.Bucket, error) {
+	top, err := tx.CreateBucketIfNotExists(bucketSnapRounds)
+	if err != nil {
+		return nil, fmt.Errorf("create snapshot rounds bucket: %w", err)
 	}
-	var s roundtable.State
-	if err := json.Unmarshal(v[8:], &s); err != nil {
-		return nil, fmt.Errorf("decode snapshot of table %s: %w", table, err)
+	rb, err := top.CreateBucketIfNotExists([]byte(table))
+	if err != nil {
+		return nil, fmt.Errorf("create snapshot rounds bucket of table %s: %w", table, err)
 	}
-	if seq := decodeSeq(v[:8]); s.Seq != seq || s.ID != table {
-		return nil, fmt.Errorf("snapshot of table %s says table %q at seq %d, stored at seq %d", table, s.ID, s.Seq, seq)
-	}
-	return &s, nil
+	return rb, nil
 }
 
-// putSnapshot replaces table's snapshot with v, the encoded one; nil
-// leaves it as it is.
+// putRounds stores encoded rounds after the first `after`.
+func putRounds(rb *bolt.Bucket, after int, rounds [][]byte) error {
+	for i, b := range rounds {
+		if err := rb.Put(encodeSeq(uint64(after+i+1)), b); err != nil {
+			return fmt.Errorf("put round %d: %w", after+i+1, err)
+		}
+	}
+	return nil
+}
+
+// putSnapshot replaces table's snapshot head with v.
 func putSnapshot(tx *bolt.Tx, table string, v []byte) error {
-	if v == nil {
-		return nil
-	}
 	b, err := tx.CreateBucketIfNotExists(bucketSnaps)
 	if err != nil {
 		return fmt.Errorf("create snapshot bucket: %w", err)
@@ -123,4 +148,41 @@ func putSnapshot(tx *bolt.Tx, table string, v []byte) error {
 		return fmt.Errorf("put snapshot of table %s: %w", table, err)
 	}
 	return nil
+}
+
+// get returns how many ended rounds of table are stored: the cached count,
+// else the count in the file.
+func (c *snapCache) get(db *DB, table string) (int, error) {
+	c.mu.Lock()
+	n, ok := c.stored[table]
+	c.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		if top := tx.Bucket(bucketSnapRounds); top != nil {
+			if rb := top.Bucket([]byte(table)); rb != nil {
+				if k, _ := rb.Cursor().Last(); k != nil {
+					n = int(decodeSeq(k))
+				}
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// remember records that table has stored n ended rounds; an ended table is
+// forgotten.
+func (c *snapCache) remember(table string, n int, ended bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ended {
+		delete(c.stored, table)
+		return
+	}
+	if c.stored == nil {
+		c.stored = map[string]int{}
+	}
+	c.stored[table] = max(c.stored[table], n)
 }

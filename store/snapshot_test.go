@@ -56,7 +56,7 @@ func mustOpen(t *testing.T, db *store.DB, id string) *roundtable.State {
 }
 
 // TestOpenFromSnapshotEqualsFullReplay stores a snapshot at every cut
-// point of a log and checks that the table opened from the snapshot and
+// point of a log (and another one later) and checks that the table opened from the snapshot and
 // the events after it is the table replayed from the whole log.
 func TestOpenFromSnapshotEqualsFullReplay(t *testing.T) {
 	log := playedLog(t, 3)
@@ -64,22 +64,32 @@ func TestOpenFromSnapshotEqualsFullReplay(t *testing.T) {
 	for cut := 1; cut <= len(log); cut++ {
 		id := fmt.Sprintf("cut-%03d", cut)
 		events := retable(log, id)
-		if cut > 1 {
-			if err := db.Append(t.Context(), id, events[:cut-1]); err != nil {
+		// Snapshots at cut and, when the log is long enough, 30 events
+		// later: the second stores only the rounds that ended between.
+		cuts := []int{cut}
+		if cut+30 <= len(events) {
+			cuts = append(cuts, cut+30)
+		}
+		done := 0
+		for _, c := range cuts {
+			if c > done+1 {
+				if err := db.Append(t.Context(), id, events[done:c-1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := db.AppendSnapshot(t.Context(), id, events[c-1:c], mustReplay(t, events[:c])); err != nil {
 				t.Fatal(err)
 			}
+			done = c
 		}
-		if err := db.AppendSnapshot(t.Context(), id, events[cut-1:cut], mustReplay(t, events[:cut])); err != nil {
-			t.Fatal(err)
-		}
-		if cut < len(events) {
-			if err := db.Append(t.Context(), id, events[cut:]); err != nil {
+		if done < len(events) {
+			if err := db.Append(t.Context(), id, events[done:]); err != nil {
 				t.Fatal(err)
 			}
 		}
 		snap, tail, err := db.LoadSnapshot(t.Context(), id)
-		if err != nil || snap == nil || snap.Seq != uint64(cut) || len(tail) != len(events)-cut {
-			t.Fatalf("cut %d: LoadSnapshot = seq %v, %d events, %v", cut, snap, len(tail), err)
+		if err != nil || snap == nil || snap.Seq != uint64(done) || len(tail) != len(events)-done {
+			t.Fatalf("cut %d: LoadSnapshot = %v, %d events, %v", cut, snap, len(tail), err)
 		}
 		if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, mustReplay(t, events)); g != w {
 			t.Fatalf("cut %d: opened from snapshot\n%s\nreplayed\n%s", cut, g, w)
@@ -138,6 +148,32 @@ func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
 	}
 }
 
+// TestSnapshotWithAMissingRoundFallsBackToTheLog deletes an ended round
+// of a snapshot that stores its ended rounds apart.
+func TestSnapshotWithAMissingRoundFallsBackToTheLog(t *testing.T) {
+	log := playedLog(t, 3)
+	db := openTest(t, store.Options{NoSync: true})
+	cut := len(log) - 3 // in round 3: rounds 1 and 2 have ended
+	if err := db.Append(t.Context(), "log", log[:cut-1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AppendSnapshot(t.Context(), "log", log[cut-1:cut], mustReplay(t, log[:cut])); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Append(t.Context(), "log", log[cut:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSnapshotRound("log", 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.LoadSnapshot(t.Context(), "log"); err == nil {
+		t.Error("LoadSnapshot took a snapshot without its round 2")
+	}
+	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, mustReplay(t, log)); g != w {
+		t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
+	}
+}
+
 // TestTablesWithoutSnapshotsOpen opens a table of a file written before
 // snapshots existed, then lets the table write its first snapshot.
 func TestTablesWithoutSnapshotsOpen(t *testing.T) {
@@ -183,6 +219,40 @@ func TestTablesSnapshotEverySnapshotEvery(t *testing.T) {
 		t.Errorf("snapshot at seq %d with %d events after it; the log ends at %d", snap.Seq, len(tail), final.Seq)
 	}
 	if g, w := mustJSON(t, mustOpen(t, db, "long")), mustJSON(t, final); g != w {
+		t.Fatalf("opened\n%s\nplayed\n%s", g, w)
+	}
+}
+
+// TestSnapshotRefillsRoundsTheFileLost drops the stored snapshots of a
+// table in play (the store still believes its ended rounds stored) and
+// checks that the next snapshot stores them again.
+func TestSnapshotRefillsRoundsTheFileLost(t *testing.T) {
+	db := openTest(t, store.Options{NoSync: true})
+	clock := roundtabletest.NewClock(snapTime)
+	tbl, err := roundtable.Create(t.Context(), db, clock, roundtabletest.SampleTask(), "t1", roundtabletest.SampleConfig(16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Join(t.Context(), roundtabletest.SampleJoiner(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for r := 1; r <= 16; r++ {
+		if r == 9 {
+			if err := db.DropSnapshots(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := roundtabletest.PlayRound(t.Context(), tbl, clock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if snap, _, err := db.LoadSnapshot(t.Context(), "t1"); err != nil || snap == nil || snap.Round < 9 {
+		t.Fatalf("LoadSnapshot: %v, %v; want a snapshot after round 9", snap, err)
+	}
+	if g, w := mustJSON(t, mustOpen(t, db, "t1")), mustJSON(t, tbl.Snapshot()); g != w {
 		t.Fatalf("opened\n%s\nplayed\n%s", g, w)
 	}
 }

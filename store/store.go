@@ -6,8 +6,9 @@
 //	meta                schema → version
 //	tables/<table ID>   8-byte big-endian Seq → event JSON
 //	index               table ID → roundtable.Summary JSON
-//	snapshots           table ID → 8-byte big-endian Seq + roundtable.State JSON
-//	                    (the latest snapshot; see roundtable.SnapshotStore)
+//	snapshots           table ID → the latest snapshot of the table's state
+//	snapshot-rounds/<table ID>  round number → the round's record, once ended
+//	                    (see snapshot.go and roundtable.SnapshotStore)
 //	bindings            "discord:<channelID>" → table ID
 //	blobs/<ns>          key → adapter bookkeeping
 //
@@ -49,12 +50,13 @@ const batchDelay = time.Millisecond
 var ErrLocked = errors.New("database is in use by another process")
 
 var (
-	bucketMeta     = []byte("meta")
-	bucketTables   = []byte("tables")
-	bucketIndex    = []byte("index")
-	bucketBindings = []byte("bindings")
-	bucketSnaps    = []byte("snapshots")
-	keySchema      = []byte("schema")
+	bucketMeta       = []byte("meta")
+	bucketTables     = []byte("tables")
+	bucketIndex      = []byte("index")
+	bucketBindings   = []byte("bindings")
+	bucketSnaps      = []byte("snapshots")
+	bucketSnapRounds = []byte("snapshot-rounds")
+	keySchema        = []byte("schema")
 )
 
 // Options tune Open. The zero value is the safe default.
@@ -77,6 +79,7 @@ type DB struct {
 	path    string
 	pending atomic.Int64 // Append calls in progress
 	index   indexCache
+	snaps   snapCache
 }
 
 var (
@@ -116,7 +119,7 @@ func (db *DB) init(readOnly bool) error {
 		return db.bolt.View(checkSchema)
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings, bucketSnaps} {
+		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings, bucketSnaps, bucketSnapRounds} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}

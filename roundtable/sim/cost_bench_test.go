@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -10,15 +11,19 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
 )
 
 // BenchmarkSimCostRounds plays whole 3-agent exchange tables of R rounds
-// with utility agents and an in-memory store, one table at a time, and
-// reports the CPU cost per round (ns/round): flat in R when every phase
-// costs the same whatever the history.
+// with utility agents, one table at a time, and reports the cost per round
+// (ns/round): flat in R when every phase costs the same whatever the
+// history. The store is in memory, or a real bbolt file without fsync
+// (which adds the store's encoding, index and snapshots but not the disk).
 func BenchmarkSimCostRounds(b *testing.B) {
-	for _, rounds := range []int{10, 50, 200} {
-		b.Run(fmt.Sprintf("K=3/R=%d", rounds), func(b *testing.B) { benchCost(b, 3, rounds) })
+	for _, st := range []string{"memory", "bbolt"} {
+		for _, rounds := range []int{10, 50, 200} {
+			b.Run(fmt.Sprintf("store=%s/K=3/R=%d", st, rounds), func(b *testing.B) { benchCost(b, st, 3, rounds) })
+		}
 	}
 }
 
@@ -26,11 +31,20 @@ func BenchmarkSimCostRounds(b *testing.B) {
 // rounds. A phase's input grows as K^3 (K proposals of K x K amounts).
 func BenchmarkSimCostAgents(b *testing.B) {
 	for _, k := range []int{3, 10, 50} {
-		b.Run(fmt.Sprintf("K=%d/R=10", k), func(b *testing.B) { benchCost(b, k, 10) })
+		b.Run(fmt.Sprintf("store=memory/K=%d/R=10", k), func(b *testing.B) { benchCost(b, "memory", k, 10) })
 	}
 }
 
-func benchCost(b *testing.B, k, rounds int) {
+func benchCost(b *testing.B, storeKind string, k, rounds int) {
+	var st roundtable.Store = roundtabletest.NewMemStore()
+	if storeKind == "bbolt" {
+		db, err := store.Open(filepath.Join(b.TempDir(), "cost.db"), store.Options{NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		st = db
+	}
 	task, err := exchange.NewTask(k, exchange.Asymmetric)
 	if err != nil {
 		b.Fatal(err)
@@ -39,7 +53,7 @@ func benchCost(b *testing.B, k, rounds int) {
 	spec := sim.Spec{Name: b.Name(), Runs: b.N, Seed: 1, Concurrency: 1,
 		Setup: func(int, int64) (sim.Table, error) { return costTable(task, k, rounds), nil }}
 	b.ResetTimer()
-	res, err := sim.Execute(context.Background(), roundtabletest.NewMemStore(), roundtable.SystemClock{}, spec)
+	res, err := sim.Execute(context.Background(), st, roundtable.SystemClock{}, spec)
 	if err != nil {
 		b.Fatal(err)
 	}
