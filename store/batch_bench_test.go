@@ -66,11 +66,11 @@ func benchVsBolt(b *testing.B, tables int, noSync bool) {
 		if leg < b.N%legs {
 			n++
 		}
-		cpu := processCPU()
+		cpu := roundtabletest.ProcessCPU()
 		storeTime += concurrently(tables, n, next, func(i int, seq uint64) error {
 			return db.Append(b.Context(), ids[i], []roundtable.Event{message(ids[i], seq, now)})
 		})
-		cpu, storeCPU = processCPU(), storeCPU+processCPU()-cpu
+		cpu, storeCPU = roundtabletest.ProcessCPU(), storeCPU+roundtabletest.ProcessCPU()-cpu
 		boltTime += concurrently(tables, n, next, func(i int, seq uint64) error {
 			v, err := json.Marshal(message(ids[i], seq, now))
 			if err != nil {
@@ -78,7 +78,7 @@ func benchVsBolt(b *testing.B, tables int, noSync bool) {
 			}
 			return raw.Batch(func(tx *bolt.Tx) error { return rawPut(tx, ids[i], seq, v) })
 		})
-		boltCPU += processCPU() - cpu
+		boltCPU += roundtabletest.ProcessCPU() - cpu
 		for i := range next {
 			next[i] += uint64(share(n, tables, i))
 		}

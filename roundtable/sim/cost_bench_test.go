@@ -53,7 +53,9 @@ func benchCost(b *testing.B, storeKind string, k, rounds int) {
 	spec := sim.Spec{Name: b.Name(), Runs: b.N, Seed: 1, Concurrency: 1,
 		Setup: func(int, int64) (sim.Table, error) { return costTable(task, k, rounds), nil }}
 	b.ResetTimer()
+	cpu := roundtabletest.ProcessCPU()
 	res, err := sim.Execute(context.Background(), st, roundtable.SystemClock{}, spec)
+	cpu = roundtabletest.ProcessCPU() - cpu
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,6 +67,9 @@ func benchCost(b *testing.B, storeKind string, k, rounds int) {
 		b.Fatalf("played %d rounds, want %d", played, b.N*rounds)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(played), "ns/round")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(played), "cpu-ns/round")
+	}
 }
 
 func costTable(task *exchange.Task, k, rounds int) sim.Table {
