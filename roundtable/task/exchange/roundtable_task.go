@@ -15,6 +15,8 @@ import (
 type Task struct {
 	Econ   *Economy
 	Preset Preset
+
+	statements statementMemo // for UtilityAgent.listen
 }
 
 var (

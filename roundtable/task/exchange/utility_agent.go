@@ -56,7 +56,7 @@ func (u *UtilityAgent) listen(v roundtable.View) map[int][]float64 {
 			if _, heard := known[i]; heard || i < 0 || i == v.Index {
 				continue
 			}
-			if w, ok := ParseStatement(m.Text, u.Task.Econ.K); ok {
+			if w, ok := u.Task.statements.parse(m.Text, u.Task.Econ.K); ok {
 				known[i] = w
 			}
 		}
