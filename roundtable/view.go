@@ -23,7 +23,7 @@ type View struct {
 	Round        int
 	Rounds       int
 	Phase        Phase
-	History      []RoundRecord // the rounds before the current one
+	History      []RoundRecord // the rounds before the current one (shared with later views: read only)
 	Current      RoundRecord   // the current round so far, as Self may see it
 	Candidates   []Candidate   // in the vote phase
 	Decision     *Candidate    // the current decision, nil before the first
