@@ -2,6 +2,7 @@ package roundtable_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -142,4 +143,29 @@ func mustJSON(t testing.TB, v any) string {
 		t.Fatalf("encode %T: %v", v, err)
 	}
 	return string(b)
+}
+
+// BenchmarkStateClone copies the state of a played sample table of 10 and
+// 100 rounds, by hand (Clone) and by the JSON round trip it replaced.
+func BenchmarkStateClone(b *testing.B) {
+	for _, rounds := range []int{10, 100} {
+		tbl, err := roundtabletest.PlayTable(b.Context(), roundtabletest.NewMemStore(), roundtabletest.NewClock(t0), "t1", rounds)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := tbl.Snapshot()
+		b.Run(fmt.Sprintf("R=%d/how=copy", rounds), func(b *testing.B) {
+			for b.Loop() {
+				s.Clone()
+			}
+		})
+		b.Run(fmt.Sprintf("R=%d/how=json", rounds), func(b *testing.B) {
+			for b.Loop() {
+				var c roundtable.State
+				if err := json.Unmarshal([]byte(mustJSON(b, s)), &c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
