@@ -13,14 +13,8 @@ import (
 // participant after every round of a played table.
 func TestViewHistoryMatchesRedactingEveryRound(t *testing.T) {
 	clock := roundtabletest.NewClock(t0)
-	tbl, err := roundtable.Create(t.Context(), roundtabletest.NewMemStore(), clock, roundtabletest.SampleTask(), "t1", roundtabletest.SampleConfig(4))
+	tbl, err := roundtabletest.StartTable(t.Context(), roundtabletest.NewMemStore(), clock, "t1", 4)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Join(t.Context(), roundtabletest.SampleJoiner(), ""); err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	ids := []string{"alice", "bob", "bot-1", "bot-2"}

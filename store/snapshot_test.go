@@ -229,14 +229,8 @@ func TestTablesSnapshotEverySnapshotEvery(t *testing.T) {
 func TestSnapshotRefillsRoundsTheFileLost(t *testing.T) {
 	db := openTest(t, store.Options{NoSync: true})
 	clock := roundtabletest.NewClock(snapTime)
-	tbl, err := roundtable.Create(t.Context(), db, clock, roundtabletest.SampleTask(), "t1", roundtabletest.SampleConfig(16))
+	tbl, err := roundtabletest.StartTable(t.Context(), db, clock, "t1", 16)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Join(t.Context(), roundtabletest.SampleJoiner(), ""); err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	for r := 1; r <= 16; r++ {

@@ -19,14 +19,7 @@ func TestSimWritesSummaryAndTable(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", col, out)
 		}
 	}
-	var rep simReport
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, dir)
 	maj := rep.Rules["majority"]
 	if len(maj.Runs) != 3 || len(maj.Summary.Series["U"]) != 10 {
 		t.Fatalf("summary for majority: %d runs, %d rounds of U", len(maj.Runs), len(maj.Summary.Series["U"]))
@@ -88,6 +81,16 @@ func TestSimRunsFiftyAgents(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	rep := readReport(t, dir)
+	runs := rep.Rules["plurality"].Runs
+	if rep.Agents != 50 || len(runs) != 1 || runs[0].Rounds != 2 || runs[0].Reason != "rounds" || runs[0].Failures != 0 {
+		t.Fatalf("summary: %d agents, runs %+v\n%s", rep.Agents, runs, out)
+	}
+}
+
+// readReport reads the summary.json a sim wrote to dir.
+func readReport(t *testing.T, dir string) simReport {
+	t.Helper()
 	var rep simReport
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -96,8 +99,5 @@ func TestSimRunsFiftyAgents(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	runs := rep.Rules["plurality"].Runs
-	if rep.Agents != 50 || len(runs) != 1 || runs[0].Rounds != 2 || runs[0].Reason != "rounds" || runs[0].Failures != 0 {
-		t.Fatalf("summary: %d agents, runs %+v\n%s", rep.Agents, runs, out)
-	}
+	return rep
 }
