@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"encoding/binary"
-	"fmt"
 	"testing"
 	"time"
 
@@ -37,15 +36,6 @@ func retable(events []roundtable.Event, id string) []roundtable.Event {
 	return out
 }
 
-func mustReplay(t *testing.T, events []roundtable.Event) *roundtable.State {
-	t.Helper()
-	s, err := roundtable.Replay(events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func mustOpen(t *testing.T, db *store.DB, id string) *roundtable.State {
 	t.Helper()
 	tbl, err := roundtable.Open(t.Context(), db, roundtabletest.NewClock(snapTime), roundtabletest.SampleTask(), id)
@@ -55,46 +45,8 @@ func mustOpen(t *testing.T, db *store.DB, id string) *roundtable.State {
 	return tbl.Snapshot()
 }
 
-// TestOpenFromSnapshotEqualsFullReplay stores a snapshot at every cut
-// point of a log (and another one later) and checks that the table opened from the snapshot and
-// the events after it is the table replayed from the whole log.
-func TestOpenFromSnapshotEqualsFullReplay(t *testing.T) {
-	log := playedLog(t, 3)
-	db := openTest(t, store.Options{NoSync: true})
-	for cut := 1; cut <= len(log); cut++ {
-		id := fmt.Sprintf("cut-%03d", cut)
-		events := retable(log, id)
-		// Snapshots at cut and, when the log is long enough, 30 events
-		// later: the second stores only the rounds that ended between.
-		cuts := []int{cut}
-		if cut+30 <= len(events) {
-			cuts = append(cuts, cut+30)
-		}
-		done := 0
-		for _, c := range cuts {
-			if c > done+1 {
-				if err := db.Append(t.Context(), id, events[done:c-1]); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := db.AppendSnapshot(t.Context(), id, events[c-1:c], mustReplay(t, events[:c])); err != nil {
-				t.Fatal(err)
-			}
-			done = c
-		}
-		if done < len(events) {
-			if err := db.Append(t.Context(), id, events[done:]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		snap, tail, err := db.LoadSnapshot(t.Context(), id)
-		if err != nil || snap == nil || snap.Seq != uint64(done) || len(tail) != len(events)-done {
-			t.Fatalf("cut %d: LoadSnapshot = %v, %d events, %v", cut, snap, len(tail), err)
-		}
-		if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, mustReplay(t, events)); g != w {
-			t.Fatalf("cut %d: opened from snapshot\n%s\nreplayed\n%s", cut, g, w)
-		}
-	}
+func TestSnapshotSuite(t *testing.T) {
+	roundtabletest.SnapshotSuite(t, func(t *testing.T) roundtable.SnapshotStore { return openTest(t, store.Options{NoSync: true}) })
 }
 
 // TestDamagedSnapshotFallsBackToTheLog spoils the snapshot in every way the
@@ -104,7 +56,7 @@ func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
 	log := playedLog(t, 2)
 	cut := len(log) / 2
 	good := func(t *testing.T, id string, seq int) []byte {
-		b, err := store.EncodeSnapshot(mustReplay(t, retable(log, id)[:seq]))
+		b, err := store.EncodeSnapshot(roundtabletest.MustReplay(t, retable(log, id)[:seq]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +93,7 @@ func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
 				}
 				want = events
 			}
-			if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, mustReplay(t, want)); g != w {
+			if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, roundtabletest.MustReplay(t, want)); g != w {
 				t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
 			}
 		})
@@ -157,7 +109,7 @@ func TestSnapshotWithAMissingRoundFallsBackToTheLog(t *testing.T) {
 	if err := db.Append(t.Context(), "log", log[:cut-1]); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AppendSnapshot(t.Context(), "log", log[cut-1:cut], mustReplay(t, log[:cut])); err != nil {
+	if err := db.AppendSnapshot(t.Context(), "log", log[cut-1:cut], roundtabletest.MustReplay(t, log[:cut])); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Append(t.Context(), "log", log[cut:]); err != nil {
@@ -169,13 +121,13 @@ func TestSnapshotWithAMissingRoundFallsBackToTheLog(t *testing.T) {
 	if _, _, err := db.LoadSnapshot(t.Context(), "log"); err == nil {
 		t.Error("LoadSnapshot took a snapshot without its round 2")
 	}
-	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, mustReplay(t, log)); g != w {
+	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, roundtabletest.MustReplay(t, log)); g != w {
 		t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
 	}
 }
 
 // TestTablesWithoutSnapshotsOpen opens a table of a file written before
-// snapshots existed, then lets the table write its first snapshot.
+// snapshots existed.
 func TestTablesWithoutSnapshotsOpen(t *testing.T) {
 	log := playedLog(t, 2)
 	db := openTest(t, store.Options{NoSync: true})
@@ -189,37 +141,8 @@ func TestTablesWithoutSnapshotsOpen(t *testing.T) {
 	if err != nil || snap != nil || len(tail) != len(log) {
 		t.Fatalf("LoadSnapshot = %v, %d events, %v; want no snapshot and the whole log", snap, len(tail), err)
 	}
-	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, mustReplay(t, log)); g != w {
+	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, roundtabletest.MustReplay(t, log)); g != w {
 		t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
-	}
-	if _, _, err := db.LoadSnapshot(t.Context(), "missing"); roundtable.ErrorCode(err) != roundtable.NotFound {
-		t.Errorf("LoadSnapshot of a missing table: %v, want NotFound", err)
-	}
-}
-
-// TestTablesSnapshotEverySnapshotEvery plays a table long enough for
-// several snapshots through the moderator and checks where the latest is.
-func TestTablesSnapshotEverySnapshotEvery(t *testing.T) {
-	db := openTest(t, store.Options{NoSync: true})
-	tbl, err := roundtabletest.PlayTable(t.Context(), db, roundtabletest.NewClock(snapTime), "long", 15)
-	if err != nil {
-		t.Fatal(err)
-	}
-	final := tbl.Snapshot()
-	snap, tail, err := db.LoadSnapshot(t.Context(), "long")
-	if err != nil || snap == nil {
-		t.Fatalf("LoadSnapshot: %v, %v", snap, err)
-	}
-	if final.Seq < 2*roundtable.SnapshotEvery {
-		t.Fatalf("the table has only %d events; play more rounds", final.Seq)
-	}
-	// A batch that reaches a multiple of SnapshotEvery carries the
-	// snapshot, so the latest is at most one batch past the last multiple.
-	if last := final.Seq / roundtable.SnapshotEvery * roundtable.SnapshotEvery; snap.Seq < last || snap.Seq > last+3 || snap.Seq+uint64(len(tail)) != final.Seq {
-		t.Errorf("snapshot at seq %d with %d events after it; the log ends at %d", snap.Seq, len(tail), final.Seq)
-	}
-	if g, w := mustJSON(t, mustOpen(t, db, "long")), mustJSON(t, final); g != w {
-		t.Fatalf("opened\n%s\nplayed\n%s", g, w)
 	}
 }
 
