@@ -20,7 +20,7 @@ type MemStore struct {
 	mu      sync.Mutex
 	logs    map[string][][]byte
 	summary map[string]roundtable.Summary
-	snaps   map[string][]byte // latest snapshot per table, encoded
+	snaps   map[string]memSnap // latest snapshot per table, encoded
 	// FailAppend, when set, is returned by Append instead of storing.
 	FailAppend error
 }
