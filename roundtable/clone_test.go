@@ -21,13 +21,13 @@ func TestCloneEqualsJSONRoundTripAndSharesNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := s.Clone()
 			if !reflect.DeepEqual(c, s) {
-				t.Fatalf("clone differs from the original:\n%s\n%s", mustJSON(t, c), mustJSON(t, s))
+				t.Fatalf("clone differs from the original:\n%s\n%s", roundtabletest.MustJSON(t, c), roundtabletest.MustJSON(t, s))
 			}
 			var viaJSON roundtable.State
-			if err := json.Unmarshal([]byte(mustJSON(t, s)), &viaJSON); err != nil {
+			if err := json.Unmarshal([]byte(roundtabletest.MustJSON(t, s)), &viaJSON); err != nil {
 				t.Fatal(err)
 			}
-			if g, w := mustJSON(t, c), mustJSON(t, &viaJSON); g != w {
+			if g, w := roundtabletest.MustJSON(t, c), roundtabletest.MustJSON(t, &viaJSON); g != w {
 				t.Fatalf("clone encodes as\n%s\nJSON round trip as\n%s", g, w)
 			}
 			shared(t, "State", reflect.ValueOf(c).Elem(), reflect.ValueOf(s).Elem())
@@ -136,15 +136,6 @@ func richState() *roundtable.State {
 		Output: &cand, EndReason: "rounds", Keys: map[string]uint64{"k": 1}}
 }
 
-func mustJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("encode %T: %v", v, err)
-	}
-	return string(b)
-}
-
 // BenchmarkStateClone copies the state of a played sample table of 10 and
 // 100 rounds, by hand (Clone) and by the JSON round trip it replaced.
 func BenchmarkStateClone(b *testing.B) {
@@ -162,7 +153,7 @@ func BenchmarkStateClone(b *testing.B) {
 		b.Run(fmt.Sprintf("R=%d/how=json", rounds), func(b *testing.B) {
 			for b.Loop() {
 				var c roundtable.State
-				if err := json.Unmarshal([]byte(mustJSON(b, s)), &c); err != nil {
+				if err := json.Unmarshal([]byte(roundtabletest.MustJSON(b, s)), &c); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -54,7 +54,7 @@ func checkOpens(t *testing.T, s roundtable.Store, id string, want *roundtable.St
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, w := mustJSON(t, tbl.Snapshot()), mustJSON(t, want); g != w {
+	if g, w := MustJSON(t, tbl.Snapshot()), MustJSON(t, want); g != w {
 		t.Fatalf("table %s opened as\n%s\nwant\n%s", id, g, w)
 	}
 }
