@@ -7,10 +7,12 @@ import (
 
 // SnapshotEvery is how often, in events, a table's state is snapshotted in
 // a SnapshotStore: the append that reaches a multiple of it carries a
-// snapshot. Opening a table then replays fewer than SnapshotEvery events
-// after decoding its snapshot. 128 events are about six rounds of a
-// five-seat table; a snapshot costs an encoding of the whole state, so the
-// interval keeps that cost a small share of the appends between two.
+// snapshot, so opening a table replays fewer than SnapshotEvery events
+// (plus one batch) after decoding its snapshot. 128 events are about six
+// rounds of a five-seat table. A snapshot costs an encoding of the round in
+// progress and of the rounds ended since the last one (stores keep ended
+// rounds, which never change, once); the interval trades the replay on open
+// against the snapshots' share of the appends.
 const SnapshotEvery = 128
 
 // SnapshotStore is an optional capability of a Store: it keeps the latest

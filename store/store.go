@@ -5,7 +5,8 @@
 //
 //	meta                schema → version
 //	tables/<table ID>   8-byte big-endian Seq → event JSON
-//	index               table ID → roundtable.Summary JSON
+//	index               table ID → roundtable.Summary JSON (its Events and
+//	                    Updated may lag: readers take them from the log)
 //	snapshots           table ID → the latest snapshot of the table's state
 //	snapshot-rounds/<table ID>  round number → the round's record, once ended
 //	                    (see snapshot.go and roundtable.SnapshotStore)
