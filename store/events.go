@@ -108,7 +108,7 @@ func (db *DB) prepare(table string, events []roundtable.Event, snap *roundtable.
 		}
 	}
 	if snap != nil {
-		if w.snap, err = db.prepareSnapshot(table, snap); err != nil {
+		if w.snap, err = db.prepareSnapshot(table, snap, enc[len(enc)-1]); err != nil {
 			return nil, fmt.Errorf("append to table %s: %w", table, err)
 		}
 	}

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"encoding/json"
+	"hash/crc32"
+
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -30,8 +33,15 @@ func (db *DB) DeleteSnapshotRound(table string, r int) error {
 	})
 }
 
-// EncodeSnapshot encodes s as a snapshot head that holds all its rounds.
-func EncodeSnapshot(s *roundtable.State) ([]byte, error) { return encodeHead(s, 0) }
+// EncodeSnapshot encodes s, the state after event last, as a snapshot head
+// that holds all its rounds.
+func EncodeSnapshot(s *roundtable.State, last roundtable.Event) ([]byte, error) {
+	b, err := json.Marshal(last)
+	if err != nil {
+		return nil, err
+	}
+	return encodeHead(s, 0, crc32.ChecksumIEEE(b))
+}
 
 // CacheIndexEntry puts s in the index cache as table's entry, for tests of
 // a stale cache.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -19,8 +20,9 @@ import (
 // round in progress, not the table's whole history, and appends stay
 // linear in the length of a table.
 //
-// head: 8-byte big-endian Seq, 8-byte number of ended rounds, then the
-// State JSON without those rounds.
+// head: 8-byte big-endian Seq, 8-byte number of ended rounds, the CRC-32 of
+// the encoded event at Seq (so a snapshot is never applied to a log other
+// than its own), then the State JSON without the ended rounds.
 
 // AppendSnapshot implements roundtable.SnapshotStore: Append, and in the
 // same transaction snap replaces the table's snapshot. Files written before
@@ -53,7 +55,8 @@ type snapCache struct {
 	stored map[string]int
 }
 
-func (db *DB) prepareSnapshot(table string, s *roundtable.State) (*snapWrite, error) {
+// prepareSnapshot encodes s, the state after the event encoded as last.
+func (db *DB) prepareSnapshot(table string, s *roundtable.State, last []byte) (*snapWrite, error) {
 	w := &snapWrite{table: table, state: s, done: min(max(s.Round-1, 0), len(s.Rounds))}
 	from, err := db.snaps.get(db, table)
 	if err != nil {
@@ -63,7 +66,7 @@ func (db *DB) prepareSnapshot(table string, s *roundtable.State) (*snapWrite, er
 	if w.rounds, err = encodeRounds(s.Rounds[w.from:w.done]); err != nil {
 		return nil, err
 	}
-	w.head, err = encodeHead(s, w.done)
+	w.head, err = encodeHead(s, w.done, crc32.ChecksumIEEE(last))
 	return w, err
 }
 
@@ -79,8 +82,9 @@ func encodeRounds(rs []roundtable.RoundRecord) ([][]byte, error) {
 	return out, nil
 }
 
-// encodeHead encodes s without its first done rounds.
-func encodeHead(s *roundtable.State, done int) ([]byte, error) {
+// encodeHead encodes s without its first done rounds; crc is the checksum
+// of the encoded event at s.Seq.
+func encodeHead(s *roundtable.State, done int, crc uint32) ([]byte, error) {
 	h := *s
 	h.Rounds = s.Rounds[done:]
 	b, err := json.Marshal(&h)
@@ -88,6 +92,7 @@ func encodeHead(s *roundtable.State, done int) ([]byte, error) {
 		return nil, fmt.Errorf("encode snapshot at seq %d: %w", s.Seq, err)
 	}
 	head := binary.BigEndian.AppendUint64(encodeSeq(s.Seq), uint64(done))
+	head = binary.BigEndian.AppendUint32(head, crc)
 	return append(head, b...), nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -16,6 +17,7 @@ import (
 type storedSnapshot struct {
 	seq    uint64
 	done   int
+	crc    uint32   // of the encoded event at seq
 	state  []byte   // State JSON without the ended rounds
 	rounds [][]byte // the ended rounds
 }
@@ -39,10 +41,10 @@ func (db *DB) LoadSnapshot(ctx context.Context, table string) (*roundtable.State
 		}
 		from := uint64(1)
 		if snap != nil {
+			if err := snap.fits(log, table); err != nil {
+				return err
+			}
 			from = snap.seq + 1
-		}
-		if k, _ := log.Cursor().Last(); k == nil || decodeSeq(k) < from-1 {
-			return fmt.Errorf("the snapshot of table %s is ahead of its log", table)
 		}
 		raw = readFrom(log, from)
 		return nil
@@ -74,10 +76,11 @@ func readSnapshot(tx *bolt.Tx, table string) (*storedSnapshot, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if len(v) < 16 {
+	if len(v) < 20 {
 		return nil, fmt.Errorf("snapshot of table %s is truncated (%d bytes)", table, len(v))
 	}
-	s := &storedSnapshot{seq: decodeSeq(v[:8]), done: int(binary.BigEndian.Uint64(v[8:16])), state: bytes.Clone(v[16:])}
+	s := &storedSnapshot{seq: decodeSeq(v[:8]), done: int(binary.BigEndian.Uint64(v[8:16])),
+		crc: binary.BigEndian.Uint32(v[16:20]), state: bytes.Clone(v[20:])}
 	if s.done == 0 {
 		return s, nil
 	}
@@ -99,6 +102,19 @@ func readSnapshot(tx *bolt.Tx, table string) (*storedSnapshot, error) {
 		return nil, fmt.Errorf("snapshot of table %s: %d of its %d ended rounds are stored", table, len(s.rounds), s.done)
 	}
 	return s, nil
+}
+
+// fits checks that the snapshot was taken of this log: the event it was
+// taken after is there and is the same.
+func (s *storedSnapshot) fits(log *bolt.Bucket, table string) error {
+	ev := log.Get(encodeSeq(s.seq))
+	if ev == nil {
+		return fmt.Errorf("the snapshot of table %s is ahead of its log", table)
+	}
+	if crc32.ChecksumIEEE(ev) != s.crc {
+		return fmt.Errorf("the snapshot of table %s was not taken of its log (event %d differs)", table, s.seq)
+	}
+	return nil
 }
 
 // decode rebuilds the state: the ended rounds, then the rest.

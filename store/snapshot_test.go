@@ -50,18 +50,19 @@ func TestSnapshotSuite(t *testing.T) {
 }
 
 // TestDamagedSnapshotFallsBackToTheLog spoils the snapshot in every way the
-// store can see and some it cannot, and checks that Open still rebuilds the
-// table from its whole log.
+// store can see (and gives it an older one, which is still a valid start)
+// and checks that Open still rebuilds the table from its whole log.
 func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
 	log := playedLog(t, 2)
 	cut := len(log) / 2
-	good := func(t *testing.T, id string, seq int) []byte {
-		b, err := store.EncodeSnapshot(roundtabletest.MustReplay(t, retable(log, id)[:seq]))
+	snapOf := func(t *testing.T, events []roundtable.Event) []byte {
+		b, err := store.EncodeSnapshot(roundtabletest.MustReplay(t, events), events[len(events)-1])
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}
+	good := func(t *testing.T, id string, seq int) []byte { return snapOf(t, retable(log, id)[:seq]) }
 	spoil := map[string]func(t *testing.T, id string) []byte{
 		"garbage":   func(*testing.T, string) []byte { return []byte("not a snapshot at all") },
 		"truncated": func(*testing.T, string) []byte { return []byte{0, 1} },
@@ -71,8 +72,15 @@ func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
 			binary.BigEndian.PutUint64(b, 3)
 			return b
 		},
-		"other table":  func(t *testing.T, id string) []byte { return good(t, "other", cut) },
-		"older":        func(t *testing.T, id string) []byte { return good(t, id, 2) }, // still a valid start
+		"other table": func(t *testing.T, id string) []byte { return good(t, "other", cut) },
+		"older":       func(t *testing.T, id string) []byte { return good(t, id, 2) }, // still a valid start
+		"another log": func(t *testing.T, id string) []byte {
+			other := retable(log, id)[:cut]
+			for i := range other {
+				other[i].Time = other[i].Time.Add(time.Hour)
+			}
+			return snapOf(t, other)
+		},
 		"ahead of log": func(t *testing.T, id string) []byte { return good(t, id, len(log)) },
 	}
 	db := openTest(t, store.Options{NoSync: true})
