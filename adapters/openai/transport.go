@@ -19,6 +19,9 @@ import (
 type call struct {
 	tokens  float64
 	retries atomic.Int32
+	// zeroTemperature asks for "temperature": 0 in the body, which
+	// go-openai omits (its field is a float32 with omitempty).
+	zeroTemperature bool
 }
 
 type callKey struct{}
@@ -46,12 +49,18 @@ type transport struct {
 	now      func() time.Time
 	jitter   func(int64) int64
 	log      *slog.Logger
+	brk      *breaker
 }
 
 // Do implements goopenai.HTTPDoer.
 func (t *transport) Do(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	c := callFrom(ctx)
+	if c.zeroTemperature {
+		if err := setZeroTemperature(req); err != nil {
+			return nil, err
+		}
+	}
 	for n := 0; ; n++ {
 		resp, err := t.attempt(ctx, req, n, c)
 		wait, why, retry := t.retryWait(ctx, req, n, resp, err)
@@ -101,13 +110,13 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, n int, c *ca
 
 // retryWait decides whether to retry after attempt n and how long to wait.
 func (t *transport) retryWait(ctx context.Context, req *http.Request, n int, resp *http.Response, err error) (time.Duration, string, bool) {
-	if n >= max(t.cfg.MaxRetries, 0) || ctx.Err() != nil || (req.Body != nil && req.GetBody == nil) {
+	if n >= max(t.cfg.MaxRetries, 0) || ctx.Err() != nil || (req.Body != nil && req.GetBody == nil) || t.brk.open() != nil {
 		return 0, "", false
 	}
 	if err != nil {
 		return backoff(t.cfg.BackoffBase, t.cfg.BackoffMax, n, t.jitter), err.Error(), true
 	}
-	if !retryable(resp.StatusCode) {
+	if !retryable(resp.StatusCode) || outOfQuota(resp) {
 		return 0, "", false
 	}
 	why := resp.Status

@@ -122,9 +122,12 @@ func (a *Agent) reflect(ctx context.Context, v roundtable.View, p *page, u *roun
 		}
 	}
 	s := memorySchema()
-	req := a.request(v, roundtable.PhaseNone, 0, a.messages(v, reflectPrompt(v, p.text, since), s), s)
-	resp, err := a.llm.Complete(ctx, req)
-	*u = u.Add(usageOf(resp, err))
+	mode := a.outputMode()
+	req := a.request(v, roundtable.PhaseNone, 0, a.messages(reflectPrompt(v, p.text, since), mode, v, s), s, mode)
+	resp, err := a.complete(ctx, req, u)
+	if err == nil && resp.Finish != "" && resp.Finish != FinishStop {
+		err = fmt.Errorf("the model stopped early (%s)", resp.Finish)
+	}
 	if err == nil {
 		var notes string
 		if notes, err = parseMemory(resp.Content); err == nil {
