@@ -49,7 +49,7 @@ func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode
 		what := fmt.Sprintf("%d calls in a row could not get an answer from the server, each after %d retries; check that it is running and that base_url is right",
 			max(c.cfg.BreakerFailures, 1), c.cfg.MaxRetries)
 		if c.brk.unavailable(c.brokenError(what, err)) {
-			c.log.Error("openai: endpoint is unavailable; stopping", "endpoint", c.cfg.Name, "err", c.brk.open())
+			c.log.Info("openai: endpoint is unavailable; stopping", "endpoint", c.cfg.Name, "err", c.brk.open())
 			return &agent.Error{Code: agent.CodeBroken, Usage: u, Err: c.brk.open()}
 		}
 	}
@@ -60,7 +60,7 @@ func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode
 // breaker's error, which is err unless another call opened it first.
 func (c *Client) broken(err error, u roundtable.Usage) error {
 	if c.brk.trip(err) {
-		c.log.Error("openai: endpoint cannot serve this run; stopping", "endpoint", c.cfg.Name, "err", err)
+		c.log.Info("openai: endpoint cannot serve this run; stopping", "endpoint", c.cfg.Name, "err", err)
 	}
 	return &agent.Error{Code: agent.CodeBroken, Usage: u, Err: c.brk.open()}
 }

@@ -21,7 +21,7 @@ func quickClient(srv *openaitest.Server, logs *syncBuffer, edit func(*openai.Con
 		edit(&cfg)
 	}
 	return openai.New(cfg, openai.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }),
-		openai.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
+		openai.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))))
 }
 
 func code(err error) agent.Code {

@@ -133,15 +133,15 @@ func printExchange(w io.Writer, rules []vote.Rule, rep simReport) {
 	fmt.Fprintf(w, "Exchange economy, %d agents, %d rounds, %d runs per rule, seed %d (mean, standard error in parentheses; percent of U_max)\n",
 		rep.Agents, rep.Rounds, rep.Runs, rep.Seed)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "RULE\tU@3\tU@5\tU@10\tAUC@3\tAUC@5\tAUC@10\tRATIONALITY\tMIN/MAX\tRIGIDITY\t")
+	fmt.Fprintln(tw, "RULE\tU@3\tU@5\tU@10\tAUC@3\tAUC@5\tAUC@10\tRATIONALITY\tMIN/MAX\tRIGIDITY\tFAILED ACTIONS\t")
 	cols := []string{"U@3", "U@5", "U@10", "AUC@3_mean", "AUC@5_mean", "AUC@10_mean", "rationality", "fairness", "rigidity"}
 	for _, r := range rules {
 		fmt.Fprintf(tw, "%s\t", r)
-		sc := rep.Rules[string(r)].Summary.Scalars
+		s := rep.Rules[string(r)].Summary
 		for _, c := range cols {
-			fmt.Fprintf(tw, "%s\t", formatStat(sc[c]))
+			fmt.Fprintf(tw, "%s\t", formatStat(s.Scalars[c]))
 		}
-		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "%s\t\n", failedActions(s))
 	}
 	_ = tw.Flush()
 }
@@ -151,4 +151,15 @@ func formatStat(s sim.Stat) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f (%.2f)", s.Mean, s.SE)
+}
+
+// failedActions is the FAILED ACTIONS column of every printed table: the
+// actions that failed (model errors, timeouts, format errors, rejected
+// ballots) out of all asked, so a run whose model calls failed cannot pass
+// for a normal one.
+func failedActions(s sim.Summary) string {
+	if s.Actions == 0 {
+		return fmt.Sprintf("%d", s.Failures)
+	}
+	return fmt.Sprintf("%d/%d (%.0f%%)", s.Failures, s.Actions, 100*float64(s.Failures)/float64(s.Actions))
 }

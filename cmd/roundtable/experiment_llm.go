@@ -16,7 +16,7 @@ import (
 
 // llmExperiment runs any task with language-model agents.
 func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
-	m, err := a.newMinds(cfg, f.llm)
+	m, err := a.newMinds(cfg, f.llm, f.agents)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[p.ID] = ag
+			out[p.ID] = haltOnBroken{Agent: ag, m: m}
 		}
 		return out, nil
 	}}
@@ -165,8 +165,8 @@ func printText(w io.Writer, rules []vote.Rule, rep simReport) {
 			last = dec[len(dec)-1]
 			last.Mean, last.SE = 100*last.Mean, 100*last.SE
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t\n", r, formatStat(last), formatStat(s.Scalars["first_agreement"]),
-			formatStat(s.Scalars["format_errors"]), s.Failures, s.Tokens)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t\n", r, formatStat(last), formatStat(s.Scalars["first_agreement"]),
+			formatStat(s.Scalars["format_errors"]), failedActions(s), s.Tokens)
 	}
 	_ = tw.Flush()
 	printFormatErrors(w, rules, rep)
@@ -179,14 +179,14 @@ func printRecommend(w io.Writer, rules []vote.Rule, rep simReport) {
 	for r := 1; r <= rep.Rounds; r++ {
 		fmt.Fprintf(tw, "R%d\t", r)
 	}
-	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "FAILED ACTIONS\t")
 	for _, rule := range rules {
 		s := rep.Rules[string(rule)].Summary
 		fmt.Fprintf(tw, "%s\t", rule)
 		for i := range s.Series["abs_error"] {
 			fmt.Fprintf(tw, "%.2f / %.2f\t", s.Series["abs_error"][i].Mean, math.Sqrt(s.Series["sq_error"][i].Mean))
 		}
-		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "%s\t\n", failedActions(s))
 	}
 	_ = tw.Flush()
 	printFormatErrors(w, rules, rep)

@@ -172,6 +172,11 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer db.Close()
+	ctx, stop := context.WithCancelCause(cmd.Context())
+	defer stop(nil)
+	if a.minds != nil {
+		a.minds.stopOnBrokenEndpoint(ctx, stop)
+	}
 	bctx, stopBackups := context.WithCancel(cmd.Context())
 	defer stopBackups()
 	serveBackups(bctx, db, a.logger())
@@ -186,8 +191,11 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		spec := exp.spec(rule, tc, f)
 		spec.Progress = func(int, int) { _ = bar.Add(1) }
 		spec.Logger = a.logger()
-		res, err := sim.Execute(cmd.Context(), db, roundtable.SystemClock{}, spec)
+		res, err := sim.Execute(ctx, db, roundtable.SystemClock{}, spec)
 		if err != nil {
+			if cause := context.Cause(ctx); cause != nil && cmd.Context().Err() == nil {
+				return cause // an endpoint cannot serve the run: its one message
+			}
 			return err
 		}
 		rep.Rules[string(rule)] = res
