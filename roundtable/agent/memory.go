@@ -16,8 +16,11 @@ const (
 	MemoryReflective = "reflective" // the model's own notes, rewritten once per round, and the last round verbatim
 )
 
-// DefaultWindow is the number of rounds MemoryWindow keeps verbatim.
-const DefaultWindow = 3
+// DefaultWindow is the number of rounds MemoryWindow keeps verbatim. With
+// the paper's message lengths, two verbatim rounds and one short line per
+// older round cost under 40% of full history per turn at round 10
+// (BenchmarkWindowMemory); three would cost over half.
+const DefaultWindow = 2
 
 // historyText is the history part of a prompt under the agent's memory
 // policy; u collects the usage of a reflective memory update.
