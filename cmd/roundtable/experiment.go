@@ -37,6 +37,9 @@ func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.
 			}
 			cfg := tc
 			cfg.Task = roundtable.TaskSpec{Kind: task.Kind(), Topic: f.topic, Params: map[string]string{"preset": f.preset}}
+			if st, ok := task.(interface{ Spec() roundtable.TaskSpec }); ok {
+				cfg.Task = st.Spec() // what the table is about, with private ground truth
+			}
 			cfg.Participants = e.people(f.agents)
 			agents, err := e.agents(task, cfg.Participants)
 			if err != nil {
@@ -58,13 +61,18 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 	switch f.agent {
 	case "utility":
 		if f.task != "exchange" {
-			return nil, usagef("--task %s needs language-model agents (--agent llm); utility agents only play the exchange economy", f.task)
+			return nil, usagef("--task %s needs language-model agents (--agent llm) or, for recommendation, --agent baseline; utility agents only play the exchange economy", f.task)
 		}
 		return exchangeUtility(f)
 	case "llm":
 		return a.llmExperiment(cfg, f)
+	case "baseline":
+		if f.task != "recommendation" {
+			return nil, usagef("--agent baseline plays the recommendation task only (--task recommendation)")
+		}
+		return recommendBaseline(f)
 	}
-	return nil, usagef("--agent: %q is not utility or llm", f.agent)
+	return nil, usagef("--agent: %q is not utility, baseline or llm", f.agent)
 }
 
 func exchangeUtility(f simFlags) (*experiment, error) {
@@ -89,11 +97,14 @@ func exchangeUtility(f simFlags) (*experiment, error) {
 	}, nil
 }
 
-// agentSeats names k agent seats agent-1 .. agent-k.
-func agentSeats(k int) []roundtable.Participant {
+// agentSeats names k utility-agent seats agent-1 .. agent-k.
+func agentSeats(k int) []roundtable.Participant { return seats(k, "utility") }
+
+// seats names k seats agent-1 .. agent-k played by agents of the kind.
+func seats(k int, kind string) []roundtable.Participant {
 	ps := make([]roundtable.Participant, k)
 	for i := range ps {
-		ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Agent: "utility"}
+		ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Agent: kind}
 	}
 	return ps
 }
@@ -122,7 +133,7 @@ func measureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
 	if m.Proposals == 0 {
 		sc["rationality"] = math.NaN()
 	}
-	out := sim.Measures{Series: map[string][]float64{"U": u}, Scalars: sc}
+	out := sim.Measures{Series: map[string][]float64{"U": u, "coverage": coverage(s)}, Scalars: sc}
 	addFormatErrors(out, s)
 	return out
 }

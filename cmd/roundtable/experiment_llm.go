@@ -80,46 +80,88 @@ func llmSeats(presets []AgentConfig) func(k int) []roundtable.Participant {
 }
 
 func recommendExperiment(e *experiment, f simFlags) (*experiment, error) {
+	rd, err := loadRecommendation(f)
+	if err != nil {
+		return nil, err
+	}
+	e.name, e.measure, e.print = "recommendation-llm", measureRecommend, rd.print
+	e.task = rd.task
+	return e, nil
+}
+
+// recommendData is the data of a recommendation sim: the cases and the
+// baselines on them.
+type recommendData struct {
+	ds    *recommend.Dataset
+	cases []recommend.Case
+	knn   *recommend.KNN
+	print func(w io.Writer, rules []vote.Rule, rep simReport)
+}
+
+func (rd recommendData) task(i int, _ int64) (roundtable.Task, error) {
+	return recommend.NewTask(rd.ds, rd.cases[i]), nil
+}
+
+// loadRecommendation reads --data, draws --runs cases and scores the
+// always-4 and collaborative-filtering baselines on them.
+func loadRecommendation(f simFlags) (recommendData, error) {
 	if f.data == "" {
-		return nil, usagef("--data: the recommendation task needs the MovieLens-100k directory (u.data, u.item, u.user, u1.base, u1.test)")
+		return recommendData{}, usagef("--data: the recommendation task needs the MovieLens-100k directory (u.data, u.item, u.user, u1.base, u1.test)")
 	}
 	ds, err := recommend.Load(f.data)
 	if err != nil {
-		return nil, fmt.Errorf("--data: %w", err)
+		return recommendData{}, fmt.Errorf("--data: %w", err)
 	}
 	cases := recommend.Cases(ds, f.runs, f.seed)
 	if len(cases) < f.runs {
-		return nil, usagef("--runs: the test set has only %d usable cases", len(cases))
+		return recommendData{}, usagef("--runs: the test set has only %d usable cases", len(cases))
 	}
-	ds.Factors()
-	knnMAE, knnRMSE := recommend.Evaluate(recommend.NewKNN(ds, ds.Factors(), recommend.DefaultNeighbours), cases)
+	knn := recommend.NewKNN(ds, ds.Factors(), recommend.DefaultNeighbours)
+	knnMAE, knnRMSE := recommend.Evaluate(knn, cases)
 	fourMAE, fourRMSE := recommend.Evaluate(recommend.AlwaysFour, cases)
-	e.name, e.measure = "recommendation-llm", measureRecommend
-	e.task = func(i int, _ int64) (roundtable.Task, error) { return recommend.NewTask(ds, cases[i]), nil }
-	e.print = func(w io.Writer, rules []vote.Rule, rep simReport) {
+	rd := recommendData{ds: ds, cases: cases, knn: knn}
+	rd.print = func(w io.Writer, rules []vote.Rule, rep simReport) {
 		printRecommend(w, rules, rep)
 		fmt.Fprintf(w, "baselines on the same %d cases: always 4: MAE %.3f RMSE %.3f; collaborative filtering (kNN, NMF similarity): MAE %.3f RMSE %.3f\n",
 			len(cases), fourMAE, fourRMSE, knnMAE, knnRMSE)
 	}
-	return e, nil
+	return rd, nil
+}
+
+// recommendBaseline runs recommendation tables with model-free agents
+// (recommend.BaselineAgents): seat i plays the predictor of its private
+// table, i mod 3.
+func recommendBaseline(f simFlags) (*experiment, error) {
+	rd, err := loadRecommendation(f)
+	if err != nil {
+		return nil, err
+	}
+	return &experiment{
+		name: "recommendation-baseline", task: rd.task, measure: measureRecommend, print: rd.print,
+		people: func(k int) []roundtable.Participant { return seats(k, "baseline") },
+		agents: func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+			ags := recommend.BaselineAgents(rd.knn, task.(*recommend.Task).Case())
+			m := map[string]roundtable.Agent{}
+			for i, p := range ps {
+				m[p.ID] = ags[i%3]
+			}
+			return m, nil
+		},
+	}, nil
 }
 
 // measureText: whether a decision stands after each round, the first
 // round of agreement, and format errors per agent and phase.
 func measureText(_ roundtable.Task, s *roundtable.State) sim.Measures {
-	decided := make([]float64, s.Config.Rounds)
 	first := math.NaN()
-	for r := range decided {
-		if r < len(s.Rounds) && s.Rounds[r].Decision != nil {
-			decided[r] = 1
-		} else if r > 0 {
-			decided[r] = decided[r-1]
-		}
-		if r < len(s.Rounds) && s.Rounds[r].Tally != nil && s.Rounds[r].Tally.Winner != "" && math.IsNaN(first) {
+	for r, rr := range s.Rounds {
+		if rr.Tally != nil && rr.Tally.Winner != "" {
 			first = float64(r + 1)
+			break
 		}
 	}
-	m := sim.Measures{Series: map[string][]float64{"decided": decided}, Scalars: map[string]float64{"first_agreement": first}}
+	cov := coverage(s)
+	m := sim.Measures{Series: map[string][]float64{"decided": cov, "coverage": cov}, Scalars: map[string]float64{"first_agreement": first}}
 	addFormatErrors(m, s)
 	return m
 }
@@ -136,8 +178,12 @@ func addFormatErrors(m sim.Measures, s *roundtable.State) {
 
 // measureRecommend: the error of the decision in force after each round
 // (a round with nothing decided counts as the "always 4" prediction).
-func measureRecommend(t roundtable.Task, s *roundtable.State) sim.Measures {
-	truth := float64(t.(*recommend.Task).Case().Rating)
+func measureRecommend(_ roundtable.Task, s *roundtable.State) sim.Measures {
+	c, err := recommend.CaseOf(s.Config.Task) // from the log: an export re-scores the same way
+	if err != nil {
+		return sim.Measures{Scalars: map[string]float64{"format_errors": math.NaN()}}
+	}
+	truth := float64(c.Rating)
 	abs, sq := make([]float64, s.Config.Rounds), make([]float64, s.Config.Rounds)
 	pred := 4.0
 	for r := range abs {
@@ -148,7 +194,7 @@ func measureRecommend(t roundtable.Task, s *roundtable.State) sim.Measures {
 		}
 		abs[r], sq[r] = math.Abs(pred-truth), (pred-truth)*(pred-truth)
 	}
-	m := sim.Measures{Series: map[string][]float64{"abs_error": abs, "sq_error": sq}, Scalars: map[string]float64{}}
+	m := sim.Measures{Series: map[string][]float64{"abs_error": abs, "sq_error": sq, "coverage": coverage(s)}, Scalars: map[string]float64{}}
 	addFormatErrors(m, s)
 	return m
 }
@@ -189,7 +235,20 @@ func printRecommend(w io.Writer, rules []vote.Rule, rep simReport) {
 		fmt.Fprintf(tw, "%s\t\n", failedActions(s))
 	}
 	_ = tw.Flush()
+	printCoverage(w, rules, rep)
 	printFormatErrors(w, rules, rep)
+}
+
+// printCoverage prints, per rule, the share of tables with a decision
+// after each round (Figure 2 plots its complement).
+func printCoverage(w io.Writer, rules []vote.Rule, rep simReport) {
+	for _, rule := range rules {
+		fmt.Fprintf(w, "tables with a decision, %s, by round:", rule)
+		for _, st := range rep.Rules[string(rule)].Summary.Series["coverage"] {
+			fmt.Fprintf(w, " %.0f%%", 100*st.Mean)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // printFormatErrors lists the mean format errors per table by rule, agent
