@@ -140,6 +140,16 @@ func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig)
 	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, Logger: m.log}), nil
 }
 
+// maxTableAgents is the most bot agents a live table is configured with
+// ([bot] or a [[table]] preset), for the endpoints' default concurrency.
+func (c Config) maxTableAgents() int {
+	n := len(c.Bot.Agents)
+	for _, t := range c.Tables {
+		n = max(n, len(t.Agents))
+	}
+	return n
+}
+
 // stopOnBrokenEndpoint cancels ctx, with the endpoint's message as the
 // cause, as soon as any endpoint's circuit breaker opens. The watchers end
 // with ctx.

@@ -56,7 +56,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	}
 	defer db.Close()
 	serveBackups(ctx, db, a.logger())
-	m, err := a.newMinds(cfg, llmFlags{}, 0)
+	m, err := a.newMinds(cfg, llmFlags{}, cfg.maxTableAgents())
 	if err != nil {
 		return err
 	}

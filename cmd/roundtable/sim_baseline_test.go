@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/store"
@@ -121,4 +122,29 @@ func TestSimQuorumAboveTheTableIsRefused(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--quorum: 4 is out of range 0..3") {
 		t.Errorf("exit %d %q", code, errOut)
 	}
+}
+
+// TestSimQuorumWithholdsDecisions: one agent's ballots always fail, so a
+// quorum of all three never decides, while plurality without it does.
+func TestSimQuorumWithholdsDecisions(t *testing.T) {
+	srv := openaitest.NewServer(openaitest.Inject(openaitest.Responder{}.Handle,
+		openaitest.Fault{Match: openaitest.All(openaitest.Persona("Agent 3"), openaitest.Schema("vote_plurality")), Times: -1,
+			Reply: openaitest.Always(openaitest.Truncated("{"))}))
+	defer srv.Close()
+	for _, c := range []struct{ quorum, want string }{{"0", "100% 100%"}, {"3", "0% 0%"}} {
+		code, out, errOut := run(t, "", "--config", endpointConfig(t, srv, ""), "sim", "--task", "recommendation", "--agent", "llm",
+			"--data", syntheticData(t), "--rule", "plurality", "--rounds", "2", "--runs", "1", "--quorum", c.quorum, "--out", t.TempDir())
+		if code != 0 || !strings.Contains(out, "tables with a decision, plurality, by round: "+c.want) {
+			t.Errorf("quorum %s: exit %d %s\n%s\nwant coverage %s", c.quorum, code, errOut, out, c.want)
+		}
+	}
+}
+
+func syntheticData(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := recommend.WriteSynthetic(dir, 30, 40, 2); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
