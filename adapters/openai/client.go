@@ -135,6 +135,7 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Respons
 		return agent.Response{}, c.failed(ctx, err, u, mode)
 	}
 	c.brk.success()
+	c.tr.retrying.Store(false)
 	u.PromptTokens, u.CompletionTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens
 	if d := resp.Usage.PromptTokensDetails; d != nil {
 		u.CachedTokens = d.CachedTokens

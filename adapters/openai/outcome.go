@@ -47,7 +47,7 @@ func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode
 	}
 	if werr.(*agent.Error).Code == agent.CodeUnavailable {
 		what := fmt.Sprintf("%d calls in a row could not get an answer from the server, each after %d retries; check that it is running and that base_url is right",
-			max(c.cfg.BreakerFailures, 1), c.cfg.MaxRetries)
+			max(c.cfg.BreakerFailures, 1), max(c.cfg.MaxRetries, 0))
 		if c.brk.unavailable(c.brokenError(what, err)) {
 			c.log.Info("openai: endpoint is unavailable; stopping", "endpoint", c.cfg.Name, "err", c.brk.open())
 			return &agent.Error{Code: agent.CodeBroken, Usage: u, Err: c.brk.open()}

@@ -21,7 +21,7 @@ func quickClient(srv *openaitest.Server, logs *syncBuffer, edit func(*openai.Con
 		edit(&cfg)
 	}
 	return openai.New(cfg, openai.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }),
-		openai.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+		openai.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 }
 
 func code(err error) agent.Code {
@@ -72,6 +72,9 @@ func TestDeadEndpointOpensTheBreakerWithOneMessage(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "openai: retrying"); n != 6 {
 		t.Errorf("%d retries logged, want 6:\n%s", n, logs.String())
+	}
+	if n := strings.Count(logs.String(), "level=WARN msg=\"openai: retrying\""); n != 1 {
+		t.Errorf("%d retry warnings, want 1 (the rest of the streak at debug level):\n%s", n, logs.String())
 	}
 }
 

@@ -50,6 +50,10 @@ type transport struct {
 	jitter   func(int64) int64
 	log      *slog.Logger
 	brk      *breaker
+	// retrying is set by the first retry after a success: that retry is
+	// logged as a warning, the rest of the streak at debug level, so a
+	// dead endpoint does not flood the log (Client.Complete clears it).
+	retrying atomic.Bool
 }
 
 // Do implements goopenai.HTTPDoer.
@@ -69,7 +73,11 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 		}
 		discard(resp)
 		c.retries.Add(1)
-		t.log.Warn("openai: retrying", "endpoint", t.cfg.Name, "attempt", n+1, "reason", why, "wait", wait)
+		level := slog.LevelDebug
+		if t.retrying.CompareAndSwap(false, true) {
+			level = slog.LevelWarn
+		}
+		t.log.Log(ctx, level, "openai: retrying", "endpoint", t.cfg.Name, "attempt", n+1, "reason", why, "wait", wait)
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("wait to retry after %s: %w", why, err)
 		}
