@@ -174,6 +174,7 @@ func addFormatErrors(m sim.Measures, s *roundtable.State) {
 		total += float64(c.Count)
 	}
 	m.Scalars["format_errors"] = total
+	addFailureKinds(m, s)
 }
 
 // measureRecommend: the error of the decision in force after each round
@@ -254,6 +255,7 @@ func printCoverage(w io.Writer, rules []vote.Rule, rep simReport) {
 // printFormatErrors lists the mean format errors per table by rule, agent
 // and phase, which the paper compares across rules.
 func printFormatErrors(w io.Writer, rules []vote.Rule, rep simReport) {
+	printFailureKinds(w, rules, rep)
 	for _, r := range rules {
 		sc := rep.Rules[string(r)].Summary.Scalars
 		for _, k := range sim.Keys(sc) {

@@ -71,6 +71,9 @@ func TestSimPrintsFailedActions(t *testing.T) {
 	if !strings.Contains(out, "FAILED ACTIONS") || !strings.Contains(out, "2/18 (11%)") {
 		t.Errorf("want a FAILED ACTIONS column with 2 of 18 actions failed:\n%s", out)
 	}
+	if !strings.Contains(out, "failed actions plurality, per table by kind: length 2.00") {
+		t.Errorf("want the failures by kind:\n%s", out)
+	}
 }
 
 func TestEndpointSettingsReachTheWire(t *testing.T) {

@@ -1,8 +1,49 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"strings"
+
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/sim"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
+
+// failureKinds are the kinds of failed actions: a model or transport error,
+// no answer in time, an answer invalid twice, an answer cut at the token
+// limit, a refusal.
+var failureKinds = []string{"error", "timeout", "format", "length", "refusal"}
+
+// addFailureKinds counts a table's failed actions by kind, every kind
+// present (zero included) so that means over tables are per table.
+func addFailureKinds(m sim.Measures, s *roundtable.State) {
+	for _, k := range failureKinds {
+		m.Scalars["failed/"+k] = 0
+	}
+	for _, r := range s.Rounds {
+		for _, f := range r.Failures {
+			m.Scalars["failed/"+f.Kind]++
+		}
+	}
+}
+
+// printFailureKinds prints, per rule with failures, the failed actions per
+// table by kind.
+func printFailureKinds(w io.Writer, rules []vote.Rule, rep simReport) {
+	for _, r := range rules {
+		sc := rep.Rules[string(r)].Summary.Scalars
+		var parts []string
+		for _, k := range failureKinds {
+			if st, ok := sc["failed/"+k]; ok && st.Mean > 0 {
+				parts = append(parts, fmt.Sprintf("%s %.2f", k, st.Mean))
+			}
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(w, "failed actions %s, per table by kind: %s\n", r, strings.Join(parts, ", "))
+		}
+	}
+}
 
 // coverage is, per round, 1 when a decision is in force after the round
 // and 0 before the first one; a table that ended early keeps its last
