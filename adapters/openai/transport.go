@@ -87,10 +87,10 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 // attempt sends the request once. The concurrency slot and the attempt's
 // timeout last until the response body is closed.
 func (t *transport) attempt(ctx context.Context, req *http.Request, n int, c *call) (*http.Response, error) {
-	if err := t.rpm.wait(ctx, 1, t.sleep); err != nil {
+	if err := t.rpm.wait(ctx, 1, t.budgetSleep("requests_per_minute")); err != nil {
 		return nil, fmt.Errorf("wait for the request budget: %w", err)
 	}
-	if err := t.tpm.wait(ctx, c.tokens, t.sleep); err != nil {
+	if err := t.tpm.wait(ctx, c.tokens, t.budgetSleep("tokens_per_minute")); err != nil {
 		return nil, fmt.Errorf("wait for the token budget: %w", err)
 	}
 	if err := t.sem.acquire(ctx); err != nil {
@@ -114,6 +114,15 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, n int, c *ca
 	}
 	resp.Body = &releasingBody{ReadCloser: resp.Body, done: done}
 	return resp, nil
+}
+
+// budgetSleep is the transport's sleep, logging (at info level) the wait
+// for the named budget first.
+func (t *transport) budgetSleep(budget string) func(context.Context, time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		t.log.Info("openai: waiting for the rate budget", "endpoint", t.cfg.Name, "budget", budget, "wait", d)
+		return t.sleep(ctx, d)
+	}
 }
 
 // retryWait decides whether to retry after attempt n and how long to wait.
