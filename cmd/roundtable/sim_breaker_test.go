@@ -81,7 +81,7 @@ func TestEndpointSettingsReachTheWire(t *testing.T) {
 		extra string
 		want  string // the temperature member of the body, "" for none
 	}{
-		"zero":  {"temperature = 0.0\n", `"temperature":0,`},
+		"zero":  {"temperature = 0\n", `"temperature":0,`},
 		"set":   {"temperature = 0.3\n", `"temperature":0.3`},
 		"unset": {"", ""},
 	} {
