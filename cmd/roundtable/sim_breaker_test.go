@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,7 +52,7 @@ func TestSimStopsWithOneMessageWhenTheEndpointCannotServe(t *testing.T) {
 			defer healthy.Close()
 			code, stdout, errOut = run(t, "", "--config", endpointConfig(t, healthy, ""), "sim", "--task", "text", "--topic", "x",
 				"--agent", "llm", "--rule", "plurality", "--rounds", "3", "--runs", "2", "--out", out)
-			if code != 0 || !strings.Contains(stdout, "0/") {
+			if code != 0 || !regexp.MustCompile(` 0/\d+ \(0%\)`).MatchString(stdout) {
 				t.Fatalf("resume: exit %d %s\n%s", code, errOut, stdout)
 			}
 		})

@@ -121,9 +121,9 @@ func writeSynthLists(files map[string]*strings.Builder) {
 	}
 }
 
-// UnknownMovie is the ID of the movie WriteSynthetic writes as the real
+// unknownMovie is the ID of the movie WriteSynthetic writes as the real
 // file writes movie 267: title "unknown", no dates, no URL, genre unknown.
-func UnknownMovie(items int) int { return min(267, items-1) }
+func unknownMovie(items int) int { return min(267, items-1) }
 
 // writeSynthItem writes a u.item line and returns the title. It gives a
 // movie the genres of its strong appeal dimensions (dimension j owns
@@ -149,7 +149,7 @@ func writeSynthItem(b *strings.Builder, rng *rand.Rand, id, items int, appeal []
 	}
 	flags := synthFlags(rng, appeal)
 	url := "http://us.imdb.com/M/title-exact?" + strings.ReplaceAll(title, " ", "%20")
-	if id == UnknownMovie(items) {
+	if id == unknownMovie(items) {
 		title, date, url = "unknown", "", ""
 		flags = "1" + strings.Repeat("|0", len(Genres)-1)
 	}
