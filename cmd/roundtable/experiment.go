@@ -155,6 +155,7 @@ func printExchange(w io.Writer, rules []vote.Rule, rep simReport) {
 		fmt.Fprintf(tw, "%s\t\n", failedActions(s))
 	}
 	_ = tw.Flush()
+	printCoverage(w, rules, rep)
 	printFailureKinds(w, rules, rep)
 }
 
