@@ -16,7 +16,7 @@ import (
 
 // llmExperiment runs any task with language-model agents.
 func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
-	m, err := a.newMinds(cfg, f.llm, f.agents)
+	m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
 	if err != nil {
 		return nil, err
 	}

@@ -57,12 +57,22 @@ type minds struct {
 	log     *slog.Logger
 }
 
+// mindOptions say how the endpoints are used.
+type mindOptions struct {
+	// seats is the most agents a table has: an endpoint without
+	// max_concurrent allows at least that many calls at once, so one phase
+	// is never queued behind itself.
+	seats int
+	// live is set for `serve`: an endpoint without breaker_failures never
+	// gives up for want of a server (a live table outlasts an outage; the
+	// phase deadlines bound it), only on answers no retry can change.
+	live bool
+}
+
 // newMinds builds a client per endpoint, logging through the app's logger.
-// An endpoint without max_concurrent allows at least seats calls at once
-// (the agents of a table), so one phase is never queued behind itself. API
-// keys come from the named environment variables; a named but empty one is
-// an error naming the key.
-func (a *App) newMinds(cfg Config, flags llmFlags, seats int) (*minds, error) {
+// API keys come from the named environment variables; a named but empty
+// one is an error naming the key.
+func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, error) {
 	m := &minds{clients: map[string]*openai.Client{}, presets: map[string]AgentConfig{}, log: a.logger()}
 	for i, ep := range flags.apply(cfg.LLM) {
 		key := fmt.Sprintf("llm[%d]", i)
@@ -75,7 +85,10 @@ func (a *App) newMinds(cfg Config, flags llmFlags, seats int) (*minds, error) {
 			PricePer1KPrompt: ep.PricePer1KPrompt, PricePer1KCompletion: ep.PricePer1KCompletion, MaxRetries: ep.MaxRetries,
 			BreakerFailures: ep.BreakerFailures, Temperature: ep.Temperature}
 		if c.MaxConcurrent == 0 {
-			c.MaxConcurrent = max(openai.DefaultMaxConcurrent, seats)
+			c.MaxConcurrent = max(openai.DefaultMaxConcurrent, opt.seats)
+		}
+		if c.BreakerFailures == 0 && opt.live {
+			c.BreakerFailures = -1
 		}
 		if ep.APIKeyEnv != "" {
 			v := a.Getenv(ep.APIKeyEnv)
@@ -159,6 +172,21 @@ func (m *minds) stopOnBrokenEndpoint(ctx context.Context, cancel context.CancelC
 			select {
 			case <-c.Done():
 				cancel(fmt.Errorf("stopped: %w (finished tables are kept; run the same command again to resume)", c.Err()))
+			case <-ctx.Done():
+			}
+		}()
+	}
+}
+
+// logBrokenEndpoints logs, as an error, each endpoint whose breaker opens
+// while a live server runs: its agents fail until the config is fixed and
+// the server restarted. The watchers end with ctx.
+func (m *minds) logBrokenEndpoints(ctx context.Context) {
+	for name, c := range m.clients {
+		go func() {
+			select {
+			case <-c.Done():
+				m.log.Error("language-model endpoint cannot serve; its agents' actions fail until it is fixed and roundtable restarted", "endpoint", name, "err", c.Err())
 			case <-ctx.Done():
 			}
 		}()

@@ -109,7 +109,7 @@ func TestEndpointConcurrencyCoversATable(t *testing.T) {
 	}
 	cfg.LLM = []LLMConfig{{Name: "a", BaseURL: "http://127.0.0.1:1/v1", Model: "m"}, {Name: "b", BaseURL: "http://127.0.0.1:1/v1", Model: "m", MaxConcurrent: 2}}
 	app := &App{Stderr: &strings.Builder{}, Getenv: func(string) string { return "" }}
-	m, err := app.newMinds(cfg, llmFlags{}, 12)
+	m, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,5 +118,15 @@ func TestEndpointConcurrencyCoversATable(t *testing.T) {
 	}
 	if got := m.clients["b"].Config().MaxConcurrent; got != 2 {
 		t.Errorf("configured concurrency %d, want 2", got)
+	}
+	if got := m.clients["a"].Config().BreakerFailures; got != 3 {
+		t.Errorf("sim breaker threshold %d, want 3", got)
+	}
+	live, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 2, live: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := live.clients["a"].Config().BreakerFailures; got != -1 {
+		t.Errorf("serve breaker threshold %d, want -1 (outages do not stop a live server)", got)
 	}
 }
