@@ -14,8 +14,8 @@ func (e *election) pairwise() [][]int64 {
 	for i := range d {
 		d[i] = make([]int64, n)
 	}
+	pos := make([]int, n)
 	for _, b := range e.ballots {
-		pos := make([]int, n)
 		for i := range pos {
 			pos[i] = len(b.Ranking) // unlisted: level, below every listed candidate
 		}
