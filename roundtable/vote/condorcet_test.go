@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // profileOf expands "count:ORDER" groups (ORDER one letter a candidate,
@@ -126,4 +128,39 @@ func TestQuorumWithholdsTheDecision(t *testing.T) {
 			t.Errorf("reason %q", res.Reason)
 		}
 	}
+}
+
+// TestCondorcetWinnerWinsBothRules: whenever one candidate beats every
+// other head to head, Copeland and Schulze elect it, whatever the tie
+// policy (a Condorcet winner is never tied).
+func TestCondorcetWinnerWinsBothRules(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cands := strings.Split("ABCDE"[:rapid.IntRange(2, 5).Draw(t, "n")], "")
+		p := Profile{Candidates: cands}
+		for v := range rapid.IntRange(1, 9).Draw(t, "voters") {
+			r := rapid.Permutation(cands).Draw(t, "ranking")
+			p.Ballots = append(p.Ballots, Ballot{Voter: string(rune('a' + v)), Ranking: r[:rapid.IntRange(1, len(r)).Draw(t, "prefix")]})
+		}
+		e := &election{cands: newCandidateSet(cands), ballots: p.Ballots}
+		d := e.pairwise()
+		winner := ""
+		for i := range d {
+			beatsAll := true
+			for j := range d {
+				beatsAll = beatsAll && (i == j || d[i][j] > d[j][i])
+			}
+			if beatsAll {
+				winner = cands[i]
+			}
+		}
+		for _, rule := range []Rule{Copeland, Schulze} {
+			res, err := Tally(rule, p, Options{Tie: TieIncumbent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if winner != "" && (res.Winner != winner || res.Tied != nil) {
+				t.Fatalf("%s elects %q (tied %v), want the Condorcet winner %s", rule, res.Winner, res.Tied, winner)
+			}
+		}
+	})
 }
