@@ -51,7 +51,7 @@ func (c *Client) fatal(err error, mode agent.OutputMode) (string, bool) {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return fmt.Sprintf("the server refused the API key (HTTP %d); check api_key_env (the variable holding the key) and the key's permissions", status), true
 	case status == http.StatusNotFound:
-		return fmt.Sprintf("HTTP 404: there is no model %q at %s; check model, and that base_url ends in /v1", c.cfg.Model, c.cfg.BaseURL), true
+		return fmt.Sprintf("HTTP 404: there is no model %q at %s; check model (Ollama: ollama pull %s), and that base_url ends in /v1", c.cfg.Model, c.cfg.BaseURL, c.cfg.Model), true
 	case quotaExhausted(err):
 		return "the account has no quota left (429 insufficient_quota); add credit or use another key (waiting does not help)", true
 	case mode == agent.OutputJSONSchema && schemaRefused(err):
