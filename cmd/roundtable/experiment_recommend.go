@@ -12,6 +12,8 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
+// recommendExperiment makes e, with its language-model agents, play the
+// recommendation task on --data.
 func recommendExperiment(e *experiment, f simFlags) (*experiment, error) {
 	rd, err := loadRecommendation(f)
 	if err != nil {
