@@ -92,5 +92,8 @@ var metricUnits = map[string]string{
 	"tokens":          "prompt plus completion tokens, over all tables",
 	"wall_ns":         "nanoseconds",
 	"phase_wall_ns":   "nanoseconds, summed over tables",
+	"usage":           "model calls, retries and tokens (counts) of one table; latency_ms in milliseconds, summed over calls",
+	"end_reasons":     "count of tables per reason they ended",
+	"rounds":          "count of rounds (per run: the rounds played; top level: the rounds configured)",
 	"mean, se, n":     "each statistic: the mean over tables, its standard error, and the number of tables with a value",
 }
