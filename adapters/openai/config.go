@@ -56,9 +56,9 @@ type Config struct {
 	// json_schema; a set value pins the mode.
 	StructuredOutput agent.OutputMode `toml:"structured_output" json:"structured_output,omitempty"`
 	MaxConcurrent    int              `toml:"max_concurrent" json:"max_concurrent,omitempty"` // requests in flight (default 8)
-	// BreakerFailures is how many calls in a row may fail to reach the
-	// server (after their retries) before the endpoint is given up for the
-	// run (default 3; negative: never). A refused key, an unknown model or
+	// BreakerFailures is how many calls in a row may get no answer (no
+	// server, 5xx, attempts timing out; after their retries) before the
+	// endpoint is given up for the run (default 3; negative: never). A refused key, an unknown model or
 	// an exhausted quota gives it up at once.
 	BreakerFailures int `toml:"breaker_failures" json:"breaker_failures,omitempty"`
 	// RequestsPerMinute and TokensPerMinute are the endpoint's budgets;

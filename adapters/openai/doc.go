@@ -15,8 +15,9 @@
 // temperature is not sent, and the server's default applies.
 //
 // Each Client has a circuit breaker (Done, Err). It opens after
-// Config.BreakerFailures calls in a row found no server after their
-// retries, or at once on an answer no retry can change: 401 or 403 (the
+// Config.BreakerFailures calls in a row got no answer after their retries
+// (no server, 5xx, or every attempt timed out while the caller waited), or
+// at once on an answer no retry can change: 401 or 403 (the
 // key), 404 (the model or base_url), 429 insufficient_quota (no credit,
 // never retried like a rate limit), or a refused json_schema when the mode
 // is pinned. Its error names the endpoint and what to fix; once open,

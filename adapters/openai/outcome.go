@@ -45,7 +45,9 @@ func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode
 	if what, ok := c.fatal(err, mode); ok {
 		return c.broken(c.brokenError(what, err), u)
 	}
-	if werr.(*agent.Error).Code == agent.CodeUnavailable {
+	// No answer: no server, 5xx after every retry, or every attempt timed
+	// out while the caller still waited (a hung server).
+	if code := werr.(*agent.Error).Code; code == agent.CodeUnavailable || code == agent.CodeTimeout {
 		what := fmt.Sprintf("%d calls in a row could not get an answer from the server, each after %d retries; check that it is running and that base_url is right",
 			max(c.cfg.BreakerFailures, 1), max(c.cfg.MaxRetries, 0))
 		if c.brk.unavailable(c.brokenError(what, err)) {
