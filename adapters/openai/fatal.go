@@ -33,13 +33,14 @@ func quotaBody(b []byte) bool { return strings.Contains(string(b), "insufficient
 
 // schemaRefused reports a 400 that refuses the response_format of a
 // json_schema request (servers word it differently; all name the field or
-// the mode).
+// the mode). A schema the server finds invalid ("Invalid schema for
+// response_format ...") is a fault of that request, not of the mode.
 func schemaRefused(err error) bool {
 	if httpStatus(err) != http.StatusBadRequest {
 		return false
 	}
 	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema")
+	return (strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema")) && !strings.Contains(msg, "invalid schema")
 }
 
 // fatal says, for an error no retry can fix, what went wrong and what to

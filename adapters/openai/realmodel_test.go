@@ -194,3 +194,17 @@ func TestHungEndpointOpensTheBreaker(t *testing.T) {
 		t.Fatalf("breaker open %v (%v), want open after 3 hung calls", closed(c), c.Err())
 	}
 }
+
+func TestInvalidSchemaIsNotAModeRefusal(t *testing.T) {
+	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply {
+		return openaitest.Status(400, "Invalid schema for response_format 'message': 'required' is required to be supplied")
+	})
+	defer srv.Close()
+	var logs syncBuffer
+	c := quickClient(srv, &logs, nil)
+	schema := &agent.Schema{Name: "message", JSON: []byte(`{"type":"object"}`)}
+	_, err := c.Complete(context.Background(), agent.Request{Messages: hello(), Schema: schema})
+	if code(err) != agent.CodeRejected || c.OutputMode() != agent.OutputJSONSchema || closed(c) {
+		t.Errorf("err %v, mode %s, breaker open %v; want a rejected request and nothing else changed", err, c.OutputMode(), closed(c))
+	}
+}
