@@ -30,6 +30,7 @@ func (s *State) Clone() *State {
 
 func (c Config) clone() Config {
 	c.Task.Params = maps.Clone(c.Task.Params)
+	c.Task.Private = maps.Clone(c.Task.Private)
 	c.Participants = slices.Clone(c.Participants)
 	c.Labels = maps.Clone(c.Labels)
 	return c

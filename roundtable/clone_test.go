@@ -125,8 +125,9 @@ func richState() *roundtable.State {
 		Candidates: []roundtable.Candidate{cand}, Rejected: []vote.Rejection{rej}, Tally: &tally,
 		Decision: &cand, Usage: map[string]roundtable.Usage{"p1": usage}}
 	return &roundtable.State{ID: "t1",
-		Config: roundtable.Config{Title: "T", Task: roundtable.TaskSpec{Kind: "exchange", Topic: "x", Params: map[string]string{"preset": "uniform"}},
-			Rule: vote.Majority, Tie: "random", Rounds: 3, EarlyStop: roundtable.StopFirst, Mode: roundtable.Live, Seed: 9,
+		Config: roundtable.Config{Title: "T", Task: roundtable.TaskSpec{Kind: "exchange", Topic: "x", Params: map[string]string{"preset": "uniform"},
+			Private: map[string]string{"rating": "4"}},
+			Rule: vote.Majority, Tie: "random", Quorum: 2, Rounds: 3, EarlyStop: roundtable.StopFirst, Mode: roundtable.Live, Seed: 9,
 			Durations:    roundtable.Durations{Message: 1, Proposal: 2, Vote: 3},
 			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"}},
 		Created: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
