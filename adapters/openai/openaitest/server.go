@@ -13,16 +13,19 @@ import (
 
 // Server is a fake OpenAI-compatible endpoint on 127.0.0.1. It speaks the
 // wire format of POST /v1/chat/completions (plain JSON, or server-sent
-// events when "stream" is true) and GET /v1/models, and answers as its
-// Handler says. It records every chat request.
+// events when "stream" is true), GET /v1/models and POST /v1/embeddings
+// (see SetEmbed), and answers as its Handler says. It records every chat
+// request.
 type Server struct {
 	srv     *httptest.Server
 	h       Handler
 	closing chan struct{}
 	once    sync.Once
 
-	mu   sync.Mutex
-	reqs []*Request
+	mu      sync.Mutex
+	reqs    []*Request
+	embeds  []EmbedRequest // see embeddings.go
+	embedFn EmbedFunc
 }
 
 // NewServer starts a server answering with h; nil h plays Responder{}.
@@ -34,6 +37,7 @@ func NewServer(h Handler) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("GET /v1/models", s.models)
+	mux.HandleFunc("POST /v1/embeddings", s.embeddings)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Reply{Status: http.StatusNotFound, Message: "no route for " + r.Method + " " + r.URL.Path})
 	})
