@@ -1,0 +1,163 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
+)
+
+// exchangeTable is a hand-built three-round exchange table: agent-1
+// informs in round 1, agent-2 proposes in round 2, agent-1 accepts in
+// round 3; a decision holds from round 2.
+func exchangeTable(id, rule string, u2 float64) Table {
+	return Table{ID: id, Task: "exchange", Rule: rule,
+		Decided: []bool{false, true, true}, Agreed: []bool{false, true, false}, Proposed: []bool{true, true, false},
+		Perf: []float64{0, u2, u2}, InfoDiff: []float64{math.NaN(), 0.4, 0.1},
+		Scalars: map[string]float64{"U@3": 100 * u2, "rigidity": 50}, Failures: 1,
+		Messages: []Message{
+			{Round: 1, Speaker: "agent-1", Words: 10, FKGrade: 4, Acts: []string{acts.Inform}},
+			{Round: 1, Speaker: "agent-2", Words: 20, FKGrade: 6, Acts: []string{acts.Request}},
+			{Round: 2, Speaker: "agent-2", Words: 30, FKGrade: 8, Acts: []string{acts.Propose}},
+			{Round: 3, Speaker: "agent-1", Words: 40, FKGrade: 10, Acts: []string{acts.Accept}},
+		}}
+}
+
+func find(t *testing.T, rep Report, name string) Artifact {
+	t.Helper()
+	for _, a := range rep.Artifacts {
+		if a.Name == name {
+			return a
+		}
+	}
+	t.Fatalf("no artifact %s; skipped: %v", name, rep.Skipped)
+	return Artifact{}
+}
+
+func TestPairsFollowTheTransitionRule(t *testing.T) {
+	tb := exchangeTable("t", "majority", 0.5)
+	got := Pairs(tagged(tb.Messages), 3)
+	want := []map[earlystop.Pair]int{
+		{{acts.Start, acts.Inform}: 1, {acts.Start, acts.Request}: 1},
+		{{acts.Inform, acts.Propose}: 1}, // agent-2's own Request is not followed by its Propose
+		{{acts.Propose, acts.Accept}: 1},
+	}
+	for r := range want {
+		if len(got[r]) != len(want[r]) {
+			t.Errorf("round %d: %v, want %v", r+1, got[r], want[r])
+		}
+		for p, n := range want[r] {
+			if got[r][p] != n {
+				t.Errorf("round %d: %s = %d, want %d", r+1, p, got[r][p], n)
+			}
+		}
+	}
+}
+
+func TestBuildOnHandBuiltTables(t *testing.T) {
+	ts := []Table{exchangeTable("a", "majority", 0.5), exchangeTable("b", "majority", 0.7), exchangeTable("c", "rated", 0.9), exchangeTable("d", "rated", 0.9)}
+	rep := Build(ts, 1)
+	t1 := find(t, rep, "table1_exchange")
+	if len(t1.CSV) != 3 || t1.CSV[1][0] != "majority" || t1.CSV[1][2] != "60" || t1.CSV[1][3] != "10" || t1.CSV[1][len(t1.CSV[1])-1] != "2" {
+		t.Errorf("table 1: %v", t1.CSV)
+	}
+	f2b := find(t, rep, "figure2b_not_agreed")
+	if y := f2b.Chart.Lines[0].Y; !slices.Equal(y, []float64{1, 0, 0}) {
+		t.Errorf("not agreed per round %v, want 1 0 0", y)
+	}
+	t8 := find(t, rep, "table8_linguistic")
+	if row := t8.CSV[1]; !slices.Equal(row, []string{"majority", "1", "4", "15", "5", "", "0"}) {
+		t.Errorf("table 8 round 1: %v", row)
+	}
+	if row := t8.CSV[2]; row[5] != "0.4" || row[6] != "2" {
+		t.Errorf("table 8 round 2: %v", row)
+	}
+	f4 := find(t, rep, "figure4_transitions_exchange")
+	edges := map[string]Edge{}
+	for _, e := range f4.Graph.Edges {
+		edges[e.From] = e
+	}
+	for from, to := range map[string]string{acts.Start: acts.Inform, acts.Inform: acts.Propose, acts.Propose: acts.Accept, acts.Accept: acts.End} {
+		if e := edges[from]; e.To != to || e.P != 1 {
+			t.Errorf("strongest edge from %s: %+v, want ->%s with p 1", from, e, to)
+		}
+	}
+	if _, ok := edges[acts.Request]; ok {
+		t.Errorf("Request is only followed by its own speaker's act: no edge, got %+v", edges[acts.Request])
+	}
+	t10 := find(t, rep, "table10_early_stopping_exchange")
+	if t10.CSV[0][1] != "majority" || t10.CSV[7][0] != "Oracle" || t10.CSV[7][1] != "0.6" || t10.CSV[1][2] != "0.9" {
+		t.Errorf("table 10: %v", t10.CSV)
+	}
+	find(t, rep, "table11_early_stopping_stats_exchange")
+	find(t, rep, "table9_dialogue_acts")
+	if !strings.Contains(strings.Join(rep.Skipped, " "), "Figure 3") {
+		t.Errorf("skipped %v: want Figure 3 named as unsupported", rep.Skipped)
+	}
+}
+
+func TestWriteRendersEveryFile(t *testing.T) {
+	ts := []Table{exchangeTable("a", "majority", 0.5), exchangeTable("b", "majority", 0.7)}
+	dir := t.TempDir()
+	files, err := Write(dir, Build(ts, 1), "Two hand-built tables.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckFiles(t, files)
+	idx, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if b := filepath.Base(f); b != "index.md" && !strings.Contains(string(idx), "("+b+")") {
+			t.Errorf("index.md does not list %s", b)
+		}
+	}
+}
+
+// CheckFiles decodes every PNG, parses every SVG as XML and every CSV.
+func CheckFiles(t *testing.T, files []string) {
+	t.Helper()
+	kinds := map[string]int{}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ext := filepath.Ext(f)
+		kinds[ext]++
+		switch ext {
+		case ".png":
+			img, err := png.Decode(fh)
+			if err != nil || img.Bounds().Dx() < 100 {
+				t.Errorf("%s: %v", f, err)
+			}
+		case ".svg":
+			d := xml.NewDecoder(fh)
+			for err == nil {
+				_, err = d.Token()
+			}
+			if err != io.EOF {
+				t.Errorf("%s: %v", f, err)
+			}
+		case ".csv":
+			rows, err := csv.NewReader(fh).ReadAll()
+			if err != nil || len(rows) < 2 {
+				t.Errorf("%s: %d rows, %v", f, len(rows), err)
+			}
+		}
+		fh.Close()
+	}
+	if kinds[".png"] == 0 || kinds[".png"] != kinds[".svg"] || kinds[".csv"] == 0 {
+		t.Errorf("files by kind: %v", kinds)
+	}
+}
