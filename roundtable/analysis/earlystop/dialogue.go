@@ -154,11 +154,13 @@ func candidates(coefs []Coef, p float64) []Pair {
 // count_per_round 1..3, score 1..top_da) on the training runs and keeps
 // the one with the best mean training performance; the first found wins
 // ties (stricter p-values, fewer pairs, lower counts and scores first).
-// With no pair of positive effect the method never fires.
+// Decision: a setting must do strictly better on the training runs than
+// running to the end; when none does (or no pair has a positive effect)
+// the method never fires, rather than stopping worse than the baseline.
 func TrainDialogueAct(train []Run, d Direction) Trained {
 	coefs := Regress(train, d)
 	var best *ActRule
-	bestG := math.Inf(-1)
+	bestG := meanGoodness(train, runToEnd, d)
 	for _, p := range PValues {
 		cands := candidates(coefs, p)
 		for top := 1; top <= min(len(cands), MaxTopDA); top++ {
@@ -173,7 +175,7 @@ func TrainDialogueAct(train []Run, d Direction) Trained {
 		}
 	}
 	if best == nil {
-		return Trained{stop: runToEnd, Threshold: math.NaN(), Params: "no dialogue-act pair with a positive effect"}
+		return Trained{stop: runToEnd, Threshold: math.NaN(), Params: "no setting beats running to the end"}
 	}
 	return Trained{stop: best.stop, Threshold: float64(best.Score), Params: best.String()}
 }

@@ -190,3 +190,17 @@ func TestEvaluateRefusesWhatItCannotScore(t *testing.T) {
 		t.Error("a measure with the wrong number of rounds: want an error")
 	}
 }
+
+func TestDialogueActNeverStopsWorseThanTheEndOnTraining(t *testing.T) {
+	// p has a positive effect (its round's 0.8 is above the mean 0.6) but
+	// stopping on it loses to running on to the last round's 1.
+	p, q := Pair{"Propose", "Accept"}, Pair{"Evaluate", "Evaluate"}
+	r := Run{Perf: []float64{0, 0.8, 1}, Pairs: []map[Pair]int{{q: 1}, {p: 1}, {q: 1}}}
+	if c := Regress([]Run{r}, HigherIsBetter); c[0].Pair != p || c[0].Beta <= 0 {
+		t.Fatalf("coefficients %+v: want p first and positive", c)
+	}
+	tr := TrainDialogueAct([]Run{r, r, r}, HigherIsBetter)
+	if s := tr.stop(r); s.Round != 3 || s.Fired {
+		t.Errorf("stop %+v (%s), want the last round, not fired", s, tr.Params)
+	}
+}
