@@ -38,7 +38,12 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 		p.Add(line, points)
 		p.Legend.Add(l.Name, line, points)
 	}
-	p.X.Min = 1
+	// Room right of the last round for the legend, so it hides no line.
+	n := 0
+	for _, l := range c.Lines {
+		n = max(n, len(l.Y))
+	}
+	p.X.Min, p.X.Max = 1, float64(n)+0.3*float64(n)+1
 	return p, nil
 }
 
@@ -80,7 +85,7 @@ func graphPlot(g *Graph) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	dots.Shape, dots.Color, dots.Radius = draw.CircleGlyph{}, color.Gray{Y: 200}, vg.Points(14)
+	dots.Shape, dots.Color, dots.Radius = draw.CircleGlyph{}, color.Gray{Y: 200}, vg.Points(24)
 	nl, err := plotter.NewLabels(plotter.XYLabels{XYs: nodePts, Labels: names})
 	if err != nil {
 		return nil, err

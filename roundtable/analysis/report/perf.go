@@ -54,7 +54,7 @@ func aggregate(ts []Table, name, title, about, ylabel string, value func(t Table
 	rules, groups := byRule(ts)
 	n := maxRounds(ts)
 	rows := [][]string{{"rule", "round", "mean", "se", "tables"}}
-	ch := &Chart{Title: title, XLabel: "round", YLabel: ylabel}
+	ch := &Chart{Title: title + ": " + ylabel + " per round", XLabel: "round", YLabel: ylabel}
 	for _, rule := range rules {
 		line := Line{Name: rule, Y: make([]float64, n)}
 		for r := 1; r <= n; r++ {

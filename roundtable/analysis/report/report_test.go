@@ -1,10 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
-	"encoding/xml"
-	"image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +10,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 )
 
 // exchangeTable is a hand-built three-round exchange table: agent-1
@@ -43,13 +40,15 @@ func find(t *testing.T, rep Report, name string) Artifact {
 	return Artifact{}
 }
 
+func pair(a, b string) earlystop.Pair { return earlystop.Pair{From: a, To: b} }
+
 func TestPairsFollowTheTransitionRule(t *testing.T) {
 	tb := exchangeTable("t", "majority", 0.5)
 	got := Pairs(tagged(tb.Messages), 3)
 	want := []map[earlystop.Pair]int{
-		{{acts.Start, acts.Inform}: 1, {acts.Start, acts.Request}: 1},
-		{{acts.Inform, acts.Propose}: 1}, // agent-2's own Request is not followed by its Propose
-		{{acts.Propose, acts.Accept}: 1},
+		{pair(acts.Start, acts.Inform): 1, pair(acts.Start, acts.Request): 1},
+		{pair(acts.Inform, acts.Propose): 1}, // agent-2's own Request is not followed by its Propose
+		{pair(acts.Propose, acts.Accept): 1},
 	}
 	for r := range want {
 		if len(got[r]) != len(want[r]) {
@@ -112,7 +111,7 @@ func TestWriteRendersEveryFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	CheckFiles(t, files)
+	reporttest.CheckFiles(t, files)
 	idx, err := os.ReadFile(filepath.Join(dir, "index.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -121,43 +120,5 @@ func TestWriteRendersEveryFile(t *testing.T) {
 		if b := filepath.Base(f); b != "index.md" && !strings.Contains(string(idx), "("+b+")") {
 			t.Errorf("index.md does not list %s", b)
 		}
-	}
-}
-
-// CheckFiles decodes every PNG, parses every SVG as XML and every CSV.
-func CheckFiles(t *testing.T, files []string) {
-	t.Helper()
-	kinds := map[string]int{}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ext := filepath.Ext(f)
-		kinds[ext]++
-		switch ext {
-		case ".png":
-			img, err := png.Decode(fh)
-			if err != nil || img.Bounds().Dx() < 100 {
-				t.Errorf("%s: %v", f, err)
-			}
-		case ".svg":
-			d := xml.NewDecoder(fh)
-			for err == nil {
-				_, err = d.Token()
-			}
-			if err != io.EOF {
-				t.Errorf("%s: %v", f, err)
-			}
-		case ".csv":
-			rows, err := csv.NewReader(fh).ReadAll()
-			if err != nil || len(rows) < 2 {
-				t.Errorf("%s: %d rows, %v", f, len(rows), err)
-			}
-		}
-		fh.Close()
-	}
-	if kinds[".png"] == 0 || kinds[".png"] != kinds[".svg"] || kinds[".csv"] == 0 {
-		t.Errorf("files by kind: %v", kinds)
 	}
 }

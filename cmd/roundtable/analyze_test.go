@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
+)
+
+// exchangeFiles are the files an exchange run gives analyze.
+var exchangeFiles = []string{
+	"index.md", "table1_exchange.csv",
+	"figure2a_utility_per_round.csv", "figure2a_utility_per_round.png", "figure2a_utility_per_round.svg",
+	"figure2b_not_agreed.csv", "figure2b_not_agreed.png", "figure2b_not_agreed.svg",
+	"table10_early_stopping_exchange.csv", "table11_early_stopping_stats_exchange.csv",
+	"table8_linguistic.csv", "table8_words.csv", "table8_words.png", "table8_words.svg",
+	"table8_fk_grade.csv", "table8_fk_grade.png", "table8_fk_grade.svg",
+	"table8_info_diff.csv", "table8_info_diff.png", "table8_info_diff.svg",
+	"table9_dialogue_acts.csv", "table9_dialogue_acts.png", "table9_dialogue_acts.svg",
+	"figure4_transitions_exchange.csv", "figure4_transitions_exchange.dot", "figure4_transitions_exchange.png", "figure4_transitions_exchange.svg",
+}
+
+// checkAnalysis wants exactly the exchange files in dir, each readable.
+func checkAnalysis(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, paths []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+		paths = append(paths, filepath.Join(dir, e.Name()))
+	}
+	want := slices.Clone(exchangeFiles)
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("files %v\nwant %v", names, want)
+	}
+	reporttest.CheckFiles(t, paths)
+}
+
+// actsByText labels a message from its length, so that messages differ.
+func actsByText(r *openaitest.Request) openaitest.Reply {
+	all := acts.All()
+	n := len(r.LastUser())
+	return openaitest.JSON(map[string]any{"reasoning": "r", "labels": []string{all[n%5], all[5+n%5]}})
+}
+
+func TestAnalyzeLLMExchangeRunWritesEveryFileAndAsksNoModelTwice(t *testing.T) {
+	var labelling atomic.Bool
+	srv := openaitest.NewServer(func(ctx context.Context, r *openaitest.Request) openaitest.Reply {
+		if labelling.Load() {
+			return actsByText(r)
+		}
+		return openaitest.Responder{}.Handle(ctx, r)
+	})
+	defer srv.Close()
+	run1 := t.TempDir()
+	code, out, errOut := run(t, "", "sim", "--task", "exchange", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+		"--rule", "rated", "--rounds", "3", "--runs", "4", "--out", run1)
+	if code != 0 {
+		t.Fatalf("sim: exit %d %s\n%s", code, errOut, out)
+	}
+	labelling.Store(true)
+	asked := srv.Count(nil)
+	args := []string{"analyze", run1, "--acts", "llm", "--embedding", "llm", "--samples", "1", "--llm-base-url", srv.URL(), "--llm-model", "m"}
+	code, out, errOut = run(t, "", args...)
+	if code != 0 || !strings.Contains(out, "4 tables analyzed") {
+		t.Fatalf("analyze: exit %d %s\n%s", code, errOut, out)
+	}
+	checkAnalysis(t, filepath.Join(run1, "analysis"))
+	labels, embeds := srv.Count(nil)-asked, len(srv.EmbedRequests())
+	if labels < 4*3*3 || embeds == 0 {
+		t.Fatalf("%d label requests and %d embedding requests: want one per message", labels, embeds)
+	}
+	idx, _ := os.ReadFile(filepath.Join(run1, "analysis", "index.md"))
+	if !strings.Contains(string(idx), "dialogue acts by `default") {
+		t.Errorf("index.md does not name the labelling model:\n%s", idx)
+	}
+	before, _ := os.ReadFile(filepath.Join(run1, "analysis", "table9_dialogue_acts.csv"))
+	code, _, errOut = run(t, "", args...)
+	if code != 0 || srv.Count(nil)-asked != labels || len(srv.EmbedRequests()) != embeds {
+		t.Fatalf("second analyze: exit %d %s; %d more label and %d more embedding requests, want none",
+			code, errOut, srv.Count(nil)-asked-labels, len(srv.EmbedRequests())-embeds)
+	}
+	after, _ := os.ReadFile(filepath.Join(run1, "analysis", "table9_dialogue_acts.csv"))
+	if string(before) != string(after) || !strings.Contains(string(after), "Propose") {
+		t.Errorf("table 9 changed on the re-run, or lacks the labels:\n%s", after)
+	}
+}
+
+func TestAnalyzeOfflineUtilityRun(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--rule", "all", "--runs", "3", "--rounds", "4", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim: exit %d %s", code, errOut)
+	}
+	out := t.TempDir()
+	code, stdout, errOut := run(t, "", "analyze", "--db", filepath.Join(dir, "roundtable.db"), "--out", out, "--seed", "7")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d %s\n%s", code, errOut, stdout)
+	}
+	checkAnalysis(t, out)
+	idx, _ := os.ReadFile(filepath.Join(out, "index.md"))
+	for _, want := range []string{"cue-phrases", "hashed-tfidf", "seed 7", "Figure 3"} {
+		if !strings.Contains(string(idx), want) {
+			t.Errorf("index.md lacks %q", want)
+		}
+	}
+	t1, _ := os.ReadFile(filepath.Join(out, "table1_exchange.csv"))
+	if rows := strings.Count(string(t1), "\n"); rows != 10 {
+		t.Errorf("table 1 has %d lines, want a header and 9 rules:\n%s", rows, t1)
+	}
+}
+
+func TestAnalyzeUsageErrors(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze"}, "name a run directory"},
+		{[]string{"analyze", "--db", "x.db"}, "--db needs --out DIR"},
+		{[]string{"analyze", filepath.Join(t.TempDir(), "none")}, "roundtable.db"},
+		{[]string{"analyze", "--db", "a.db", "dir"}, "not both"},
+		{[]string{"analyze", "--db", empty, "--out", t.TempDir(), "--acts", "magic"}, "--acts"},
+	} {
+		code, _, errOut := run(t, "", tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
