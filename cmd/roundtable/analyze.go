@@ -131,7 +131,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return fmt.Errorf("open store %s: %w", f.db, err)
 	}
 	defer db.Close()
-	ms.cache = analysis.Cache{Store: db}
+	ms.cache, ms.missing = analysis.Cache{Store: db}, map[string]int{}
 	ids := f.tablesExplicit
 	if len(ids) == 0 {
 		if ids, err = tableIDs(ctx, db); err != nil {
@@ -158,6 +158,10 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	for _, p := range problems {
 		rep.Skipped = append(rep.Skipped, "Table "+p)
 	}
+	missing := ms.missingError()
+	if missing != nil {
+		rep.Skipped = append(rep.Skipped, missing.Error()+".")
+	}
 	files, err := report.Write(f.out, rep, ms.intro(f, tables))
 	if err != nil {
 		return err
@@ -169,7 +173,20 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if len(tables) == 0 {
 		return fmt.Errorf("no table of %s could be analyzed", f.db)
 	}
-	return nil
+	return missing
+}
+
+// missingError says which messages have no annotation because a model
+// failed: the files leave them out, and the next run asks again.
+func (m measurers) missingError() error {
+	var parts []string
+	for _, k := range sim.Keys(m.missing) {
+		parts = append(parts, fmt.Sprintf("%d messages have no %s", m.missing[k], k))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s (a model failed; they are left out of the files); run analyze again to retry them", strings.Join(parts, ", "))
 }
 
 func tableIDs(ctx context.Context, db *store.DB) ([]string, error) {

@@ -21,6 +21,16 @@ type measurers struct {
 	readability, acts analysis.Instrument
 	embedding         analysis.Instrument // nil: hashed TF-IDF over each table
 	cache             analysis.Cache
+	missing           map[string]int // instrument -> messages its model failed on
+}
+
+// count notes the annotations that have no result.
+func (m measurers) count(anns []roundtable.Annotation) {
+	for _, a := range anns {
+		if a.Missing != "" {
+			m.missing[a.Instrument]++
+		}
+	}
 }
 
 // measure replays table id and measures it.
@@ -101,6 +111,8 @@ func (m measurers) messages(ctx context.Context, events []roundtable.Event, s *r
 	if err != nil {
 		return fmt.Errorf("dialogue acts: %w", err)
 	}
+	m.count(read)
+	m.count(tags)
 	bySeq := map[uint64]*report.Message{}
 	for _, r := range s.Rounds {
 		for _, msg := range r.Messages {
@@ -159,6 +171,7 @@ func (m measurers) cachedInfoDiff(ctx context.Context, events []roundtable.Event
 	if err != nil {
 		return nil, fmt.Errorf("embeddings: %w", err)
 	}
+	m.count(anns)
 	round := map[uint64]int{}
 	last := 0
 	for _, e := range events {

@@ -142,3 +142,35 @@ func TestAnalyzeUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A labelling model that refuses leaves the acts out, says so and exits
+// 1; the next run with the model back asks only for what is missing.
+func TestAnalyzeRetriesWhatAModelFailedOn(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "", "sim", "--rule", "majority", "--runs", "2", "--rounds", "2", "--out", dir); code != 0 {
+		t.Fatalf("sim: %s", errOut)
+	}
+	var down atomic.Bool
+	down.Store(true)
+	srv := openaitest.NewServer(func(_ context.Context, r *openaitest.Request) openaitest.Reply {
+		if down.Load() {
+			return openaitest.Status(403, "model access denied")
+		}
+		return actsByText(r)
+	})
+	defer srv.Close()
+	args := []string{"analyze", dir, "--acts", "llm", "--samples", "1", "--llm-base-url", srv.URL(), "--llm-model", "m"}
+	code, out, errOut := run(t, "", args...)
+	if code != 1 || !strings.Contains(errOut, "12 messages have no dialogue-acts") || !strings.Contains(out, "Table 9 and Figure 4") {
+		t.Fatalf("model down: exit %d\n%s\n%s", code, out, errOut)
+	}
+	failed := srv.Count(nil)
+	down.Store(false)
+	code, out, errOut = run(t, "", args...)
+	if code != 0 || srv.Count(nil)-failed != 12 {
+		t.Fatalf("model back: exit %d, %d requests, want 12\n%s\n%s", code, srv.Count(nil)-failed, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "analysis", "table9_dialogue_acts.png")); err != nil {
+		t.Error(err)
+	}
+}

@@ -122,3 +122,30 @@ func TestWriteRendersEveryFile(t *testing.T) {
 		}
 	}
 }
+
+func TestRecommendationTablesGiveFigure3AndTable2(t *testing.T) {
+	rec := func(id string, errs ...float64) Table {
+		return Table{ID: id, Task: "recommendation", Rule: "plurality", Perf: errs,
+			Decided: make([]bool, len(errs)), Agreed: make([]bool, len(errs)), Proposed: make([]bool, len(errs))}
+	}
+	// Errors per round: round 1 |1| and |3| (MAE 2, RMSE sqrt(5)); round 2
+	// 0 and 1 (MAE 0.5); each table is best in round 2.
+	rep := Build([]Table{rec("a", 1, 0, 2), rec("b", 3, 1, 1)}, 1)
+	mae := find(t, rep, "figure3a_mae_per_round")
+	if y := mae.Chart.Lines[0].Y; !slices.Equal(y, []float64{2, 0.5, 1.5}) {
+		t.Errorf("MAE per round %v", y)
+	}
+	rmse := find(t, rep, "figure3b_rmse_per_round")
+	if y := rmse.Chart.Lines[0].Y[0]; !near(y, math.Sqrt(5)) || rmse.CSV[1][2] != num(math.Sqrt(5)) {
+		t.Errorf("RMSE of round 1: %v, %v", y, rmse.CSV[1])
+	}
+	t2 := find(t, rep, "table2_early_stopping_recommendation")
+	if t2.CSV[7][0] != "Oracle" || t2.CSV[7][1] != "0.5" || t2.CSV[1][1] != "1.5" {
+		t.Errorf("table 2 (lower is better): %v", t2.CSV)
+	}
+	if strings.Contains(strings.Join(rep.Skipped, " "), "Figure 3") {
+		t.Errorf("skipped %v", rep.Skipped)
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
