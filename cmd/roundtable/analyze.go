@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 
-	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/store"
@@ -22,6 +22,7 @@ type analyzeFlags struct {
 	db, out        string
 	acts, embed    string
 	seed           int64
+	concurrency    int
 	annotate       annotateFlags // model flags shared with annotate
 	tablesExplicit []string
 }
@@ -68,6 +69,7 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
+	fl.IntVar(&f.concurrency, "concurrency", 8, "tables measured at once (a model-backed instrument waits on its endpoint)")
 	fl.StringSliceVar(&f.tablesExplicit, "table", nil, "analyze only these table IDs (default all)")
 	fl.IntVar(&f.annotate.samples, "samples", 10, "model answers per dialogue-act label; the majority wins")
 	fl.StringVar(&f.annotate.endpoint, "endpoint", "", "the [[llm]] endpoint to ask (default the first)")
@@ -100,8 +102,8 @@ func (f *analyzeFlags) paths(args []string) error {
 }
 
 // instruments builds the instruments of an analysis.
-func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags) (measurers, error) {
-	var m measurers
+func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags) (*measurers, error) {
+	m := &measurers{missing: map[string]int{}}
 	af := f.annotate
 	af.instrument, af.method = "readability", ""
 	var err error
@@ -122,6 +124,9 @@ func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags
 }
 
 func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io.Writer) error {
+	if f.concurrency < 1 {
+		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
+	}
 	ms, err := a.analyzeInstruments(ctx, cfg, f)
 	if err != nil {
 		return err
@@ -131,29 +136,17 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return fmt.Errorf("open store %s: %w", f.db, err)
 	}
 	defer db.Close()
-	ms.cache, ms.missing = analysis.Cache{Store: db}, map[string]int{}
+	ms.db = db
 	ids := f.tablesExplicit
 	if len(ids) == 0 {
 		if ids, err = tableIDs(ctx, db); err != nil {
 			return err
 		}
 	}
-	bar := a.progress(len(ids))
-	var tables []report.Table
-	var problems []string
-	for _, id := range ids {
-		t, err := ms.measure(ctx, db, id)
-		_ = bar.Add(1)
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			problems = append(problems, fmt.Sprintf("%s: %v", id, err))
-			continue
-		}
-		tables = append(tables, t)
+	tables, problems, err := a.measureAll(ctx, ms, ids, f.concurrency)
+	if err != nil {
+		return err
 	}
-	_ = bar.Finish()
 	rep := report.Build(tables, f.seed)
 	for _, p := range problems {
 		rep.Skipped = append(rep.Skipped, "Table "+p)
@@ -176,9 +169,40 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	return missing
 }
 
+// measureAll measures the tables, n at once, in ids' order; a table that
+// cannot be measured is a problem (its ID and why), not an error.
+func (a *App) measureAll(ctx context.Context, ms *measurers, ids []string, n int) ([]report.Table, []string, error) {
+	bar := a.progress(len(ids))
+	defer bar.Finish()
+	measured := make([]report.Table, len(ids))
+	failed := make([]error, len(ids))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(n)
+	for i, id := range ids {
+		g.Go(func() error {
+			measured[i], failed[i] = ms.measure(gctx, id)
+			_ = bar.Add(1)
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	var tables []report.Table
+	var problems []string
+	for i, err := range failed {
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", ids[i], err))
+			continue
+		}
+		tables = append(tables, measured[i])
+	}
+	return tables, problems, nil
+}
+
 // missingError says which messages have no annotation because a model
 // failed: the files leave them out, and the next run asks again.
-func (m measurers) missingError() error {
+func (m *measurers) missingError() error {
 	var parts []string
 	for _, k := range sim.Keys(m.missing) {
 		parts = append(parts, fmt.Sprintf("%d messages have no %s", m.missing[k], k))
@@ -202,7 +226,7 @@ func tableIDs(ctx context.Context, db *store.DB) ([]string, error) {
 }
 
 // intro is the head of index.md: what was analyzed, and with what.
-func (m measurers) intro(f analyzeFlags, ts []report.Table) string {
+func (m *measurers) intro(f analyzeFlags, ts []report.Table) string {
 	tasks := map[string]int{}
 	for _, t := range ts {
 		tasks[t.Task]++

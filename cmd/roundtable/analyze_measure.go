@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
@@ -15,27 +16,38 @@ import (
 	"github.com/roundtable-ai/roundtable/store"
 )
 
-// measurers measure a stored table for the report: the instruments, and
-// the cache that keeps their annotations beside the log.
+// measurers measure stored tables for the report with the instruments,
+// keeping their annotations beside each table's log. They are safe for
+// concurrent use, one table per call.
 type measurers struct {
 	readability, acts analysis.Instrument
 	embedding         analysis.Instrument // nil: hashed TF-IDF over each table
-	cache             analysis.Cache
+	db                *store.DB
+	mu                sync.Mutex
 	missing           map[string]int // instrument -> messages its model failed on
 }
 
-// count notes the annotations that have no result.
-func (m measurers) count(anns []roundtable.Annotation) {
+// annotate annotates a table's messages with in through a buffer that is
+// written to the database in one transaction, and counts what is missing.
+func (m *measurers) annotate(ctx context.Context, events []roundtable.Event, in analysis.Instrument) ([]roundtable.Annotation, error) {
+	buf := &annotationBuffer{db: m.db}
+	anns, err := analysis.Cache{Store: buf}.AnnotateLog(ctx, events, in)
+	if ferr := buf.flush(context.WithoutCancel(ctx)); ferr != nil && err == nil {
+		err = ferr
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, a := range anns {
 		if a.Missing != "" {
 			m.missing[a.Instrument]++
 		}
 	}
+	return anns, err
 }
 
 // measure replays table id and measures it.
-func (m measurers) measure(ctx context.Context, db *store.DB, id string) (report.Table, error) {
-	events, err := db.Load(ctx, id)
+func (m *measurers) measure(ctx context.Context, id string) (report.Table, error) {
+	events, err := m.db.Load(ctx, id)
 	if err != nil {
 		return report.Table{}, err
 	}
@@ -102,17 +114,15 @@ func score(s *roundtable.State, t *report.Table) error {
 
 // messages measures every message: words and grade, dialogue acts, and
 // the information difference of each round.
-func (m measurers) messages(ctx context.Context, events []roundtable.Event, s *roundtable.State, t *report.Table) error {
-	read, err := m.cache.AnnotateLog(ctx, events, m.readability)
+func (m *measurers) messages(ctx context.Context, events []roundtable.Event, s *roundtable.State, t *report.Table) error {
+	read, err := m.annotate(ctx, events, m.readability)
 	if err != nil {
 		return fmt.Errorf("readability: %w", err)
 	}
-	tags, err := m.cache.AnnotateLog(ctx, events, m.acts)
+	tags, err := m.annotate(ctx, events, m.acts)
 	if err != nil {
 		return fmt.Errorf("dialogue acts: %w", err)
 	}
-	m.count(read)
-	m.count(tags)
 	bySeq := map[uint64]*report.Message{}
 	for _, r := range s.Rounds {
 		for _, msg := range r.Messages {
@@ -143,7 +153,7 @@ func (m measurers) messages(ctx context.Context, events []roundtable.Event, s *r
 }
 
 // infoDiff is the information difference per round (NaN where none).
-func (m measurers) infoDiff(ctx context.Context, events []roundtable.Event, rounds int) ([]float64, error) {
+func (m *measurers) infoDiff(ctx context.Context, events []roundtable.Event, rounds int) ([]float64, error) {
 	var diffs []embed.RoundDiff
 	var err error
 	if m.embedding == nil {
@@ -166,12 +176,11 @@ func (m measurers) infoDiff(ctx context.Context, events []roundtable.Event, roun
 
 // cachedInfoDiff embeds each message through the annotation cache (a
 // model is asked once per message, ever) and compares the rounds.
-func (m measurers) cachedInfoDiff(ctx context.Context, events []roundtable.Event) ([]embed.RoundDiff, error) {
-	anns, err := m.cache.AnnotateLog(ctx, events, m.embedding)
+func (m *measurers) cachedInfoDiff(ctx context.Context, events []roundtable.Event) ([]embed.RoundDiff, error) {
+	anns, err := m.annotate(ctx, events, m.embedding)
 	if err != nil {
 		return nil, fmt.Errorf("embeddings: %w", err)
 	}
-	m.count(anns)
 	round := map[uint64]int{}
 	last := 0
 	for _, e := range events {

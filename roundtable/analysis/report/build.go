@@ -1,10 +1,18 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Build makes every artifact the tables support, and says what it
-// skipped. seed draws the cross-validation folds of early stopping.
+// skipped. seed draws the cross-validation folds of early stopping; the
+// tables are taken in the order of their IDs, so the same tables and seed
+// give the same folds whatever order they come in.
 func Build(ts []Table, seed int64) Report {
+	ts = slices.Clone(ts)
+	slices.SortStableFunc(ts, func(a, b Table) int { return strings.Compare(a.ID, b.ID) })
 	var rep Report
 	add := func(a *Artifact, skip string) {
 		if a != nil {

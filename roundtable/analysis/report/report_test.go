@@ -1,9 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -149,3 +151,17 @@ func TestRecommendationTablesGiveFigure3AndTable2(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestBuildDoesNotDependOnTheOrderOfTables(t *testing.T) {
+	var ts []Table
+	for i := range 12 {
+		ts = append(ts, exchangeTable(fmt.Sprintf("t%02d", i), "majority", 0.1*float64(i%5)))
+		ts[i].Perf = []float64{0.05 * float64(i%3), 0.1 * float64(i%5), 0.1 * float64(i%4)}
+	}
+	a := Build(ts, 3)
+	slices.Reverse(ts)
+	b := Build(ts, 3)
+	if !reflect.DeepEqual(find(t, a, "table11_early_stopping_stats_exchange").CSV, find(t, b, "table11_early_stopping_stats_exchange").CSV) {
+		t.Error("reversing the tables changed the early-stopping results")
+	}
+}
