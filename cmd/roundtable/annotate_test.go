@@ -197,3 +197,39 @@ func TestAnnotateModelDownWritesError(t *testing.T) {
 		t.Fatalf("exit %d, out %q, stderr %q", code, out, errOut)
 	}
 }
+
+// The model-backed methods of sentiment and embedding through the command.
+func TestAnnotateSentimentAndEmbeddingWithModel(t *testing.T) {
+	srv := openaitest.NewServer(func(_ context.Context, r *openaitest.Request) openaitest.Reply {
+		lv := "positive"
+		if strings.Contains(r.LastUser(), "uncompelling") {
+			lv = "very negative"
+		}
+		return openaitest.JSON(map[string]string{"reasoning": "r", "label": lv})
+	})
+	defer srv.Close()
+	ep := []string{"--llm-base-url", srv.URL(), "--llm-model", "fake"}
+	code, out, errOut := run(t, annotateInputs, append([]string{"annotate", "--instrument", "sentiment", "--method", "llm", "--samples", "3"}, ep...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	o := decodeLines(t, out, "a", "b")[1]
+	// Two arguments: "The plot was good" (positive, 0.5) and "the
+	// characters are uncompelling and ..." (very negative, -1); VADER still
+	// reads the whole text.
+	if o["score"] != -0.25 || o["compound"] != -0.7042 {
+		t.Fatalf("result %v", o)
+	}
+	code, out, errOut = run(t, `{"id":"e","text":"apples and pears"}`,
+		append([]string{"annotate", "--instrument", "embedding", "--method", "llm", "--embedding-model", "emb-1"}, ep...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want, _ := openaitest.BagOfWords("", "apples and pears")
+	if got := decodeLines(t, out, "e")[0]["vector"]; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("vector %v, want %v", got, want)
+	}
+	if reqs := srv.EmbedRequests(); len(reqs) != 1 || reqs[0].Model != "emb-1" {
+		t.Fatalf("embedding requests %+v", reqs)
+	}
+}

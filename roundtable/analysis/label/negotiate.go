@@ -33,7 +33,8 @@ type Endpoint struct {
 //     then to the one reached first). With only two endpoints Label fails
 //     with ErrNoConsensus.
 //
-// A model failure or an answer that names no allowed label ends the
+// An unusable answer (no JSON, no allowed label) is asked again once with
+// the error; a model failure, or a second unusable answer, ends the
 // negotiation with an error naming the endpoint. Every turn is kept.
 type Negotiator struct {
 	Endpoints   []Endpoint // two or three

@@ -15,14 +15,15 @@ import (
 // discriminator it agrees when the generator said own, or always if
 // agreeable.
 type persona struct {
-	own                string
-	pliable, agreeable bool
+	own                            string
+	pliable, agreeable, contrarian bool
 }
 
 func (p persona) handle(_ contextT, r *openaitest.Request) openaitest.Reply {
 	if strings.HasSuffix(r.SchemaName, "_judgement") {
 		other := between(r.LastUser(), "Another annotator answered ", ", reasoning")
-		return openaitest.JSON(map[string]any{"agree": p.agreeable || other == p.own, "explanation": "I read it as " + p.own, "label": p.own})
+		agree := !p.contrarian && (p.agreeable || other == p.own)
+		return openaitest.JSON(map[string]any{"agree": agree, "explanation": "I read it as " + p.own, "label": p.own})
 	}
 	ans := p.own
 	if p.pliable && len(r.Messages) > 2 {
@@ -67,6 +68,8 @@ func TestNegotiationOutcomes(t *testing.T) {
 			"A>B:yes/false B>A:yes/true"},
 		{"both disagree, a third decides by majority of six", []persona{stubbornYes, stubbornNo, stubbornYes}, "yes",
 			"A>B:yes/false B>A:no/false C>A:yes/true A>C:yes/true C>B:yes/false B>C:no/false"},
+		{"neither session agrees but both generators end on the same answer", []persona{{own: "yes", contrarian: true}, {own: "yes", contrarian: true}}, "yes",
+			"A>B:yes/false B>A:yes/false"},
 		{"both agree on different answers, a third decides", []persona{{own: "yes", agreeable: true}, {own: "no", agreeable: true}, stubbornNo}, "no",
 			"A>B:yes/true B>A:no/true C>A:no/true A>C:yes/false C>B:no/true B>C:no/true"},
 	}
@@ -139,5 +142,34 @@ func TestNegotiationUsesNearestDemonstrations(t *testing.T) {
 	sys := srvs[0].Requests()[0].System()
 	if !strings.Contains(sys, "Taxes on the rich should rise.") || strings.Contains(sys, "Bananas") {
 		t.Fatalf("system prompt does not hold just the nearest demonstration:\n%s", sys)
+	}
+}
+
+// An unusable answer is re-asked once with the error; a second one ends
+// the negotiation naming the endpoint and both errors.
+func TestNegotiationReasksAnUnusableAnswerOnce(t *testing.T) {
+	flaky := func(bad int) openaitest.Handler {
+		n := 0
+		return func(ctx contextT, r *openaitest.Request) openaitest.Reply {
+			if n++; n <= bad {
+				return openaitest.Content("I think yes")
+			}
+			return persona{own: "yes"}.handle(ctx, r)
+		}
+	}
+	a, b := newServer(t, flaky(1)), newServer(t, persona{own: "yes"}.handle)
+	eps := []label.Endpoint{{Name: "A", LLM: client(a, "A")}, {Name: "B", LLM: client(b, "B")}}
+	v, err := (&label.Negotiator{Endpoints: eps}).Label(t.Context(), yesNo)
+	if err != nil || v.Label() != "yes" {
+		t.Fatalf("label %q, %v", v.Label(), err)
+	}
+	if re := a.Requests()[1]; !re.Repair() || !strings.Contains(re.LastUser(), "contains no JSON object") {
+		t.Fatalf("the re-ask does not carry the error: %q", re.LastUser())
+	}
+	a2 := newServer(t, flaky(2))
+	eps[0].LLM = client(a2, "A")
+	_, err = (&label.Negotiator{Endpoints: eps}).Label(t.Context(), yesNo)
+	if err == nil || !strings.Contains(err.Error(), "generator A") || !strings.Contains(err.Error(), "before the re-ask") {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -98,8 +98,11 @@ func parseLabels(q Question, labels []string, content string) (reasoning string,
 		}
 		out = append(out, l)
 	}
-	if len(out) == 0 || (!q.Multi && len(out) != 1) {
-		return "", nil, fmt.Errorf("the answer names %d labels, want %s", len(out), map[bool]string{true: "at least one", false: "one"}[q.Multi])
+	switch {
+	case len(out) == 0:
+		return "", nil, fmt.Errorf("the answer names no label")
+	case !q.Multi && len(out) != 1:
+		return "", nil, fmt.Errorf("the answer names %d labels, want one", len(out))
 	}
 	return a.Reasoning, ordered(labels, out), nil
 }

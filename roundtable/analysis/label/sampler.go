@@ -16,12 +16,17 @@ const DefaultSamples = 10
 // the tied label that comes first in Question.Labels.
 const maxReasks = 3
 
+// noneOfThese is the extra choice of a multi-label re-ask, so that a tied
+// label can lose: without it a re-ask offering one label would force it.
+const noneOfThese = "none of these"
+
 // Sampler asks one model K times and takes the majority (PROTOCOL.md
 // section 3). A tie for first is asked again, K times, with only the tied
 // labels, up to three times. For a multi-label question each label is its
 // own vote: it wins when more than half of the usable answers name it, a
-// label named by exactly half is re-asked with the other tied labels, and
-// when none wins the answer is Question.Fallback.
+// label named by exactly half is re-asked with the other tied labels and
+// the choice "none of these", and when none wins the answer is
+// Question.Fallback.
 //
 // Answers that fail or name no allowed label are kept as samples with
 // their error and do not count; when no answer of an ask counts, Label
@@ -69,6 +74,9 @@ func (s *Sampler) Label(ctx context.Context, q Question) (Verdict, error) {
 			break
 		}
 		labels = tied
+		if q.Multi {
+			labels = append(tied, noneOfThese)
+		}
 	}
 	v.Labels = ordered(q.Labels, won)
 	if len(v.Labels) == 0 && q.Fallback != "" {
@@ -94,6 +102,9 @@ func decide(multi bool, labels []string, t Tally, n int) (winners, tied []string
 		return nil, tied
 	}
 	for _, l := range labels {
+		if l == noneOfThese {
+			continue
+		}
 		switch c := t[l]; {
 		case 2*c > n:
 			winners = append(winners, l)

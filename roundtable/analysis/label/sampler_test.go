@@ -117,7 +117,9 @@ func TestSamplerMultiLabelMajorityAndFallback(t *testing.T) {
 	}{
 		{"majority per label", [][]string{{"Inform", "Propose"}, {"Inform"}, {"Inform", "Accept"}, {"Accept", "Inform"}, {"Others"}}, nil, "[Inform]", 0},
 		{"half is re-asked", [][]string{{"Inform", "Propose"}, {"Inform"}, {"Propose", "Inform"}, {"Inform"}},
-			[][]string{{"Propose"}, {"Propose"}, {"Propose"}, {"Accept"}}, "[Inform Propose]", 4},
+			[][]string{{"Propose"}, {"Propose"}, {"Propose"}, {"none of these"}}, "[Inform Propose]", 4},
+		{"a re-asked label can lose", [][]string{{"Inform", "Propose"}, {"Inform"}, {"Propose", "Inform"}, {"Inform"}},
+			[][]string{{"none of these"}, {"Propose"}, {"none of these"}, {"none of these"}}, "[Inform]", 4},
 		{"none wins", [][]string{{"Inform"}, {"Propose"}, {"Accept"}, {"Others"}, {"Inform"}}, nil, "[Others]", 0},
 	}
 	for _, tt := range tests {
@@ -143,8 +145,9 @@ func TestSamplerMultiLabelMajorityAndFallback(t *testing.T) {
 			if err != nil || fmt.Sprint(v.Labels) != tt.want {
 				t.Fatalf("labels %v, %v; want %s", v.Labels, err, tt.want)
 			}
-			if n := srv.Count(func(r *openaitest.Request) bool { return len(enum(r)) == 1 }); n != tt.wantReaskEnums {
-				t.Fatalf("%d re-asks offering only the tied label, want %d", n, tt.wantReaskEnums)
+			isReask := func(r *openaitest.Request) bool { return fmt.Sprint(enum(r)) == "[Propose none of these]" }
+			if n := srv.Count(isReask); n != tt.wantReaskEnums {
+				t.Fatalf("%d re-asks offering only the tied label or none, want %d", n, tt.wantReaskEnums)
 			}
 		})
 	}

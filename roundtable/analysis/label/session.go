@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
@@ -53,15 +54,40 @@ func (n *Negotiator) generate(ctx context.Context, q Question, e Endpoint, criti
 				"Reconsider and answer again in the same JSON format; keep your labels if you still think them right.",
 			strings.Join(critique.Labels, ", "), critique.Reasoning)})
 	}
-	resp, err := e.LLM.Complete(ctx, req)
-	if err != nil {
-		return Turn{}, fmt.Errorf("generator %s: %w", e.Name, err)
-	}
-	reasoning, labels, err := parseLabels(q, q.Labels, resp.Content)
+	var reasoning string
+	var labels []string
+	err := ask(ctx, e.LLM, req, func(content string) (err error) {
+		reasoning, labels, err = parseLabels(q, q.Labels, content)
+		return err
+	})
 	if err != nil {
 		return Turn{}, fmt.Errorf("generator %s: %w", e.Name, err)
 	}
 	return Turn{Role: "generator", Endpoint: e.Name, Labels: labels, Reasoning: reasoning}, nil
+}
+
+// ask completes req and parses the answer; an answer that does not parse
+// is re-asked once, with the error, before it fails.
+func ask(ctx context.Context, llm agent.LLM, req agent.Request, parse func(string) error) error {
+	resp, err := llm.Complete(ctx, req)
+	if err != nil {
+		return err
+	}
+	perr := parse(resp.Content)
+	if perr == nil {
+		return nil
+	}
+	req.Messages = append(slices.Clip(req.Messages),
+		agent.ChatMessage{Role: agent.RoleAssistant, Content: resp.Content},
+		agent.ChatMessage{Role: agent.RoleUser, Content: "That answer cannot be used: " + perr.Error() + ". Reply again with one JSON object in the required format."})
+	resp, err = llm.Complete(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := parse(resp.Content); err != nil {
+		return fmt.Errorf("%w (and before the re-ask: %v)", err, perr)
+	}
+	return nil
 }
 
 // judgement is what a discriminator returns.
@@ -73,26 +99,37 @@ type judgement struct {
 }
 
 func (n *Negotiator) judge(ctx context.Context, q Question, e Endpoint, g Turn) (Turn, error) {
-	resp, err := e.LLM.Complete(ctx, judgeRequest(e.LLM, q, g, n.Temperature))
+	var j judgement
+	var labels []string
+	err := ask(ctx, e.LLM, judgeRequest(e.LLM, q, g, n.Temperature), func(content string) (err error) {
+		j, labels, err = parseJudgement(q, g, content)
+		return err
+	})
 	if err != nil {
 		return Turn{}, fmt.Errorf("discriminator %s: %w", e.Name, err)
 	}
+	return Turn{Role: "discriminator", Endpoint: e.Name, Labels: labels, Agree: j.Agree, Reasoning: j.Explanation}, nil
+}
+
+// parseJudgement reads a discriminator's answer: agree is required, and
+// its own labels unless it agrees (then they are the generator's).
+func parseJudgement(q Question, g Turn, content string) (judgement, []string, error) {
 	var j judgement
-	if err := decodeJSON(resp.Content, &j); err != nil {
-		return Turn{}, fmt.Errorf("discriminator %s: %w", e.Name, err)
+	if err := decodeJSON(content, &j); err != nil {
+		return j, nil, err
 	}
 	if j.Agree == nil {
-		return Turn{}, fmt.Errorf("discriminator %s: the answer has no \"agree\"", e.Name)
+		return j, nil, fmt.Errorf("the answer has no \"agree\"")
 	}
 	own, _ := json.Marshal(map[string]json.RawMessage{"label": j.Label, "labels": j.Labels})
 	_, labels, err := parseLabels(q, q.Labels, string(own))
 	if err != nil {
 		if !*j.Agree {
-			return Turn{}, fmt.Errorf("discriminator %s: %w", e.Name, err)
+			return j, nil, err
 		}
-		labels = g.Labels // an agreeing judge may omit its own labels
+		labels = g.Labels
 	}
-	return Turn{Role: "discriminator", Endpoint: e.Name, Labels: labels, Agree: j.Agree, Reasoning: j.Explanation}, nil
+	return j, labels, nil
 }
 
 func judgeRequest(llm agent.LLM, q Question, g Turn, temp *float64) agent.Request {
