@@ -36,8 +36,8 @@ func (a *App) analyzeCmd() *cobra.Command {
 or live) and writes the RoundTable paper's tables and figures that the runs
 support into --out (default RUN_DIR/analysis): Table 1 (exchange economy),
 Figure 2 (utility and share not yet agreed per round), Figure 3
-(recommendation MAE/RMSE per round, when scored recommendation tables are
-present), Tables 2, 10 and 11 (early stopping, 5-fold cross-validation with
+(recommendation MAE/RMSE per round, scored from the truth in each table's
+log), Tables 2, 10 and 11 (early stopping, 5-fold cross-validation with
 folds drawn from --seed), Table 8 (words, Flesch-Kincaid grade and
 information difference per round), Table 9 and Figure 4 (dialogue acts and
 their transition graph). Each is a CSV file, figures also PNG and SVG;

@@ -13,6 +13,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/readability"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
+	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -92,23 +93,34 @@ func outcomes(s *roundtable.State, t *report.Table) {
 	}
 }
 
-// score fills the task's performance per round and its Table 1 metrics.
-// Only the exchange economy is scored from its log; the recommendation
-// task's truth is not in the log this command reads.
+// score fills the task's performance per round: the exchange economy's
+// U_r/U_max (and its Table 1 metrics), the recommendation task's absolute
+// error of the rating in force (its truth is in the log; a round with
+// nothing decided counts as the "always 4" prediction, as sim scores it).
+// Other tasks have none.
 func score(s *roundtable.State, t *report.Table) error {
-	if t.Task != "exchange" || len(s.Rounds) == 0 {
+	if len(s.Rounds) == 0 {
 		return nil
 	}
-	task, err := liveTask(s.Config.Task, len(s.Participants))
-	if err != nil {
-		return fmt.Errorf("rebuild the exchange task: %w", err)
+	var series []float64
+	scale := 1.0
+	switch t.Task {
+	case "exchange":
+		task, err := liveTask(s.Config.Task, len(s.Participants))
+		if err != nil {
+			return fmt.Errorf("rebuild the exchange task: %w", err)
+		}
+		ms := measureExchange(task, s)
+		series, scale, t.Scalars = ms.Series["U"], 100, ms.Scalars
+	case "recommendation":
+		if _, err := recommend.CaseOf(s.Config.Task); err != nil {
+			return fmt.Errorf("score: %w", err)
+		}
+		series = measureRecommend(nil, s).Series["abs_error"]
 	}
-	ms := measureExchange(task, s)
-	u := ms.Series["U"]
-	for r := 1; r <= len(s.Rounds) && r <= len(u); r++ {
-		t.Perf = append(t.Perf, u[r-1]/100)
+	for r := 1; r <= len(s.Rounds) && r <= len(series); r++ {
+		t.Perf = append(t.Perf, series[r-1]/scale)
 	}
-	t.Scalars = ms.Scalars
 	return nil
 }
 

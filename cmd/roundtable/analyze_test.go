@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +14,8 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
+	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // exchangeFiles are the files an exchange run gives analyze.
@@ -27,8 +31,9 @@ var exchangeFiles = []string{
 	"figure4_transitions_exchange.csv", "figure4_transitions_exchange.dot", "figure4_transitions_exchange.png", "figure4_transitions_exchange.svg",
 }
 
-// checkAnalysis wants exactly the exchange files in dir, each readable.
-func checkAnalysis(t *testing.T, dir string) {
+// checkAnalysis wants exactly the files want (default the exchange
+// files) in dir, each readable.
+func checkAnalysis(t *testing.T, dir string, want ...string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -39,7 +44,9 @@ func checkAnalysis(t *testing.T, dir string) {
 		names = append(names, e.Name())
 		paths = append(paths, filepath.Join(dir, e.Name()))
 	}
-	want := slices.Clone(exchangeFiles)
+	if want == nil {
+		want = slices.Clone(exchangeFiles)
+	}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("files %v\nwant %v", names, want)
@@ -116,8 +123,8 @@ func TestAnalyzeOfflineUtilityRun(t *testing.T) {
 		}
 	}
 	t1, _ := os.ReadFile(filepath.Join(out, "table1_exchange.csv"))
-	if rows := strings.Count(string(t1), "\n"); rows != 10 {
-		t.Errorf("table 1 has %d lines, want a header and 9 rules:\n%s", rows, t1)
+	if rows := strings.Count(string(t1), "\n"); rows != 1+len(vote.Rules()) {
+		t.Errorf("table 1 has %d lines, want a header and %d rules:\n%s", rows, len(vote.Rules()), t1)
 	}
 }
 
@@ -173,4 +180,64 @@ func TestAnalyzeRetriesWhatAModelFailedOn(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "analysis", "table9_dialogue_acts.png")); err != nil {
 		t.Error(err)
 	}
+}
+
+// recommendationFiles are the files a recommendation run gives analyze.
+var recommendationFiles = []string{
+	"index.md", "figure2b_not_agreed.csv", "figure2b_not_agreed.png", "figure2b_not_agreed.svg",
+	"figure3a_mae_per_round.csv", "figure3a_mae_per_round.png", "figure3a_mae_per_round.svg",
+	"figure3b_rmse_per_round.csv", "figure3b_rmse_per_round.png", "figure3b_rmse_per_round.svg",
+	"table10_early_stopping_recommendation.csv", "table2_early_stopping_recommendation.csv", "table11_early_stopping_stats_recommendation.csv",
+	"table8_linguistic.csv", "table8_words.csv", "table8_words.png", "table8_words.svg",
+	"table8_fk_grade.csv", "table8_fk_grade.png", "table8_fk_grade.svg",
+	"table8_info_diff.csv", "table8_info_diff.png", "table8_info_diff.svg",
+	"table9_dialogue_acts.csv", "table9_dialogue_acts.png", "table9_dialogue_acts.svg",
+	"figure4_transitions_recommendation.csv", "figure4_transitions_recommendation.dot", "figure4_transitions_recommendation.png", "figure4_transitions_recommendation.svg",
+}
+
+// Recommendation tables are scored from the truth in their logs: Figure 3
+// and Table 2 with no model.
+func TestAnalyzeOfflineRecommendationRun(t *testing.T) {
+	data, dir := t.TempDir(), t.TempDir()
+	if err := recommend.WriteSynthetic(data, 60, 300, 5); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := run(t, "", "sim", "--task", "recommendation", "--agent", "baseline", "--data", data,
+		"--rule", "plurality", "--rounds", "3", "--runs", "6", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim: exit %d %s", code, errOut)
+	}
+	code, out, errOut := run(t, "", "analyze", dir)
+	if code != 0 {
+		t.Fatalf("analyze: exit %d %s\n%s", code, errOut, out)
+	}
+	checkAnalysis(t, filepath.Join(dir, "analysis"), recommendationFiles...)
+	rows := readCSV(t, filepath.Join(dir, "analysis", "table2_early_stopping_recommendation.csv"))
+	baseline, oracle := parseFloat(t, rows[1][1]), parseFloat(t, rows[7][1])
+	if rows[7][0] != "Oracle" || oracle > baseline || baseline > 4 {
+		t.Errorf("table 2: oracle MAE %v, baseline %v; want 0 <= oracle <= baseline <= 4:\n%v", oracle, baseline, rows)
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func parseFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
 }
