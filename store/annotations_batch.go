@@ -24,16 +24,9 @@ func (db *DB) PutAnnotations(ctx context.Context, as []roundtable.Annotation) er
 	}
 	vals := make([][]byte, len(as))
 	for i, a := range as {
-		k := a.Key()
-		if err := k.Valid(); err != nil {
-			return err
-		}
-		if strings.ContainsRune(k.Instrument, 0) {
-			return roundtable.Errorf(roundtable.Invalid, "instrument name %q contains a NUL byte", k.Instrument)
-		}
-		v, err := json.Marshal(a)
+		v, err := encodeAnnotation(a)
 		if err != nil {
-			return fmt.Errorf("encode annotation %s/%d/%s: %w", k.Table, k.Seq, k.Instrument, err)
+			return err
 		}
 		vals[i] = v
 	}
@@ -57,4 +50,21 @@ func (db *DB) PutAnnotations(ctx context.Context, as []roundtable.Annotation) er
 		return fmt.Errorf("store %d annotations: %w", len(as), err)
 	}
 	return nil
+}
+
+// encodeAnnotation checks a's key and encodes it for the annotations
+// bucket.
+func encodeAnnotation(a roundtable.Annotation) ([]byte, error) {
+	k := a.Key()
+	if err := k.Valid(); err != nil {
+		return nil, err
+	}
+	if strings.ContainsRune(k.Instrument, 0) {
+		return nil, roundtable.Errorf(roundtable.Invalid, "instrument name %q contains a NUL byte", k.Instrument)
+	}
+	v, err := json.Marshal(a)
+	if err != nil {
+		return nil, fmt.Errorf("encode annotation %s/%d/%s: %w", k.Table, k.Seq, k.Instrument, err)
+	}
+	return v, nil
 }
