@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -132,6 +133,9 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	db, err := store.Open(f.db, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	if errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("open store %s: %w", f.db, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
 )
 
 // exchangeFiles are the files an exchange run gives analyze.
@@ -240,4 +241,26 @@ func parseFloat(t *testing.T, s string) float64 {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return v
+}
+
+// A database another process holds (a live server) is refused with what
+// to do instead.
+func TestAnalyzeOfALockedDatabaseSaysToUseABackup(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "", "sim", "--rule", "majority", "--runs", "1", "--rounds", "1", "--out", dir); code != 0 {
+		t.Fatalf("sim: %s", errOut)
+	}
+	db, err := store.Open(filepath.Join(dir, "roundtable.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cfg := filepath.Join(t.TempDir(), "rt.toml")
+	if err := os.WriteFile(cfg, []byte("[store]\nlock_timeout = \"1ms\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := run(t, "", "--config", cfg, "analyze", dir)
+	if code == 0 || !strings.Contains(errOut, "in use by another process") || !strings.Contains(errOut, "roundtable backup") {
+		t.Errorf("exit %d %q", code, errOut)
+	}
 }
