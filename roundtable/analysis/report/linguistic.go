@@ -113,18 +113,24 @@ func table9(ts []Table) *Artifact {
 			}
 		}
 	}
-	ch := &Chart{Title: "Table 9: dialogue acts per round (all rules)", XLabel: "round", YLabel: "share of messages"}
-	for _, a := range acts.All() {
-		l := Line{Name: a, Y: make([]float64, n)}
+	heat := &Heat{Title: "Table 9: share of messages with each dialogue act (all rules)", XLabel: "round", Min: 0, Max: 1}
+	all := acts.All()
+	for i := range all {
+		a := all[len(all)-1-i] // Inform on top
+		heat.Rows = append(heat.Rows, a)
+		row := make([]float64, n)
 		for r := 1; r <= n; r++ {
 			total, count := actShares(ts, r)
-			l.Y[r-1] = share(count[a], total)
+			row[r-1] = share(count[a], total)
 		}
-		ch.Lines = append(ch.Lines, l)
+		heat.Values = append(heat.Values, row)
+	}
+	for r := 1; r <= n; r++ {
+		heat.Cols = append(heat.Cols, itoa(r))
 	}
 	return &Artifact{Name: "table9_dialogue_acts", Title: "Table 9",
-		About: "Per rule (and all rules) and round: the share of labelled messages that carry each dialogue act (multi-label, so shares add up to more than 1).",
-		CSV:   rows, Chart: ch}
+		About: "Per rule (and all rules) and round: the share of labelled messages that carry each dialogue act (multi-label, so shares add up to more than 1); the figure is a heat map of all rules, acts by round, as in the paper.",
+		CSV:   rows, Heat: heat}
 }
 
 func actShares(ts []Table, r int) (int, map[string]int) {

@@ -54,6 +54,16 @@ type Artifact struct {
 	CSV   [][]string
 	Chart *Chart
 	Graph *Graph
+	Heat  *Heat
+}
+
+// Heat is a heat map: Values[i][j] is row i (bottom first) in column j,
+// NaN for none, coloured over [Min, Max].
+type Heat struct {
+	Title, XLabel string
+	Rows, Cols    []string
+	Values        [][]float64
+	Min, Max      float64
 }
 
 // Chart is a line chart over rounds.

@@ -12,7 +12,7 @@ import (
 )
 
 // Write renders rep into dir: NAME.csv for every artifact, NAME.png and
-// NAME.svg for charts and graphs, NAME.dot (Graphviz) for graphs, and
+// NAME.svg for charts, heat maps and graphs, NAME.dot (Graphviz) for graphs, and
 // index.md listing what each file shows, headed by intro (the runs and
 // instruments behind the numbers). It returns the files written.
 func Write(dir string, rep Report, intro string) ([]string, error) {
@@ -58,6 +58,8 @@ func writeArtifact(dir string, a Artifact) ([]string, error) {
 	switch {
 	case a.Chart != nil:
 		p, err = chartPlot(a.Chart)
+	case a.Heat != nil:
+		p, err = heatPlot(a.Heat)
 	case a.Graph != nil:
 		p, err = graphPlot(a.Graph)
 		if err == nil {
