@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/store"
@@ -102,7 +103,7 @@ func (f *analyzeFlags) paths(args []string) error {
 	return nil
 }
 
-// instruments builds the instruments of an analysis.
+// analyzeInstruments builds the instruments of an analysis.
 func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags) (*measurers, error) {
 	m := &measurers{missing: map[string]int{}}
 	af := f.annotate
@@ -245,5 +246,5 @@ func (m *measurers) intro(f analyzeFlags, ts []report.Table) string {
 	}
 	return fmt.Sprintf("From `%s`: %s tables. Message length and Flesch-Kincaid grade by `%s`; dialogue acts by `%s`; information difference from %s. "+
 		"Annotations are stored beside each table's log: a re-run asks no model again. Early stopping: %d-fold cross-validation, folds drawn from seed %d.",
-		f.db, strings.Join(parts, ", "), m.readability.Model(), m.acts.Model(), emb, 5, f.seed)
+		f.db, strings.Join(parts, ", "), m.readability.Model(), m.acts.Model(), emb, earlystop.DefaultFolds, f.seed)
 }
