@@ -153,9 +153,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	rep := report.Build(tables, f.seed)
-	for _, p := range problems {
-		rep.Skipped = append(rep.Skipped, "Table "+p)
-	}
+	rep.Skipped = append(rep.Skipped, problems...)
 	missing := ms.missingError()
 	if missing != nil {
 		rep.Skipped = append(rep.Skipped, missing.Error()+".")
@@ -175,7 +173,8 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 }
 
 // measureAll measures the tables, n at once, in ids' order; a table that
-// cannot be measured is a problem (its ID and why), not an error.
+// cannot be measured, or has not ended, is a problem (said in index.md),
+// not an error.
 func (a *App) measureAll(ctx context.Context, ms *measurers, ids []string, n int) ([]report.Table, []string, error) {
 	bar := a.progress(len(ids))
 	defer bar.Finish()
@@ -195,12 +194,19 @@ func (a *App) measureAll(ctx context.Context, ms *measurers, ids []string, n int
 	}
 	var tables []report.Table
 	var problems []string
+	running := 0
 	for i, err := range failed {
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", ids[i], err))
-			continue
+		switch {
+		case errors.Is(err, errNotEnded):
+			running++
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("Table %s: %v", ids[i], err))
+		default:
+			tables = append(tables, measured[i])
 		}
-		tables = append(tables, measured[i])
+	}
+	if running > 0 {
+		problems = append(problems, fmt.Sprintf("%d tables have not ended (still running, or interrupted: run the same sim again to finish them) and are left out.", running))
 	}
 	return tables, problems, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -16,6 +17,10 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/store"
 )
+
+// errNotEnded marks a table that has not ended: its last rounds are
+// still to come, so it is left out of the statistics.
+var errNotEnded = errors.New("not ended")
 
 // measurers measure stored tables for the report with the instruments,
 // keeping their annotations beside each table's log. They are safe for
@@ -55,6 +60,9 @@ func (m *measurers) measure(ctx context.Context, id string) (report.Table, error
 	s, err := roundtable.Replay(events)
 	if err != nil {
 		return report.Table{}, fmt.Errorf("replay: %w", err)
+	}
+	if s.Status != roundtable.StatusEnded {
+		return report.Table{}, errNotEnded
 	}
 	t := report.Table{ID: id, Task: s.Config.Task.Kind, Rule: string(s.Config.Rule)}
 	if t.Task == "" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
@@ -111,6 +112,7 @@ func TestAnalyzeOfflineUtilityRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sim: exit %d %s", code, errOut)
 	}
+	addUnstartedTable(t, filepath.Join(dir, "roundtable.db"))
 	out := t.TempDir()
 	code, stdout, errOut := run(t, "", "analyze", "--db", filepath.Join(dir, "roundtable.db"), "--out", out, "--seed", "7")
 	if code != 0 {
@@ -118,7 +120,7 @@ func TestAnalyzeOfflineUtilityRun(t *testing.T) {
 	}
 	checkAnalysis(t, out)
 	idx, _ := os.ReadFile(filepath.Join(out, "index.md"))
-	for _, want := range []string{"cue-phrases", "hashed-tfidf", "seed 7", "Figure 3"} {
+	for _, want := range []string{"cue-phrases", "hashed-tfidf", "seed 7", "Figure 3", "1 tables have not ended"} {
 		if !strings.Contains(string(idx), want) {
 			t.Errorf("index.md lacks %q", want)
 		}
@@ -262,5 +264,20 @@ func TestAnalyzeOfALockedDatabaseSaysToUseABackup(t *testing.T) {
 	code, _, errOut := run(t, "", "--config", cfg, "analyze", dir)
 	if code == 0 || !strings.Contains(errOut, "in use by another process") || !strings.Contains(errOut, "roundtable backup") {
 		t.Errorf("exit %d %q", code, errOut)
+	}
+}
+
+// addUnstartedTable stores a table that has not started: analyze leaves
+// it out and says so.
+func addUnstartedTable(t *testing.T, path string) {
+	t.Helper()
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 3, Task: roundtable.TaskSpec{Kind: "text", Topic: "lunch"}}
+	if _, err := roundtable.Create(t.Context(), db, roundtable.SystemClock{}, roundtable.TextTask{Topic: "lunch"}, "waiting", cfg); err != nil {
+		t.Fatal(err)
 	}
 }
