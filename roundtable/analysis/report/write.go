@@ -34,6 +34,7 @@ func Write(dir string, rep Report, intro string) ([]string, error) {
 		}
 		fmt.Fprintf(&idx, "| %s | %s | %s |\n", strings.Join(links, " "), a.Title, a.About)
 	}
+	idx.WriteString(methodNotes)
 	if len(rep.Skipped) > 0 {
 		idx.WriteString("\n## Not produced\n\n")
 		for _, s := range rep.Skipped {
@@ -96,6 +97,29 @@ func writeCSV(path string, rows [][]string) error {
 	}
 	return nil
 }
+
+// methodNotes say how the numbers are made where the paper leaves room.
+const methodNotes = `
+## How the numbers are made
+
+- Performance per round is that of the decision in force after the round
+  (exchange: U_r/U_max; recommendation: the absolute error of the rating, a
+  round with nothing decided counting as "always 4"). A table that ended
+  early keeps its decision for the rounds it did not play.
+- Early stopping is scored on held-out tables by k-fold cross-validation;
+  the folds are a seeded permutation of the tables in ID order cut into k
+  near-equal parts. Validation checkpoint: the training tables' mean best
+  round (the earliest of equals), rounded half up. Information difference:
+  the training tables' mean information difference at their best round;
+  a test table stops in the first round below it. Dialogue act: OLS of the
+  centred round performance on one-hot act pairs (an act in round r-1 by i,
+  an act in round r by someone else; Start before round 1), then every
+  setting of p-value threshold {0.05, 0.1, 0.2, None}, top_da 1..10,
+  count_per_round 1..3 and score 1..top_da is tried on the training tables;
+  the best is kept only if it beats running to the end.
+- Effective ratio: the share of held-out tables where the method's signal
+  fired (the others run to the end).
+`
 
 // dot is the graph in Graphviz's language.
 func dot(g *Graph) string {
