@@ -44,6 +44,11 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 		n = max(n, len(l.Y))
 	}
 	p.X.Min, p.X.Max = 1, float64(n)+0.3*float64(n)+1
+	var ticks []plot.Tick
+	for r := 1; r <= n; r++ {
+		ticks = append(ticks, plot.Tick{Value: float64(r), Label: fmt.Sprint(r)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil
 }
 
