@@ -126,7 +126,8 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 
 // writeOpenTables writes n open tables of the given rounds of history
 // into dir's file and returns the time of their last event. One table is
-// played through the domain; the others are copies of its log.
+// played through the domain; the others are copies of its log, each with
+// the snapshot the store would have kept.
 func writeOpenTables(b *testing.B, dir string, n, rounds int) time.Time {
 	b.Helper()
 	ctx := context.Background()
@@ -141,7 +142,7 @@ func writeOpenTables(b *testing.B, dir string, n, rounds int) time.Time {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 				id, thread := fmt.Sprintf("t%06d", i), fmt.Sprintf("th%06d", i)
-				if err := db.Append(ctx, id, copyLog(events, id, thread)); err != nil {
+				if err := appendLog(ctx, db, id, copyLog(events, id, thread)); err != nil {
 					b.Error(err)
 					return
 				}
@@ -157,6 +158,23 @@ func writeOpenTables(b *testing.B, dir string, n, rounds int) time.Time {
 		b.FailNow()
 	}
 	return at
+}
+
+// appendLog stores a table's log with the snapshot its table would have
+// written: the state at the last multiple of roundtable.SnapshotEvery.
+func appendLog(ctx context.Context, db *store.DB, id string, events []roundtable.Event) error {
+	k := len(events) / roundtable.SnapshotEvery * roundtable.SnapshotEvery
+	if k == 0 {
+		return db.Append(ctx, id, events)
+	}
+	snap, err := roundtable.Replay(events[:k])
+	if err != nil {
+		return err
+	}
+	if err := db.AppendSnapshot(ctx, id, events[:k], snap); err != nil {
+		return err
+	}
+	return db.Append(ctx, id, events[k:])
 }
 
 // copyLog returns events as the log of table id in thread.

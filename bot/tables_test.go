@@ -97,8 +97,8 @@ func TestResumeServesWhileTablesOpen(t *testing.T) {
 	}
 }
 
-// TestTableWhoseResumeFailedResumesAtItsFirstEvent fails the first read
-// of a table's log at restart: the service goes on, and the first event
+// TestTableWhoseResumeFailedResumesAtItsFirstEvent fails the reads of a
+// table's log at restart: the service goes on, and the first event
 // for that table opens it, re-arms its deadline and is answered.
 func TestTableWhoseResumeFailedResumesAtItsFirstEvent(t *testing.T) {
 	db, clock, f := openDB(t), newClock(), bottest.NewFake()
@@ -114,6 +114,7 @@ func TestTableWhoseResumeFailedResumesAtItsFirstEvent(t *testing.T) {
 	if n, armed := svc.Live(), clock.Pending(); n != 0 || armed != 0 {
 		t.Fatalf("after a failed resume: %d tables in memory and %d deadlines armed, want none", n, armed)
 	}
+	flaky.fail.Store(false) // the disk is back
 	ctx := context.Background()
 	connected(t, f, func() error { return f.Command(ctx, bottest.Bob, thread, "status", nil) })
 	if got := lastPrivate(t, f, bottest.Bob); !strings.Contains(got, "running") {
@@ -124,17 +125,24 @@ func TestTableWhoseResumeFailedResumesAtItsFirstEvent(t *testing.T) {
 	}
 }
 
-// flakyStore fails the first Load while fail is set.
+// flakyStore fails every read of a log while fail is set.
 type flakyStore struct {
 	*store.DB
 	fail atomic.Bool
 }
 
 func (s *flakyStore) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
-	if s.fail.CompareAndSwap(true, false) {
+	if s.fail.Load() {
 		return nil, errors.New("disk hiccup")
 	}
 	return s.DB.Load(ctx, table)
+}
+
+func (s *flakyStore) LoadSnapshot(ctx context.Context, table string) (*roundtable.State, []roundtable.Event, error) {
+	if s.fail.Load() {
+		return nil, nil, errors.New("disk hiccup")
+	}
+	return s.DB.LoadSnapshot(ctx, table)
 }
 
 // serviceWith is bottest.Service with a number of resume workers.
@@ -171,8 +179,8 @@ func (f *forgetful) forgotten() []string {
 	return append([]string(nil), f.gone...)
 }
 
-// gatedStore holds every Load of the first table loaded until open is
-// closed.
+// gatedStore holds every read of the log of the first table read until
+// open is closed.
 type gatedStore struct {
 	*store.DB
 	once    sync.Once
@@ -182,6 +190,16 @@ type gatedStore struct {
 }
 
 func (g *gatedStore) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
+	g.gate(table)
+	return g.DB.Load(ctx, table)
+}
+
+func (g *gatedStore) LoadSnapshot(ctx context.Context, table string) (*roundtable.State, []roundtable.Event, error) {
+	g.gate(table)
+	return g.DB.LoadSnapshot(ctx, table)
+}
+
+func (g *gatedStore) gate(table string) {
 	g.once.Do(func() {
 		g.table = table
 		close(g.reached)
@@ -189,7 +207,6 @@ func (g *gatedStore) Load(ctx context.Context, table string) ([]roundtable.Event
 	if table == g.table {
 		<-g.open
 	}
-	return g.DB.Load(ctx, table)
 }
 
 func openDB(t *testing.T) *store.DB {
