@@ -51,7 +51,8 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 		return nil, fmt.Errorf("start thread: %w", err)
 	}
 	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
-	t, err := roundtable.Create(ctx, s.deps.Store, s.deps.Clock, task, id, cfg)
+	sent := newSentLog()
+	t, err := roundtable.Create(ctx, s.outbox(id, p, thread, task, sent), s.deps.Clock, task, id, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -63,15 +64,10 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err := s.deps.Store.Bind(ctx, latestKey(ev.Platform, ev.Channel), id); err != nil {
 		return nil, fmt.Errorf("bind table: %w", err)
 	}
-	lt, err := s.register(t, p, thread)
+	lt, err := s.register(t, p, thread, sent)
 	if err != nil {
 		return nil, err
 	}
-	lt.mu.Lock()
-	lt.post(ctx, "intro", Message{Text: renderIntro(t.Snapshot(), task.Brief()),
-		Controls: []Control{{ID: ref{id, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
-			{ID: ref{id, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}})
-	lt.mu.Unlock()
 	lt.begin(s.context())
 	return ephemeral(fmt.Sprintf("Table %s started in its own thread.", id) + lt.privateBrief(starter)), nil
 }

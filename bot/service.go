@@ -29,11 +29,14 @@ type Service struct {
 	log  *slog.Logger
 
 	platforms map[string]Platform
+	couriers  map[string]*courier // by platform name
+	records   *recorder
 
-	mu     sync.Mutex
-	tables map[string]*live
-	runCtx context.Context
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	damaged map[string]error // quarantined tables: why their log does not replay
+	tables  map[string]*live
+	runCtx  context.Context
+	wg      sync.WaitGroup
 }
 
 // New returns a service over the given platforms. It does no I/O.
@@ -44,9 +47,12 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{}, tables: map[string]*live{}}
+	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{}, tables: map[string]*live{},
+		couriers: map[string]*courier{}, damaged: map[string]error{}}
+	s.records = newRecorder(s)
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
+		s.couriers[p.Name()] = newCourier(s, p)
 	}
 	return s
 }
@@ -61,6 +67,14 @@ func (s *Service) Run(ctx context.Context) error {
 	s.mu.Lock()
 	s.runCtx = ctx
 	s.mu.Unlock()
+	recCtx, stopRecords := context.WithCancel(context.WithoutCancel(ctx))
+	recDone := make(chan struct{})
+	go func() { defer close(recDone); s.records.run(recCtx) }()
+	defer func() {
+		stopRecords()
+		<-recDone
+		_ = s.records.flush(context.WithoutCancel(ctx)) // what settled while stopping
+	}()
 	if err := s.resume(ctx); err != nil {
 		return err
 	}
@@ -99,7 +113,7 @@ func (s *Service) resume(ctx context.Context) error {
 		return fmt.Errorf("list tables: %w", err)
 	}
 	for _, sum := range list {
-		if sum.Status == roundtable.StatusEnded {
+		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
 			continue
 		}
 		lt, err := s.load(ctx, sum.ID)
@@ -124,34 +138,54 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		s.mu.Unlock()
 		return lt, nil
 	}
+	if err := s.damaged[id]; err != nil {
+		s.mu.Unlock()
+		return nil, quarantinedError(id)
+	}
 	s.mu.Unlock()
 	events, err := s.deps.Store.Load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	st, err := roundtable.Replay(events[:1])
+	st, err := replaySafely(events[:1])
 	if err != nil {
-		return nil, err
+		return nil, s.quarantine(ctx, id, nil, "", err)
 	}
 	cfg := st.Config
 	p, ok := s.platforms[cfg.Labels[labelPlatform]]
 	if !ok {
 		return nil, nil
 	}
+	channel := cfg.Labels[labelChannel]
 	task, err := s.deps.Task(cfg.Task, len(cfg.Participants))
 	if err != nil {
 		return nil, fmt.Errorf("task of table %s: %w", id, err)
 	}
-	t, err := roundtable.Open(ctx, s.deps.Store, s.deps.Clock, task, id)
+	sent, err := loadSentLog(ctx, s.deps.Store, id)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("deliveries of table %s: %w", id, err)
 	}
-	return s.register(t, p, cfg.Labels[labelChannel])
+	obs := s.outbox(id, p, channel, task, sent)
+	t, err := openSafely(ctx, obs, s.deps.Clock, task, id)
+	if err != nil {
+		return nil, s.quarantine(ctx, id, p, channel, err)
+	}
+	return s.register(t, p, channel, sent)
+}
+
+// outbox returns the store a table's moderator writes through, which
+// hands its events to the platform's courier (outbox.go).
+func (s *Service) outbox(id string, p Platform, channel string, task roundtable.Task, sent *sentLog) *observed {
+	c := s.couriers[p.Name()]
+	plan := &planner{table: id, channel: channel, brief: task.Brief,
+		emit: func(in intent) { c.enqueue(in, sent) }}
+	return &observed{Store: s.deps.Store, plan: plan,
+		err: func(err error) { s.log.Error("outbox", "table", id, "err", err) }}
 }
 
 // register builds the live table around t and its agents.
-func (s *Service) register(t *roundtable.Table, p Platform, channel string) (*live, error) {
-	lt := &live{svc: s, table: t, platform: p, channel: channel, agents: map[string]roundtable.Agent{}}
+func (s *Service) register(t *roundtable.Table, p Platform, channel string, sent *sentLog) (*live, error) {
+	lt := &live{svc: s, table: t, platform: p, channel: channel, sent: sent, agents: map[string]roundtable.Agent{}}
 	var seats []roundtable.Participant
 	t.Read(func(st *roundtable.State) { seats = append(seats, st.Participants...) })
 	for _, seat := range seats {

@@ -149,12 +149,17 @@ type Platform struct {
 
 	mu   sync.Mutex
 	self identity // who the bot is, from auth.test in Run
+
+	ready bot.Readiness // set once auth.test answers: the bot posts from then on
 }
 
 // identity is the bot's own user and bot IDs.
 type identity struct{ UserID, BotID string }
 
-var _ bot.Platform = (*Platform)(nil)
+var (
+	_ bot.Platform = (*Platform)(nil)
+	_ bot.Readier  = (*Platform)(nil)
+)
 
 // New returns the Slack platform for cfg. It does no I/O; Run connects.
 func New(cfg Config, log *slog.Logger) *Platform {
@@ -216,6 +221,7 @@ func (p *Platform) identify(ctx context.Context) error {
 			p.mu.Lock()
 			p.self = identity{UserID: res.UserID, BotID: res.BotID}
 			p.mu.Unlock()
+			p.ready.Set()
 			return nil
 		}
 		if fatal(err) || ctx.Err() != nil {

@@ -1,0 +1,50 @@
+package bot
+
+import (
+	"context"
+	"sync"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// observed is the store a table's moderator writes through: every event
+// the store accepts, and every log it loads, goes to the table's planner,
+// so the outbox sees exactly the events that are durable, in order. It
+// runs inside the moderator's lock; the planner only folds and queues.
+type observed struct {
+	roundtable.Store
+	mu   sync.Mutex
+	plan *planner
+	err  func(error)
+}
+
+func (o *observed) Append(ctx context.Context, table string, events []roundtable.Event) error {
+	if err := o.Store.Append(ctx, table, events); err != nil {
+		return err
+	}
+	o.feed(events, false)
+	return nil
+}
+
+func (o *observed) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
+	events, err := o.Store.Load(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	o.feed(events, true)
+	return events, nil
+}
+
+// feed hands events to the planner. A whole log (a load, also the reload
+// after a failed write) starts the fold again; the courier drops intents it
+// already holds or delivered.
+func (o *observed) feed(events []roundtable.Event, whole bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if whole {
+		o.plan.reset()
+	}
+	if err := o.plan.feed(events); err != nil && o.err != nil {
+		o.err(err)
+	}
+}

@@ -1,0 +1,77 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// A table whose stored log does not replay is quarantined: the error is
+// logged, its channel is told once, and every other table goes on. The
+// table stays out of service until its log is repaired and the server
+// restarted.
+
+// quarantine records that table id is damaged, logs why, and tells its
+// channel (when it is known) once. It returns the error its users see.
+func (s *Service) quarantine(ctx context.Context, id string, p Platform, channel string, cause error) error {
+	s.mu.Lock()
+	_, known := s.damaged[id]
+	s.damaged[id] = cause
+	s.mu.Unlock()
+	if !known {
+		s.log.Error("table quarantined: its log does not replay", "table", id, "err", cause)
+		s.tellQuarantined(ctx, id, p, channel)
+	}
+	return quarantinedError(id)
+}
+
+// tellQuarantined posts the notice through the courier: it is recorded as
+// delivered like any post, so a restart does not post it again.
+func (s *Service) tellQuarantined(ctx context.Context, id string, p Platform, channel string) {
+	if p == nil || channel == "" {
+		return
+	}
+	sent, err := loadSentLog(ctx, s.deps.Store, id)
+	if err != nil {
+		s.log.Error("deliveries of quarantined table", "table", id, "err", err)
+		return
+	}
+	text := fmt.Sprintf("**This table is paused**: its stored log (table %s) is damaged and cannot be read back. "+
+		"Nothing more can be done here until the server's operator repairs it; other tables are not affected.", id)
+	s.couriers[p.Name()].enqueue(intent{Table: id, Channel: channel, Key: "quarantine", Mark: "quarantine",
+		Msg: Message{Text: text, Key: id + "/quarantine"}}, sent)
+}
+
+func quarantinedError(id string) error {
+	return roundtable.Errorf(roundtable.Conflict, "table %s is paused: its stored log is damaged (the server's operator has the details)", id)
+}
+
+// replaySafely replays events, turning a panic of a malformed log into an
+// error: one damaged table must not take the server down.
+func replaySafely(events []roundtable.Event) (st *roundtable.State, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, fmt.Errorf("replay: %v", r)
+		}
+	}()
+	return roundtable.Replay(events)
+}
+
+// openSafely is roundtable.Open with the same protection.
+func openSafely(ctx context.Context, st roundtable.Store, clock roundtable.Clock, task roundtable.Task, id string) (t *roundtable.Table, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, fmt.Errorf("open table %s: replay: %v", id, r)
+		}
+	}()
+	return roundtable.Open(ctx, st, clock, task, id)
+}
+
+// delivered reports whether an ended table's last post (the intro's final
+// edit) was delivered; an ended table that has posts left is resumed until
+// they are.
+func (s *Service) delivered(ctx context.Context, id string) bool {
+	_, ok, err := s.deps.Store.GetBlob(ctx, postsNS, id+"/intro#end")
+	return err == nil && ok
+}
