@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// killTarget is how many times TestKillServeLosesNoPost kills serve.
+const killTarget = 30
+
+// TestKillServeLosesNoPost runs the real serve (the test binary as a child
+// process) with the web channel while a scripted person starts tables and
+// acts in them over HTTP, and SIGKILLs the child at random moments at
+// least killTarget times. Afterwards every post the tables' logs imply
+// (intro, phase openings, revealed messages, round results, the end) is in
+// its room exactly once, and every action the server acknowledged is in
+// the log exactly once.
+func TestKillServeLosesNoPost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns many processes")
+	}
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "rt.db")
+	addr := freeAddr(t)
+	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\n", dbPath, addr))
+	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := newScriptedPerson("http://" + addr)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); p.run(ctx) }()
+
+	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), 11))
+	kills := 0
+	for kills < killTarget || p.ended() < 3 {
+		if kills > 20*killTarget {
+			t.Fatalf("after %d kills only %d tables ended", kills, p.ended())
+		}
+		child := startChild(t, args)
+		p.waitUp(ctx)
+		<-time.After(time.Duration(rng.IntN(400)) * time.Millisecond) // a random moment
+		_ = child.Process.Kill()
+		_ = child.Wait()
+		kills++
+	}
+	// A last run, not killed, delivers what is left; the person finishes
+	// the table under way.
+	p.stopStarting()
+	child := startChild(t, args)
+	p.waitUp(ctx)
+	p.waitIdle(ctx)
+	waitDelivered(ctx, t, p)
+	cancel()
+	wg.Wait()
+	_ = child.Process.Kill()
+	_ = child.Wait()
+
+	tables, posts := checkPosts(t, dbPath)
+	acked := checkAcked(t, dbPath, p.acknowledged())
+	t.Logf("%d kills; %d tables (%d ended); %d posts each exactly once; %d acknowledged actions each exactly once in the log",
+		kills, tables, p.ended(), posts, acked)
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func startChild(t *testing.T, args []byte) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(args))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// waitDelivered waits until every room the person drove shows its end.
+func waitDelivered(ctx context.Context, t *testing.T, p *scriptedPerson) {
+	for _, room := range p.roomList() {
+		for {
+			f, err := p.feed(ctx, room)
+			if err == nil && f.State.Status == string(roundtable.StatusEnded) && f.has("**The table has ended") {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatal("stopped waiting")
+			case <-time.After(20 * time.Millisecond): // polling a live server
+			}
+		}
+	}
+}
+
+// checkPosts compares, for every table, the posts its log implies with the
+// posts in its room, and returns the numbers of tables and posts.
+func checkPosts(t *testing.T, path string) (int, int) {
+	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	list, err := db.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, sum := range list {
+		evs, err := db.Load(ctx, sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := impliedKeys(t, evs)
+		room := evs[0].Data.(roundtable.TableCreated).Config.Labels["channel"]
+		raw, ok, err := db.GetBlob(ctx, "web/rooms", room)
+		if err != nil || !ok {
+			t.Fatalf("table %s: room %s not stored: %v", sum.ID, room, err)
+		}
+		var r struct {
+			Posts []struct {
+				Key  string `json:"key"`
+				Text string `json:"text"`
+			} `json:"posts"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, p := range r.Posts {
+			got[strings.TrimPrefix(p.Key, sum.ID+"/")]++
+		}
+		for _, k := range want {
+			if got[k] != 1 {
+				t.Errorf("table %s: post %q appears %d times, want once", sum.ID, k, got[k])
+			}
+			delete(got, k)
+		}
+		for k, n := range got {
+			t.Errorf("table %s: %d posts %q the log does not imply", sum.ID, n, k)
+		}
+		total += len(want)
+	}
+	return len(list), total
+}
+
+// impliedKeys lists the posts a log implies, by key (bot/outbox.go).
+func impliedKeys(t *testing.T, evs []roundtable.Event) []string {
+	s := &roundtable.State{}
+	keys := []string{}
+	for _, e := range evs {
+		if err := s.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+		switch d := e.Data.(type) {
+		case roundtable.TableCreated:
+			keys = append(keys, "intro")
+		case roundtable.PhaseOpened:
+			keys = append(keys, fmt.Sprintf("r%d/%s/open", d.Round, d.Phase))
+		case roundtable.PhaseClosed:
+			if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed {
+				for _, m := range s.Rounds[d.Round-1].Messages {
+					keys = append(keys, fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq))
+				}
+			}
+		case roundtable.DecisionMade:
+			keys = append(keys, fmt.Sprintf("r%d/result", d.Round))
+		case roundtable.TableEnded:
+			keys = append(keys, "end")
+		}
+	}
+	return keys
+}
+
+// checkAcked checks that every acknowledged action is in exactly one event
+// of the logs, and returns how many there were.
+func checkAcked(t *testing.T, path string, acked []string) int {
+	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	list, err := db.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]int{}
+	for _, sum := range list {
+		evs, err := db.Load(ctx, sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if i := strings.LastIndex(e.Key, ":"); i >= 0 {
+				found[e.Key[i+1:]]++
+			}
+		}
+	}
+	for _, id := range acked {
+		if found[id] != 1 {
+			t.Errorf("acknowledged action %s is in the log %d times, want once", id, found[id])
+		}
+	}
+	return len(acked)
+}
