@@ -13,15 +13,20 @@ import (
 // runs inside the moderator's lock; the planner only folds and queues.
 type observed struct {
 	roundtable.Store
-	mu   sync.Mutex
-	plan *planner
-	err  func(error)
+	mu     sync.Mutex
+	plan   *planner
+	err    func(error)
+	opened bool               // the moderator replayed the log: feed it
+	loaded []roundtable.Event // the log loaded before then
 }
 
 func (o *observed) Append(ctx context.Context, table string, events []roundtable.Event) error {
 	if err := o.Store.Append(ctx, table, events); err != nil {
 		return err
 	}
+	o.mu.Lock()
+	o.opened = true // a new table has no log to load
+	o.mu.Unlock()
 	o.feed(events, false)
 	return nil
 }
@@ -31,8 +36,26 @@ func (o *observed) Load(ctx context.Context, table string) ([]roundtable.Event, 
 	if err != nil {
 		return nil, err
 	}
-	o.feed(events, true)
+	o.mu.Lock()
+	opened := o.opened
+	if !opened {
+		o.loaded = events
+	}
+	o.mu.Unlock()
+	if opened {
+		o.feed(events, true) // the reload after a failed write
+	}
 	return events, nil
+}
+
+// open feeds the log loaded when the moderator opened the table, once the
+// moderator has replayed it: a log that does not replay implies nothing.
+func (o *observed) open() {
+	o.mu.Lock()
+	events := o.loaded
+	o.opened, o.loaded = true, nil
+	o.mu.Unlock()
+	o.feed(events, true)
 }
 
 // feed hands events to the planner. A whole log (a load, also the reload

@@ -170,6 +170,7 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 	if err != nil {
 		return nil, s.quarantine(ctx, id, p, channel, err)
 	}
+	obs.open()
 	return s.register(t, p, channel, sent)
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -132,7 +133,10 @@ func checkPosts(t *testing.T, path string) (int, int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := impliedKeys(t, evs)
+		want, err := bottest.ImpliedPosts(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
 		room := evs[0].Data.(roundtable.TableCreated).Config.Labels["channel"]
 		raw, ok, err := db.GetBlob(ctx, "web/rooms", room)
 		if err != nil || !ok {
@@ -163,34 +167,6 @@ func checkPosts(t *testing.T, path string) (int, int) {
 		total += len(want)
 	}
 	return len(list), total
-}
-
-// impliedKeys lists the posts a log implies, by key (bot/outbox.go).
-func impliedKeys(t *testing.T, evs []roundtable.Event) []string {
-	s := &roundtable.State{}
-	keys := []string{}
-	for _, e := range evs {
-		if err := s.Apply(e); err != nil {
-			t.Fatal(err)
-		}
-		switch d := e.Data.(type) {
-		case roundtable.TableCreated:
-			keys = append(keys, "intro")
-		case roundtable.PhaseOpened:
-			keys = append(keys, fmt.Sprintf("r%d/%s/open", d.Round, d.Phase))
-		case roundtable.PhaseClosed:
-			if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed {
-				for _, m := range s.Rounds[d.Round-1].Messages {
-					keys = append(keys, fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq))
-				}
-			}
-		case roundtable.DecisionMade:
-			keys = append(keys, fmt.Sprintf("r%d/result", d.Round))
-		case roundtable.TableEnded:
-			keys = append(keys, "end")
-		}
-	}
-	return keys
 }
 
 // checkAcked checks that every acknowledged action is in exactly one event

@@ -77,6 +77,8 @@ type Server struct {
 	commands     []commandDef
 	sess         *session
 	updates      chan struct{}
+	outage       bool // the bot's message writes fail (outage.go)
+	failures     int
 }
 
 // channel is a text channel or a thread.

@@ -57,6 +57,8 @@ type Server struct {
 	uploads  map[string]*pending  // file ID → a file not shared yet
 	sock     sockets
 	updates  chan struct{}
+	outage   bool // posts and edits fail (outage.go)
+	failures int
 }
 
 // New starts a fake Slack with one channel, GeneralID ("general").
@@ -162,6 +164,9 @@ func (r request) get(key string) string {
 // 429 with Retry-After.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	method := strings.TrimPrefix(r.URL.Path, "/api/")
+	if s.failCall(w, method) {
+		return
+	}
 	if wait, limited := s.limited(method); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(wait))
 		w.WriteHeader(http.StatusTooManyRequests)
