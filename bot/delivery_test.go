@@ -254,3 +254,38 @@ func countType(evs []roundtable.Event, typ string) int {
 	}
 	return n
 }
+
+func TestOrganiserStartsAgentsOnlyTableAndPhasesRunToDeadline(t *testing.T) {
+	e := newDeliveryEnv(t)
+	thread, id := e.startTable(map[string]string{"topic": "Agents only", "rounds": "1", "join": "no"})
+	e.waitFor("the intro", func() bool { return len(e.fake.Posts(thread)) >= 1 })
+	intro := e.fake.Posts(thread)[0]
+	var start string
+	for _, c := range intro.Controls {
+		if c.Label == "Start now" {
+			start = c.ID
+		}
+	}
+	if start == "" {
+		t.Fatalf("the intro of an organiser-only table has no Start now: %+v", intro.Controls)
+	}
+	ctx := context.Background()
+	if err := e.fake.Click(ctx, bottest.Bob, thread, intro.ID, start); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("Bob's refusal", func() bool { return len(e.fake.Private(bottest.Bob)) > 0 })
+	if p := e.fake.Private(bottest.Bob); !strings.Contains(p[0].Text, "only whoever started") {
+		t.Errorf("Bob, not the organiser, was told %q", p[0].Text)
+	}
+	if err := e.fake.Click(ctx, bottest.Alice, thread, intro.ID, start); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("the agent's message", func() bool { return countType(e.events(id), "message_posted") == 1 })
+	if n := countType(e.events(id), "phase_closed"); n != 0 {
+		t.Fatalf("a phase closed as everyone acted with no person seated (%d closed)", n)
+	}
+	e.clock.Advance(phase)
+	if n := countType(e.events(id), "phase_closed"); n != 1 {
+		t.Errorf("%d phases closed at the deadline, want 1", n)
+	}
+}

@@ -123,6 +123,9 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	if r.Verb == verbJoin {
 		return lt.join(ctx, ev)
 	}
+	if r.Verb == verbStart {
+		return lt.startNow(ctx, ev)
+	}
 	if r.Verb == verbRefresh {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
 	}

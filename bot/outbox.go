@@ -70,7 +70,7 @@ func (p *planner) implied(e roundtable.Event) {
 	s := p.state
 	switch d := e.Data.(type) {
 	case roundtable.TableCreated:
-		p.post("intro", Message{Text: renderIntro(s, p.brief()), Controls: introControls(s.ID)})
+		p.post("intro", Message{Text: renderIntro(s, p.brief()), Controls: introControls(s)})
 	case roundtable.PhaseOpened:
 		p.post(phaseKey(s.Position(), "open"), Message{Text: renderPhaseOpen(s, e.Time), Controls: phaseControls(s)})
 	case roundtable.MessagePosted:
@@ -107,10 +107,15 @@ func (p *planner) edit(key, what string, m Message) {
 	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: key + "#" + what, Edit: true, Msg: m})
 }
 
-// introControls are the buttons of a table's intro.
-func introControls(table string) []Control {
-	return []Control{{ID: ref{table, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
-		{ID: ref{table, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}
+// introControls are the buttons of a table's intro; an organiser-only
+// table also gets Start, for its organiser.
+func introControls(s *roundtable.State) []Control {
+	cs := []Control{{ID: ref{s.ID, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
+		{ID: ref{s.ID, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}
+	if !seatsPerson(s) {
+		cs = append(cs, Control{ID: ref{s.ID, 0, verbStart}.String(), Kind: Button, Label: "Start now"})
+	}
+	return cs
 }
 
 // messagePost shows a participant's message: agents under their own name,

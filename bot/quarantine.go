@@ -67,11 +67,3 @@ func openSafely(ctx context.Context, st roundtable.Store, clock roundtable.Clock
 	}()
 	return roundtable.Open(ctx, st, clock, task, id)
 }
-
-// delivered reports whether an ended table's last post (the intro's final
-// edit) was delivered; an ended table that has posts left is resumed until
-// they are.
-func (s *Service) delivered(ctx context.Context, id string) bool {
-	_, ok, err := s.deps.Store.GetBlob(ctx, postsNS, id+"/intro#end")
-	return err == nil && ok
-}

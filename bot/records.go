@@ -20,18 +20,36 @@ type sentLog struct {
 
 func newSentLog() *sentLog { return &sentLog{ids: map[string]string{}} }
 
-// loadSentLog reads a table's delivery records.
+// loadSentLog reads a table's delivery records, and those an earlier
+// version of the bot kept (legacyPostsNS).
 func loadSentLog(ctx context.Context, st Store, table string) (*sentLog, error) {
 	raw, err := st.Blobs(ctx, postsNS, table+"/")
 	if err != nil {
 		return nil, err
 	}
+	legacy, err := st.Blobs(ctx, legacyPostsNS(table), "")
+	if err != nil {
+		return nil, err
+	}
 	l := newSentLog()
+	for k, v := range legacy {
+		l.ids[k] = string(v)
+		// The earlier bot edited a post right after what caused the edit,
+		// or never: its edits count as done.
+		l.ids[k+"#closed"] = ""
+	}
+	if _, ok := legacy["end"]; ok {
+		l.ids["intro#end"] = ""
+	}
 	for k, v := range raw {
 		l.ids[strings.TrimPrefix(k, table+"/")] = string(v)
 	}
 	return l, nil
 }
+
+// legacyPostsNS is where the bot kept a table's posted IDs before delivery
+// records, one fsynced write per post.
+func legacyPostsNS(table string) string { return "posts/" + table }
 
 func (l *sentLog) has(mark string) bool {
 	l.mu.Lock()
@@ -122,4 +140,15 @@ func (r *recorder) flush(ctx context.Context) error {
 		r.mu.Unlock()
 	}
 	return err
+}
+
+// delivered reports whether an ended table's last post (the intro's final
+// edit) was delivered; an ended table that has posts left is resumed until
+// they are.
+func (s *Service) delivered(ctx context.Context, id string) bool {
+	if _, ok, err := s.deps.Store.GetBlob(ctx, postsNS, id+"/intro#end"); err == nil && ok {
+		return true
+	}
+	_, ok, err := s.deps.Store.GetBlob(ctx, legacyPostsNS(id), "end")
+	return err == nil && ok
 }
