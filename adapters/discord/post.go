@@ -29,7 +29,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 		if i == len(parts)-1 {
 			comps = rows
 		}
-		id, err := p.send(ctx, channel, m.As, part, comps)
+		id, err := p.send(ctx, channel, m.As, part, comps, nonceFor(m.Key, i))
 		if err != nil {
 			return first, fmt.Errorf("discord: post part %d of %d in %s: %w", i+1, len(parts), channel, err)
 		}
@@ -40,13 +40,17 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	return first, nil
 }
 
-// send posts one part, as the bot or as an agent.
-func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent) (string, error) {
+// send posts one part, as the bot or as an agent; a nonce makes a repeated
+// send return the first message (nonce.go).
+func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent, nonce string) (string, error) {
 	if as != nil {
 		return p.speak(ctx, channel, *as, text, comps)
 	}
-	msg, err := p.s.ChannelMessageSendComplex(channel,
-		&discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}, discordgo.WithContext(ctx))
+	data := &discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}
+	if nonce != "" {
+		return p.sendWithNonce(ctx, channel, data, nonce)
+	}
+	msg, err := p.s.ChannelMessageSendComplex(channel, data, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // testOutage makes the platform fail while a table runs to its end; once
@@ -23,20 +25,34 @@ func testOutage(t *testing.T, e *env) {
 	}
 	e.waitFor("failed attempts", func() bool { return o.Failures() >= 2 })
 	o.SetOutage(false)
-	want := e.impliedMatchers()
+	var missing, repeated []string
 	e.waitFor("every implied post", func() bool {
-		for _, m := range want {
-			if m.count(e) == 0 {
-				return false
-			}
-		}
-		return true
+		missing, repeated = CheckPosts(e.events(), "Outage", 2, e.h.Posts(e.thread))
+		return len(missing) == 0
 	})
-	for _, m := range want {
-		if n := m.count(e); n != m.want {
-			t.Errorf("%s: %d posts, want %d", m.what, n, m.want)
+	for _, r := range repeated {
+		t.Error(r)
+	}
+}
+
+// CheckPosts compares the posts of a table's thread with the posts its
+// log implies (ImpliedPosts), by their texts: missing lists those not
+// shown, repeated those shown more than once. Agents' messages are
+// counted (their texts may repeat); topic and rounds are the table's.
+func CheckPosts(evs []roundtable.Event, topic string, rounds int, posts []Post) (missing, repeated []string) {
+	ms, err := impliedMatchers(evs, topic, rounds)
+	if err != nil {
+		return []string{err.Error()}, nil
+	}
+	for _, m := range ms {
+		switch n := m.count(posts); {
+		case n < m.want:
+			missing = append(missing, fmt.Sprintf("%s: %d posts, want %d", m.what, n, m.want))
+		case n > m.want:
+			repeated = append(repeated, fmt.Sprintf("%s: %d posts, want %d", m.what, n, m.want))
 		}
 	}
+	return missing, repeated
 }
 
 // matcher counts the posts of the thread that show one implied post.
@@ -46,9 +62,9 @@ type matcher struct {
 	match func(p Post) bool
 }
 
-func (m matcher) count(e *env) int {
+func (m matcher) count(posts []Post) int {
 	n := 0
-	for _, p := range e.h.Posts(e.thread) {
+	for _, p := range posts {
 		if m.match(p) {
 			n++
 		}
@@ -58,37 +74,65 @@ func (m matcher) count(e *env) int {
 
 // impliedMatchers turns the log's implied posts into matchers: each bot
 // post once, and as many agent messages as were revealed.
-func (e *env) impliedMatchers() []matcher {
-	keys, err := ImpliedPosts(e.events())
+func impliedMatchers(evs []roundtable.Event, topic string, rounds int) ([]matcher, error) {
+	keys, err := ImpliedPosts(evs)
 	if err != nil {
-		e.t.Fatal(err)
+		return nil, err
 	}
-	agents := matcher{what: "agent messages", match: func(p Post) bool { return p.Author == "Scribe" }}
+	st, err := roundtable.Replay(evs)
+	if err != nil {
+		return nil, err
+	}
+	agents := matcher{what: "agent messages", match: func(p Post) bool { return p.Author != "bot" && !strings.HasPrefix(p.Text, "**") }}
 	var out []matcher
 	for _, k := range keys {
 		var round int
 		var phase string
 		switch {
 		case k == "intro":
-			out = append(out, prefixMatcher("**Outage**"))
+			out = append(out, prefixMatcher("**"+topic+"**"))
 		case k == "end":
 			out = append(out, prefixMatcher("**The table has ended"))
 		case strings.HasSuffix(k, "/result"):
-			fmt.Sscanf(k, "r%d/result", &round)
+			_, _ = fmt.Sscanf(k, "r%d/result", &round)
 			out = append(out, prefixMatcher(fmt.Sprintf("**Round %d result**", round)))
 		case strings.HasSuffix(k, "/open"):
-			fmt.Sscanf(strings.ReplaceAll(k, "/", " "), "r%d %s open", &round, &phase)
-			open, closed := fmt.Sprintf("**Round %d of 2: %s phase**", round, phase), fmt.Sprintf("**Round %d: %s phase** (closed)", round, phase)
+			_, _ = fmt.Sscanf(strings.ReplaceAll(k, "/", " "), "r%d %s open", &round, &phase)
+			open, closed := fmt.Sprintf("**Round %d of %d: %s phase**", round, rounds, phase), fmt.Sprintf("**Round %d: %s phase** (closed)", round, phase)
 			out = append(out, matcher{what: k, want: 1, match: func(p Post) bool {
 				return strings.HasPrefix(p.Text, open) || strings.HasPrefix(p.Text, closed)
 			}})
 		case strings.Contains(k, "/msg/"):
-			agents.want++
+			var seq uint64
+			_, _ = fmt.Sscanf(k[strings.Index(k, "/msg/")+len("/msg/"):], "%d", &seq)
+			if m := messageAt(st, seq); m.kind == roundtable.Bot {
+				agents.want++
+			} else {
+				out = append(out, prefixMatcher("**"+m.name+"**: "+m.text))
+			}
 		}
 	}
-	return append(out, agents)
+	return append(out, agents), nil
 }
 
 func prefixMatcher(prefix string) matcher {
 	return matcher{what: prefix, want: 1, match: func(p Post) bool { return strings.HasPrefix(p.Text, prefix) }}
+}
+
+type shownMessage struct {
+	kind       roundtable.Kind
+	name, text string
+}
+
+// messageAt finds the message recorded at seq and its author.
+func messageAt(st *roundtable.State, seq uint64) shownMessage {
+	for _, r := range st.Rounds {
+		for _, m := range r.Messages {
+			if m.Seq == seq {
+				p, _ := st.Participant(m.From)
+				return shownMessage{kind: p.Kind, name: p.Name, text: m.Text}
+			}
+		}
+	}
+	return shownMessage{}
 }

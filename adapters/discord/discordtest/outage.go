@@ -2,7 +2,9 @@ package discordtest
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"time"
 )
 
 // SetOutage starts (down) or ends an outage of the bot's writes: while it
@@ -16,6 +18,15 @@ func (s *Server) SetOutage(down bool) {
 	s.mu.Unlock()
 }
 
+// LoseAnswers makes the outage take the bot's writes and then drop the
+// connection before answering, as when a connection breaks after the
+// request was sent.
+func (s *Server) LoseAnswers(lost bool) {
+	s.mu.Lock()
+	s.lost = lost
+	s.mu.Unlock()
+}
+
 // Failures returns how many of the bot's writes failed in outages.
 func (s *Server) Failures() int {
 	s.mu.Lock()
@@ -23,8 +34,9 @@ func (s *Server) Failures() int {
 	return s.failures
 }
 
-// failWrite fails r if an outage is on and r is a message write.
-func (s *Server) failWrite(w http.ResponseWriter, r *http.Request) bool {
+// failWrite fails r if an outage is on and r is a message write; when
+// answers are lost, h takes r first.
+func (s *Server) failWrite(w http.ResponseWriter, r *http.Request, h http.HandlerFunc) bool {
 	if !isMessageWrite(r) {
 		return false
 	}
@@ -34,8 +46,12 @@ func (s *Server) failWrite(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	s.failures++
-	drop := s.failures%2 == 0
+	lost := s.lost
+	drop := lost || s.failures%2 == 0
 	s.mu.Unlock()
+	if lost {
+		h(httptest.NewRecorder(), r)
+	}
 	if drop {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
@@ -62,4 +78,21 @@ func isMessageWrite(r *http.Request) bool {
 		return !strings.HasPrefix(p, "/api/v9/webhooks/"+AppID+"/")
 	}
 	return false
+}
+
+// nonceWindow is how long Discord remembers a nonce.
+const nonceWindow = 5 * time.Minute
+
+// byNonce returns the bot's message in ch created with body's enforced
+// nonce, if there is one; the caller holds mu.
+func (s *Server) byNonce(ch string, body messageBody) *message {
+	if !body.EnforceNonce || body.Nonce == "" {
+		return nil
+	}
+	for _, m := range s.messages[ch] {
+		if m.nonce == body.Nonce && m.AuthorID == BotID && time.Since(m.createdAt) < nonceWindow {
+			return m
+		}
+	}
+	return nil
 }

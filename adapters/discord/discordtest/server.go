@@ -78,6 +78,7 @@ type Server struct {
 	sess         *session
 	updates      chan struct{}
 	outage       bool // the bot's message writes fail (outage.go)
+	lost         bool // ... after the fake took them
 	failures     int
 }
 
@@ -102,6 +103,7 @@ type message struct {
 	system          bool // a thread-created notice
 	botAuthor       bool // posted by another bot
 	createdAt, edit time.Time
+	nonce           string
 }
 
 type webhook struct{ ID, Token, Channel, Name string }
