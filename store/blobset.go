@@ -12,9 +12,9 @@ import (
 )
 
 // PutBlobs stores every key and value of kv in namespace ns in one
-// transaction. It goes the way of Append: concurrent calls (and appends)
-// share a transaction and its fsync, so many small records cost one
-// commit, not one each.
+// transaction. It goes the way of Append, always batched: concurrent calls
+// and appends share a transaction and its fsync, so many small records
+// cost one commit, not one each.
 func (db *DB) PutBlobs(ctx context.Context, ns string, kv map[string][]byte) error {
 	if err := checkCtx(ctx, "put blobs "+ns); err != nil {
 		return err
@@ -41,12 +41,10 @@ func (db *DB) PutBlobs(ctx context.Context, ns string, kv map[string][]byte) err
 		}
 		return nil
 	}
-	var err error
-	if db.pending.Add(1) == 1 {
-		err = db.bolt.Update(fn)
-	} else {
-		err = db.bolt.Batch(fn)
-	}
+	// Records are never urgent: they always wait in a batch, which the
+	// appends that come meanwhile join (Append sees company pending).
+	db.pending.Add(1)
+	err := db.bolt.Batch(fn)
 	db.pending.Add(-1)
 	if err != nil {
 		return fmt.Errorf("put %d blobs in %s: %w", len(kv), ns, err)
