@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -151,9 +152,16 @@ func checkPosts(t *testing.T, path string) (int, int) {
 		if err := json.Unmarshal(raw, &r); err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]int{}
+		got, order := map[string]int{}, []string{}
 		for _, p := range r.Posts {
-			got[strings.TrimPrefix(p.Key, sum.ID+"/")]++
+			if p.Key != "" {
+				k := strings.TrimPrefix(p.Key, sum.ID+"/")
+				got[k]++
+				order = append(order, k)
+			}
+		}
+		if !slices.Equal(order, want) {
+			t.Errorf("table %s: posts in the room, in order:\n%q\nwant:\n%q", sum.ID, order, want)
 		}
 		for _, k := range want {
 			if got[k] != 1 {
