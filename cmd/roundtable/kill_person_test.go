@@ -26,13 +26,14 @@ type scriptedPerson struct {
 	acked    []string
 	noStart  bool
 	idle     chan struct{}
+	progress chan struct{} // a table started or an act acknowledged
 	n        int
 }
 
 func newScriptedPerson(base string) *scriptedPerson {
 	jar, _ := cookiejar.New(nil)
 	return &scriptedPerson{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Second},
-		endedSet: map[string]bool{}, idle: make(chan struct{})}
+		endedSet: map[string]bool{}, idle: make(chan struct{}), progress: make(chan struct{}, 1)}
 }
 
 // feedView is what the person reads of a room's feed.
@@ -123,6 +124,7 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 	p.mu.Lock()
 	p.rooms = append(p.rooms, room)
 	p.mu.Unlock()
+	p.progressed()
 	return room
 }
 
@@ -169,6 +171,7 @@ func (p *scriptedPerson) act(ctx context.Context, room string, round int, phase 
 		p.mu.Lock()
 		p.acked = append(p.acked, id)
 		p.mu.Unlock()
+		p.progressed()
 		return true
 	}
 	return false
@@ -214,9 +217,14 @@ func (p *scriptedPerson) post(ctx context.Context, path string, form url.Values)
 	return resp, nil
 }
 
-// waitUp waits until the server answers the person.
-func (p *scriptedPerson) waitUp(ctx context.Context) {
+// waitUp waits until the server answers the person (or exits).
+func (p *scriptedPerson) waitUp(ctx context.Context, exited <-chan struct{}) {
 	for {
+		select {
+		case <-exited:
+			return
+		default:
+		}
 		resp, err := p.client.Get(p.base + "/")
 		if err == nil {
 			resp.Body.Close()
@@ -227,6 +235,27 @@ func (p *scriptedPerson) waitUp(ctx context.Context) {
 		if !pause(ctx) {
 			return
 		}
+	}
+}
+
+func (p *scriptedPerson) progressed() {
+	select {
+	case p.progress <- struct{}{}:
+	default:
+	}
+}
+
+// waitProgress waits for the person's next step forward (or the server's
+// exit).
+func (p *scriptedPerson) waitProgress(ctx context.Context, exited <-chan struct{}) {
+	select {
+	case <-p.progress: // from before: drop it
+	default:
+	}
+	select {
+	case <-p.progress:
+	case <-exited:
+	case <-ctx.Done():
 	}
 }
 

@@ -53,24 +53,28 @@ func TestKillServeLosesNoPost(t *testing.T) {
 		if kills > 20*killTarget {
 			t.Fatalf("after %d kills only %d tables ended", kills, p.ended())
 		}
-		child := startChild(t, args)
-		p.waitUp(ctx)
-		<-time.After(time.Duration(rng.IntN(400)) * time.Millisecond) // a random moment
-		_ = child.Process.Kill()
-		_ = child.Wait()
+		c := startChild(t, args)
+		p.waitUp(ctx, c.exited)
+		// A random moment after the person got something done with this
+		// child, so that a slow machine still makes progress.
+		p.waitProgress(ctx, c.exited)
+		select {
+		case <-time.After(time.Duration(rng.IntN(300)) * time.Millisecond):
+		case <-c.exited:
+		}
+		c.kill(t)
 		kills++
 	}
 	// A last run, not killed, delivers what is left; the person finishes
 	// the table under way.
 	p.stopStarting()
-	child := startChild(t, args)
-	p.waitUp(ctx)
+	c := startChild(t, args)
+	p.waitUp(ctx, c.exited)
 	p.waitIdle(ctx)
 	waitDelivered(ctx, t, p)
 	cancel()
 	wg.Wait()
-	_ = child.Process.Kill()
-	_ = child.Wait()
+	c.kill(t)
 
 	tables, posts := checkPosts(t, dbPath)
 	acked := checkAcked(t, dbPath, p.acknowledged())
@@ -87,14 +91,36 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func startChild(t *testing.T, args []byte) *exec.Cmd {
+// child is a serve process; exited is closed when it has exited.
+type child struct {
+	cmd    *exec.Cmd
+	out    lockedBuffer
+	exited chan struct{}
+}
+
+func startChild(t *testing.T, args []byte) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(args))
-	if err := cmd.Start(); err != nil {
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), exited: make(chan struct{})}
+	c.cmd.Env = append(os.Environ(), childEnv+"="+string(args))
+	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
+	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd
+	go func() { _ = c.cmd.Wait(); close(c.exited) }()
+	return c
+}
+
+// kill SIGKILLs the child and waits for it; it fails the test if the child
+// had exited by itself.
+func (c *child) kill(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.exited:
+		t.Fatalf("serve exited by itself:\n%s", c.out.String())
+	default:
+	}
+	_ = c.cmd.Process.Kill()
+	<-c.exited
 }
 
 // waitDelivered waits until every room the person drove shows its end.

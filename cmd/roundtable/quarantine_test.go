@@ -29,8 +29,8 @@ func TestServeQuarantinesDamagedTable(t *testing.T) {
 	defer cancel()
 	p := newScriptedPerson("http://" + addr)
 
-	child := startChild(t, args)
-	p.waitUp(ctx)
+	c := startChild(t, args)
+	p.waitUp(ctx, c.exited)
 	if !p.named(ctx) {
 		t.Fatal("cannot choose a name")
 	}
@@ -38,20 +38,18 @@ func TestServeQuarantinesDamagedTable(t *testing.T) {
 	if damaged == "" {
 		t.Fatal("cannot start the table")
 	}
-	_ = child.Process.Kill()
-	_ = child.Wait()
+	c.kill(t)
 	damageLog(t, dbPath)
 
 	for run := range 2 {
-		child = startChild(t, args)
-		p.waitUp(ctx)
+		c = startChild(t, args)
+		p.waitUp(ctx, c.exited)
 		healthy := p.startTable(ctx)
 		if healthy == "" {
 			t.Fatalf("run %d: cannot start another table", run)
 		}
 		p.playToEnd(ctx, t, healthy)
-		_ = child.Process.Kill()
-		_ = child.Wait()
+		c.kill(t)
 		// The room's page cannot show the damaged table (it replays its
 		// log too), so the room is read from the file.
 		if n := notices(t, dbPath, damaged); n != 1 {
