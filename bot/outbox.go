@@ -42,6 +42,7 @@ type planner struct {
 	brief   func() string // the task's brief, for the intro
 	state   *roundtable.State
 	emit    func(intent)
+	done    func(mark string) bool // delivered already
 }
 
 // reset forgets the fold: the events that follow start again at seq 1.
@@ -70,41 +71,53 @@ func (p *planner) implied(e roundtable.Event) {
 	s := p.state
 	switch d := e.Data.(type) {
 	case roundtable.TableCreated:
-		p.post("intro", Message{Text: renderIntro(s, p.brief()), Controls: introControls(s)})
+		p.post("intro", func() Message { return Message{Text: renderIntro(s, p.brief()), Controls: introControls(s)} })
 	case roundtable.PhaseOpened:
-		p.post(phaseKey(s.Position(), "open"), Message{Text: renderPhaseOpen(s, e.Time), Controls: phaseControls(s)})
+		p.post(phaseKey(s.Position(), "open"), func() Message { return Message{Text: renderPhaseOpen(s, e.Time), Controls: phaseControls(s)} })
 	case roundtable.MessagePosted:
 		if s.Config.Mode == roundtable.Live && !strings.HasPrefix(e.Key, keyTypedMessage) {
 			r := s.Rounds[d.Round-1]
 			m := r.Messages[len(r.Messages)-1]
-			p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), messagePost(s, m))
+			p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
 		}
 	case roundtable.PhaseClosed:
 		pos := roundtable.Position{Round: d.Round, Phase: d.Phase}
-		p.edit(phaseKey(pos, "open"), "closed", Message{Text: fmt.Sprintf("**Round %d: %s phase** (closed)", d.Round, d.Phase)})
+		p.edit(phaseKey(pos, "open"), "closed", func() Message {
+			return Message{Text: fmt.Sprintf("**Round %d: %s phase** (closed)", d.Round, d.Phase)}
+		})
 		if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed && d.Round >= 1 && d.Round <= len(s.Rounds) {
 			for _, m := range s.Rounds[d.Round-1].Messages {
-				p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), messagePost(s, m))
+				p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
 			}
 		}
 	case roundtable.DecisionMade:
 		if d.Round >= 1 && d.Round <= len(s.Rounds) {
-			p.post(fmt.Sprintf("r%d/result", d.Round), Message{Text: renderTally(s, s.Rounds[d.Round-1])})
+			p.post(fmt.Sprintf("r%d/result", d.Round), func() Message { return Message{Text: renderTally(s, s.Rounds[d.Round-1])} })
 		}
 	case roundtable.TableEnded:
-		p.post("end", Message{Text: renderEnd(s)})
+		p.post("end", func() Message { return Message{Text: renderEnd(s)} })
 		// The table is over: its Join and Status buttons go.
-		p.edit("intro", "end", Message{Text: renderIntro(s, p.brief())})
+		p.edit("intro", "end", func() Message { return Message{Text: renderIntro(s, p.brief())} })
 	}
 }
 
-func (p *planner) post(key string, m Message) {
+// post emits the post under key; its message is rendered only if it was
+// not delivered yet (a resumed table's history costs no rendering).
+func (p *planner) post(key string, render func() Message) {
+	if p.done(key) {
+		return
+	}
+	m := render()
 	m.Key = p.table + "/" + key
 	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: key, Msg: m})
 }
 
-func (p *planner) edit(key, what string, m Message) {
-	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: key + "#" + what, Edit: true, Msg: m})
+func (p *planner) edit(key, what string, render func() Message) {
+	mark := key + "#" + what
+	if p.done(mark) {
+		return
+	}
+	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: mark, Edit: true, Msg: render()})
 }
 
 // introControls are the buttons of a table's intro; an organiser-only

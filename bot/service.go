@@ -179,7 +179,7 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 func (s *Service) outbox(id string, p Platform, channel string, task roundtable.Task, sent *sentLog) *observed {
 	c := s.couriers[p.Name()]
 	plan := &planner{table: id, channel: channel, brief: task.Brief,
-		emit: func(in intent) { c.enqueue(in, sent) }}
+		emit: func(in intent) { c.enqueue(in, sent) }, done: sent.has}
 	return &observed{Store: s.deps.Store, plan: plan,
 		err: func(err error) { s.log.Error("outbox", "table", id, "err", err) }}
 }
