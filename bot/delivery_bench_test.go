@@ -10,10 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
-	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -65,20 +62,9 @@ func newBenchTables(b *testing.B, n int) *benchTables {
 	b.Cleanup(func() { _ = db.Close() })
 	bt := &benchTables{st: &countingStore{DB: db}, fake: bottest.NewFake(),
 		clock: bottest.NewClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))}
-	cfg := bot.Config{
-		Defaults: roundtable.Config{Rule: vote.Plurality, Rounds: 1000, Mode: roundtable.Sealed,
-			Durations: roundtable.Durations{Message: phase, Proposal: phase, Vote: phase}},
-		Agents:        map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}},
-		DefaultAgents: []string{"Scribe"},
-	}
-	deps := bot.Deps{Store: bt.st, Clock: bt.clock,
-		Agent: func(roundtable.Participant, roundtable.Task) (roundtable.Agent, error) { return bottest.Scribe{}, nil },
-		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
-			return roundtable.TextTask{Topic: spec.Topic}, nil
-		}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- bot.New(cfg, deps, bt.fake).Run(ctx) }()
+	go func() { done <- scribeService(bt.st, bt.fake, bt.clock, 1000, 0).Run(ctx) }()
 	b.Cleanup(func() { cancel(); <-done })
 	for bt.fake.Command(ctx, bottest.Carol, "general", "help", nil) != nil {
 		<-bt.fake.Updates()

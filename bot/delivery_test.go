@@ -41,23 +41,29 @@ func newDeliveryEnv(t *testing.T) *deliveryEnv {
 	return e
 }
 
-func (e *deliveryEnv) start() {
+// scribeService is a service over fake with the Scribe agent at every
+// table (sealed, phases of 2 minutes).
+func scribeService(st bot.Store, fake *bottest.Fake, clock *bottest.Clock, rounds int, retry time.Duration) *bot.Service {
 	cfg := bot.Config{
-		Defaults: roundtable.Config{Rule: vote.Plurality, Rounds: 2, Mode: roundtable.Sealed,
+		Defaults: roundtable.Config{Rule: vote.Plurality, Rounds: rounds, Mode: roundtable.Sealed,
 			Durations: roundtable.Durations{Message: phase, Proposal: phase, Vote: phase}},
 		Agents:        map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}},
 		DefaultAgents: []string{"Scribe"},
-		RetryMin:      time.Millisecond,
-		RetryMax:      4 * time.Millisecond,
+		RetryMin:      retry,
+		RetryMax:      4 * retry,
 	}
-	deps := bot.Deps{Store: e.db, Clock: e.clock,
+	deps := bot.Deps{Store: st, Clock: clock,
 		Agent: func(roundtable.Participant, roundtable.Task) (roundtable.Agent, error) { return bottest.Scribe{}, nil },
 		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
 			return roundtable.TextTask{Topic: spec.Topic}, nil
 		}}
+	return bot.New(cfg, deps, fake)
+}
+
+func (e *deliveryEnv) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	svc := bot.New(cfg, deps, e.fake)
+	svc := scribeService(e.db, e.fake, e.clock, 2, time.Millisecond)
 	go func() { done <- svc.Run(ctx) }()
 	e.waitFor("the service to connect", func() bool {
 		return e.fake.Command(context.Background(), bottest.Carol, "general", "help", nil) == nil

@@ -34,11 +34,7 @@ func TestKillServeLosesNoPost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns many processes")
 	}
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "rt.db")
-	addr := freeAddr(t)
-	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\n", dbPath, addr))
-	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
+	dbPath, addr, args := serveWebArgs(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -144,85 +140,44 @@ func waitDelivered(ctx context.Context, t *testing.T, p *scriptedPerson) {
 // posts in its room, and returns the numbers of tables and posts.
 func checkPosts(t *testing.T, path string) (int, int) {
 	t.Helper()
-	db, err := store.Open(path, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	list, err := db.Tables(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := readStored(t, path)
 	total := 0
-	for _, sum := range list {
-		evs, err := db.Load(ctx, sum.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for id, evs := range st.logs {
 		want, err := bottest.ImpliedPosts(evs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		room := evs[0].Data.(roundtable.TableCreated).Config.Labels["channel"]
-		raw, ok, err := db.GetBlob(ctx, "web/rooms", room)
-		if err != nil || !ok {
-			t.Fatalf("table %s: room %s not stored: %v", sum.ID, room, err)
-		}
-		var r struct {
-			Posts []struct {
-				Key  string `json:"key"`
-				Text string `json:"text"`
-			} `json:"posts"`
-		}
-		if err := json.Unmarshal(raw, &r); err != nil {
-			t.Fatal(err)
-		}
 		got, order := map[string]int{}, []string{}
-		for _, p := range r.Posts {
+		for _, p := range st.room(t, evs) {
 			if p.Key != "" {
-				k := strings.TrimPrefix(p.Key, sum.ID+"/")
+				k := strings.TrimPrefix(p.Key, id+"/")
 				got[k]++
 				order = append(order, k)
 			}
 		}
 		if !slices.Equal(order, want) {
-			t.Errorf("table %s: posts in the room, in order:\n%q\nwant:\n%q", sum.ID, order, want)
+			t.Errorf("table %s: posts in the room, in order:\n%q\nwant:\n%q", id, order, want)
 		}
 		for _, k := range want {
 			if got[k] != 1 {
-				t.Errorf("table %s: post %q appears %d times, want once", sum.ID, k, got[k])
+				t.Errorf("table %s: post %q appears %d times, want once", id, k, got[k])
 			}
 			delete(got, k)
 		}
 		for k, n := range got {
-			t.Errorf("table %s: %d posts %q the log does not imply", sum.ID, n, k)
+			t.Errorf("table %s: %d posts %q the log does not imply", id, n, k)
 		}
 		total += len(want)
 	}
-	return len(list), total
+	return len(st.logs), total
 }
 
 // checkAcked checks that every acknowledged action is in exactly one event
 // of the logs, and returns how many there were.
 func checkAcked(t *testing.T, path string, acked []string) int {
 	t.Helper()
-	db, err := store.Open(path, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	list, err := db.Tables(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	found := map[string]int{}
-	for _, sum := range list {
-		evs, err := db.Load(ctx, sum.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, evs := range readStored(t, path).logs {
 		for _, e := range evs {
 			if i := strings.LastIndex(e.Key, ":"); i >= 0 {
 				found[e.Key[i+1:]]++
@@ -235,4 +190,70 @@ func checkAcked(t *testing.T, path string, acked []string) int {
 		}
 	}
 	return len(acked)
+}
+
+// stored is what a stopped serve left in its file: every table's log and
+// every web room's posts.
+type stored struct {
+	logs  map[string][]roundtable.Event
+	rooms map[string][]roomPost
+}
+
+// roomPost is a web room's post as stored.
+type roomPost struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
+func readStored(t *testing.T, path string) *stored {
+	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	list, err := db.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &stored{logs: map[string][]roundtable.Event{}, rooms: map[string][]roomPost{}}
+	for _, sum := range list {
+		if st.logs[sum.ID], err = db.Load(ctx, sum.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rooms, err := db.Blobs(ctx, "web/rooms", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, raw := range rooms {
+		var r struct{ Posts []roomPost }
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		st.rooms[id] = r.Posts
+	}
+	return st
+}
+
+// room returns the posts of the room of the table whose log is evs.
+func (st *stored) room(t *testing.T, evs []roundtable.Event) []roomPost {
+	t.Helper()
+	id := evs[0].Data.(roundtable.TableCreated).Config.Labels["channel"]
+	posts, ok := st.rooms[id]
+	if !ok {
+		t.Fatalf("table %s: room %s not stored", evs[0].Table, id)
+	}
+	return posts
+}
+
+// serveWebArgs returns the database path, the web address and the
+// arguments of a serve child on them.
+func serveWebArgs(t *testing.T) (string, string, []byte) {
+	dbPath := filepath.Join(t.TempDir(), "rt.db")
+	addr := freeAddr(t)
+	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\n", dbPath, addr))
+	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
+	return dbPath, addr, args
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,10 +19,7 @@ func TestServeQuarantinesDamagedTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
-	dbPath := filepath.Join(t.TempDir(), "rt.db")
-	addr := freeAddr(t)
-	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\n", dbPath, addr))
-	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
+	dbPath, addr, args := serveWebArgs(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := newScriptedPerson("http://" + addr)
@@ -61,25 +56,8 @@ func TestServeQuarantinesDamagedTable(t *testing.T) {
 // notices counts the quarantine notices stored in a web room.
 func notices(t *testing.T, path, room string) int {
 	t.Helper()
-	db, err := store.Open(path, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	raw, _, err := db.GetBlob(context.Background(), "web/rooms", room)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r struct {
-		Posts []struct {
-			Text string `json:"text"`
-		} `json:"posts"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, p := range r.Posts {
+	for _, p := range readStored(t, path).rooms[room] {
 		if strings.HasPrefix(p.Text, "**This table is paused**") {
 			n++
 		}
