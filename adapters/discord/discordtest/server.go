@@ -77,9 +77,8 @@ type Server struct {
 	commands     []commandDef
 	sess         *session
 	updates      chan struct{}
-	outage       bool // the bot's message writes fail (outage.go)
-	lost         bool // ... after the fake took them
-	failures     int
+
+	bottest.HTTPOutage // the bot's message writes fail (outage.go)
 }
 
 // channel is a text channel or a thread.
@@ -153,6 +152,7 @@ func New(t testing.TB, opts Options) *Server {
 		channels: map[string]*channel{ChannelID: {ID: ChannelID, Name: "general"}}, messages: map[string][]*message{},
 		webhooks: map[string]*webhook{}, interactions: map[string]*interaction{}, private: map[string][]bottest.Private{},
 		files: map[string][]File{}, modals: map[string]*modal{}, updates: make(chan struct{}, 1)}
+	s.OnFail, s.ServiceUnavail = s.notify, serviceUnavailable
 	s.srv = httptest.NewServer(s.routes())
 	t.Cleanup(s.srv.Close)
 	return s

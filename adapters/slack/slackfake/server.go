@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/roundtable-ai/roundtable/bot/bottest"
 )
 
 // IDs of the fake workspace.
@@ -57,8 +59,8 @@ type Server struct {
 	uploads  map[string]*pending  // file ID → a file not shared yet
 	sock     sockets
 	updates  chan struct{}
-	outage   bool // posts and edits fail (outage.go)
-	failures int
+
+	bottest.HTTPOutage // posts and edits fail (outage.go)
 }
 
 // New starts a fake Slack with one channel, GeneralID ("general").
@@ -72,6 +74,7 @@ func New(opt Options) *Server {
 		submits: map[string]*View{}, dms: map[string]string{}, uploads: map[string]*pending{},
 		updates: make(chan struct{}, 1)}
 	s.sock.init()
+	s.OnFail = s.notify
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
@@ -164,9 +167,14 @@ func (r request) get(key string) string {
 // 429 with Retry-After.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	method := strings.TrimPrefix(r.URL.Path, "/api/")
-	if s.failCall(w, method) {
+	if s.failCall(w, r, method) {
 		return
 	}
+	s.answer(w, r, method)
+}
+
+// answer runs an API call and writes its answer.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, method string) {
 	if wait, limited := s.limited(method); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(wait))
 		w.WriteHeader(http.StatusTooManyRequests)
