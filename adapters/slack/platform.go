@@ -128,6 +128,7 @@ type webAPI interface {
 	OpenViewContext(ctx context.Context, triggerID string, view slack.ModalViewRequest) (*slack.ViewResponse, error)
 	GetUserInfoContext(ctx context.Context, user string, opts ...slack.GetUserInfoOption) (*slack.User, error)
 	GetConversationHistoryContext(ctx context.Context, p *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationRepliesContext(ctx context.Context, p *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
 	OpenConversationContext(ctx context.Context, p *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetUploadURLExternalContext(ctx context.Context, p slack.GetUploadURLExternalParameters) (*slack.GetUploadURLExternalResponse, error)
 	UploadToURL(ctx context.Context, p slack.UploadToURLParameters) error
@@ -145,6 +146,7 @@ type Platform struct {
 	users   *userCache
 	threads *threadIndex
 	parts   *partsIndex
+	unsure  uncertain // keys whose last post failed (dedupe.go)
 	busy    busy
 
 	mu   sync.Mutex

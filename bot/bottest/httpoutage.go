@@ -10,7 +10,9 @@ import (
 // of the adapters (discordtest, slackfake): embed it and run the bot's
 // posts and edits through Intercept. While it lasts, they fail before the
 // fake takes them, alternately with a 503 and with a dropped connection;
-// with LoseAnswers, the fake takes them and then drops the connection. Its
+// with LoseAnswers, every other one is taken and its connection dropped
+// before the answer (the others go through), so that every post meets a
+// lost answer and then a retry that gets through. Its
 // zero value is no outage; it is safe for concurrent use and implements
 // Outager.
 type HTTPOutage struct {
@@ -35,7 +37,8 @@ func (o *HTTPOutage) LoseAnswers(lost bool) {
 	o.mu.Unlock()
 }
 
-// Failures implements Outager.
+// Failures implements Outager: how many requests failed or lost their
+// answers (the ones let through included, with LoseAnswers).
 func (o *HTTPOutage) Failures() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -51,16 +54,18 @@ func (o *HTTPOutage) Intercept(w http.ResponseWriter, r *http.Request, h http.Ha
 		return false
 	}
 	o.failures++
-	lost := o.lost
-	drop := lost || o.failures%2 == 0
+	lost, drop := o.lost, o.failures%2 == 0
 	o.mu.Unlock()
+	if lost && drop {
+		return false // every other request goes through
+	}
 	if o.OnFail != nil {
 		defer o.OnFail()
 	}
 	if lost {
 		h(httptest.NewRecorder(), r)
 	}
-	if drop {
+	if lost || drop {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				_ = conn.Close()

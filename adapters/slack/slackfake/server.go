@@ -256,6 +256,8 @@ func (s *Server) call(req request) (map[string]any, error) {
 		return s.userInfo(req)
 	case "conversations.history":
 		return s.history(req)
+	case "conversations.replies":
+		return s.replies(req)
 	case "conversations.open":
 		return s.openDM(req)
 	case "files.getUploadURLExternal":
