@@ -120,6 +120,7 @@ func (c *courier) drain(ctx context.Context, channel string, l *lane) {
 			c.abandon(channel, l)
 			return
 		}
+		// Delivered, or refused for good: either way it leaves the lane.
 		c.mu.Lock()
 		l.items, l.busy = l.items[1:], nil
 		for _, m := range it.marks {
@@ -154,12 +155,20 @@ func (c *courier) waitReady(ctx context.Context) bool {
 }
 
 // deliver sends it, retrying with backoff, and reports whether it is done
-// (false: ctx ended first).
+// (false: ctx ended first). A post the platform refuses for good (Permanent:
+// a missing permission, an archived channel) is dropped unrecorded: the
+// adapter told the channel what is missing, and the log still implies the
+// post, so the next start delivers it once the cause is fixed.
 func (c *courier) deliver(ctx context.Context, it *item) bool {
 	wait := c.svc.cfg.retryMin()
 	for attempt := 1; ; attempt++ {
 		err := c.send(ctx, it)
 		if err == nil {
+			return true
+		}
+		if Permanent(err) {
+			c.svc.log.Error("delivery refused; it is tried again at the next start", "platform", c.platform.Name(),
+				"table", it.Table, "key", it.Key, "err", err)
 			return true
 		}
 		c.svc.log.Warn("delivery failed; retrying", "platform", c.platform.Name(), "table", it.Table,
@@ -198,8 +207,9 @@ func (c *courier) send(ctx context.Context, it *item) error {
 	}
 	id, ok := it.sent.id(it.Key)
 	if !ok {
-		c.svc.log.Warn("edit of a post that was never delivered", "table", it.Table, "key", it.Key)
-		c.settle(it, "")
+		// The post was refused for good: the next start posts it as
+		// this edit says, so the edit is not recorded.
+		c.svc.log.Warn("edit of a post that was not delivered", "table", it.Table, "key", it.Key)
 		return nil
 	}
 	if err := c.platform.Edit(actx, it.Channel, id, it.Msg); err != nil {

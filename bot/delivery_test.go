@@ -295,3 +295,29 @@ func TestOrganiserStartsAgentsOnlyTableAndPhasesRunToDeadline(t *testing.T) {
 		t.Errorf("%d phases closed at the deadline, want 1", n)
 	}
 }
+
+func TestRefusedPostIsDeliveredAfterTheNextStart(t *testing.T) {
+	e := newDeliveryEnv(t)
+	thread, id := e.startTable(map[string]string{"topic": "Refused", "rounds": "1"})
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	e.fake.RefuseForGood(true)
+	e.fake.SetOutage(true)
+	e.clock.Advance(phase) // the proposal phase opens; its prompt is refused
+	e.waitFor("the refusal", func() bool { return e.fake.Failures() >= 1 })
+	e.stop()
+	e.fake.SetOutage(false)
+	e.start()
+	e.waitFor("the proposal prompt", func() bool {
+		for _, p := range e.fake.Posts(thread) {
+			if strings.HasPrefix(p.Text, "**Round 1 of 1: proposal phase**") {
+				return true
+			}
+		}
+		return false
+	})
+	if n := e.fake.Failures(); n > 3 {
+		t.Errorf("a post refused for good was tried %d times before the restart", n)
+	}
+	e.runOut(id)
+	e.checkDelivered(thread, id)
+}

@@ -147,6 +147,7 @@ type Platform struct {
 	threads *threadIndex
 	parts   *partsIndex
 	unsure  uncertain // keys whose last post failed (dedupe.go)
+	names   channelNames
 	busy    busy
 
 	mu   sync.Mutex

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
@@ -25,10 +26,16 @@ type outage struct {
 	notify   func()
 	down     bool
 	lost     bool // the platform takes the post but the answer is lost
+	refusal  bool // the platform refuses for good (bot.Refusal)
 	failures int
 }
 
 func (o *outage) refuse() error {
+	if o.down && o.refusal {
+		defer o.notify()
+		o.failures++
+		return &bot.Refusal{Reason: "I may not post here: give me Send Messages", Err: ErrOutage}
+	}
 	if o.down && !o.lost {
 		defer o.notify()
 		o.failures++
@@ -60,6 +67,14 @@ func (f *Fake) SetOutage(down bool) {
 func (f *Fake) LoseAnswers(lost bool) {
 	f.mu.Lock()
 	f.outage.lost = lost
+	f.mu.Unlock()
+}
+
+// RefuseForGood makes the outage refuse posts and edits with a
+// bot.Refusal, which retrying cannot fix.
+func (f *Fake) RefuseForGood(refuse bool) {
+	f.mu.Lock()
+	f.outage.refusal = refuse
 	f.mu.Unlock()
 }
 
