@@ -64,7 +64,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err := s.deps.Store.Bind(ctx, latestKey(ev.Platform, ev.Channel), id); err != nil {
 		return nil, fmt.Errorf("bind table: %w", err)
 	}
-	lt, err := s.register(t, p, thread, sent)
+	lt, err := s.register(t, p, thread)
 	if err != nil {
 		return nil, err
 	}

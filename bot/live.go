@@ -17,7 +17,6 @@ type live struct {
 	table    *roundtable.Table
 	platform Platform
 	channel  string
-	sent     *sentLog
 
 	mu      sync.Mutex
 	agents  map[string]roundtable.Agent
@@ -190,8 +189,8 @@ func (lt *live) maybeAdvance(ctx context.Context, pos roundtable.Position) {
 	}
 }
 
-// advance closes the phase at pos (if it is still open), shows its
-// outcome and enters the next phase.
+// advance closes the phase at pos (if it is still open) and enters the
+// next phase; the courier shows the outcome.
 func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason string) {
 	closed, err := lt.table.Close(ctx, pos, reason)
 	if err != nil {

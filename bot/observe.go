@@ -18,6 +18,7 @@ type observed struct {
 	err    func(error)
 	opened bool               // the moderator replayed the log: feed it
 	loaded []roundtable.Event // the log loaded before then
+	read   bool               // the log was read (so a failed open is a bad log)
 }
 
 func (o *observed) Append(ctx context.Context, table string, events []roundtable.Event) error {
@@ -39,7 +40,7 @@ func (o *observed) Load(ctx context.Context, table string) ([]roundtable.Event, 
 	o.mu.Lock()
 	opened := o.opened
 	if !opened {
-		o.loaded = events
+		o.loaded, o.read = events, true
 	}
 	o.mu.Unlock()
 	if opened {
@@ -70,4 +71,12 @@ func (o *observed) feed(events []roundtable.Event, whole bool) {
 	if err := o.plan.feed(events); err != nil && o.err != nil {
 		o.err(err)
 	}
+}
+
+// readLog reports whether the log was read before the moderator opened it:
+// when opening then fails, the log itself is at fault.
+func (o *observed) readLog() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.read
 }

@@ -167,11 +167,14 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 	}
 	obs := s.outbox(id, p, channel, task, sent)
 	t, err := openSafely(ctx, obs, s.deps.Clock, task, id)
-	if err != nil {
+	if err != nil && obs.readLog() {
 		return nil, s.quarantine(ctx, id, p, channel, err)
 	}
+	if err != nil {
+		return nil, err
+	}
 	obs.open()
-	return s.register(t, p, channel, sent)
+	return s.register(t, p, channel)
 }
 
 // outbox returns the store a table's moderator writes through, which
@@ -185,8 +188,8 @@ func (s *Service) outbox(id string, p Platform, channel string, task roundtable.
 }
 
 // register builds the live table around t and its agents.
-func (s *Service) register(t *roundtable.Table, p Platform, channel string, sent *sentLog) (*live, error) {
-	lt := &live{svc: s, table: t, platform: p, channel: channel, sent: sent, agents: map[string]roundtable.Agent{}}
+func (s *Service) register(t *roundtable.Table, p Platform, channel string) (*live, error) {
+	lt := &live{svc: s, table: t, platform: p, channel: channel, agents: map[string]roundtable.Agent{}}
 	var seats []roundtable.Participant
 	t.Read(func(st *roundtable.State) { seats = append(seats, st.Participants...) })
 	for _, seat := range seats {
