@@ -51,8 +51,9 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 		return nil, fmt.Errorf("start thread: %w", err)
 	}
 	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
-	sent := newSentLog()
-	t, err := roundtable.Create(ctx, s.outbox(id, p, thread, task, sent), s.deps.Clock, task, id, cfg)
+	obs := s.outbox(id)
+	obs.bind(s.couriers[p.Name()], thread, task, s.newSentLog(id))
+	t, err := roundtable.Create(ctx, obs, s.deps.Clock, task, id, cfg)
 	if err != nil {
 		return nil, err
 	}

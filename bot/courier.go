@@ -14,11 +14,6 @@ const (
 	// way when the service stops is allowed to finish, so its outcome is
 	// recorded rather than guessed.
 	sendTimeout = 30 * time.Second
-	// editAttempts bounds the retries of an edit: an edit only takes the
-	// controls off a closed phase, and a post it edits may have been
-	// deleted by the channel's moderators. Posts are retried until they
-	// are delivered.
-	editAttempts = 20
 )
 
 // courier delivers a platform's intents: in order per channel, one lane
@@ -80,6 +75,7 @@ func (c *courier) enqueue(in intent, sent *sentLog) {
 		}
 	}
 	l.items = append(l.items, &item{intent: in, sent: sent, marks: []string{in.Mark}})
+	sent.queued()
 	if len(l.items) == 1 && l.busy == nil {
 		c.svc.wg.Add(1)
 		go c.drain(c.svc.context(), in.Channel, l)
@@ -127,6 +123,7 @@ func (c *courier) drain(ctx context.Context, channel string, l *lane) {
 			delete(l.queued, it.Table+"/"+m)
 		}
 		c.mu.Unlock()
+		it.sent.settled()
 	}
 }
 
@@ -173,11 +170,6 @@ func (c *courier) deliver(ctx context.Context, it *item) bool {
 		}
 		c.svc.log.Warn("delivery failed; retrying", "platform", c.platform.Name(), "table", it.Table,
 			"key", it.Key, "attempt", attempt, "retry_in", wait, "err", err)
-		if it.Edit && attempt >= editAttempts {
-			c.svc.log.Error("edit given up", "platform", c.platform.Name(), "table", it.Table, "key", it.Key, "err", err)
-			c.settle(it, "")
-			return true
-		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -129,7 +130,7 @@ func (e *deliveryEnv) ended(id string) bool {
 func (e *deliveryEnv) runOut(id string) {
 	e.t.Helper()
 	for i := 0; !e.ended(id); i++ {
-		if i > 20 {
+		if i > 100 {
 			e.t.Fatal("the table does not end")
 		}
 		e.clock.Advance(phase)
@@ -320,4 +321,63 @@ func TestRefusedPostIsDeliveredAfterTheNextStart(t *testing.T) {
 	}
 	e.runOut(id)
 	e.checkDelivered(thread, id)
+}
+
+func TestPostsBeforeASnapshotAreDeliveredAfterARestart(t *testing.T) {
+	e := newDeliveryEnv(t)
+	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "15"})
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	e.fake.SetOutage(true)
+	e.runOut(id)
+	if n := len(e.events(id)); n <= roundtable.SnapshotEvery {
+		t.Fatalf("%d events: the table is too short to have a snapshot", n)
+	}
+	e.stop()
+	e.fake.SetOutage(false)
+	e.start()
+	e.checkDelivered(thread, id)
+}
+
+// loadCounter counts the whole-log reads of a store.
+type loadCounter struct {
+	*store.DB
+	loads atomic.Int64
+}
+
+func (c *loadCounter) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
+	c.loads.Add(1)
+	return c.DB.Load(ctx, table)
+}
+
+func TestDeliveredTableOpensFromItsSnapshot(t *testing.T) {
+	e := newDeliveryEnv(t)
+	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "30"})
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	for range 55 { // past the first snapshot, the table still open
+		e.clock.Advance(phase)
+	}
+	if n := len(e.events(id)); n <= roundtable.SnapshotEvery {
+		t.Fatalf("%d events: the table is too short to have a snapshot", n)
+	}
+	want := len(e.events(id))
+	e.waitFor("the posts so far", func() bool {
+		keys, err := bottest.ImpliedPosts(e.events(id))
+		return err == nil && len(e.fake.Posts(thread)) >= len(keys)
+	})
+	e.stop()
+
+	counter := &loadCounter{DB: e.db}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- scribeService(counter, e.fake, e.clock, 2, time.Millisecond).Run(ctx) }()
+	e.waitFor("the table resumed", func() bool {
+		return e.fake.Command(ctx, bottest.Alice, thread, "status", nil) == nil && len(e.fake.Private(bottest.Alice)) > 0
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := counter.loads.Load(); n != 0 {
+		t.Errorf("resuming a delivered table of %d events read its whole log %d times, want 0 (its snapshot)", want, n)
+	}
 }

@@ -43,16 +43,26 @@ type planner struct {
 	state   *roundtable.State
 	emit    func(intent)
 	done    func(mark string) bool // delivered already
+	sent    *sentLog               // told when an event's intents are all emitted
 }
 
-// reset forgets the fold: the events that follow start again at seq 1.
-func (p *planner) reset() { p.state = &roundtable.State{} }
+// resetTo starts the fold again from a snapshot (nil: from seq 1); the
+// planner owns snap.
+func (p *planner) resetTo(snap *roundtable.State) {
+	if snap == nil {
+		snap = &roundtable.State{}
+	}
+	p.state = snap
+}
 
 // feed folds events, emitting the intents each implies. Events already
 // folded are skipped, so the same events may be fed twice.
 func (p *planner) feed(events []roundtable.Event) error {
+	if p.emit == nil {
+		return nil // not bound to a platform
+	}
 	if p.state == nil {
-		p.reset()
+		p.resetTo(nil)
 	}
 	for _, e := range events {
 		if e.Seq <= p.state.Seq {
@@ -62,6 +72,9 @@ func (p *planner) feed(events []roundtable.Event) error {
 			return fmt.Errorf("outbox of table %s: %w", p.table, err)
 		}
 		p.implied(e)
+		if p.sent != nil {
+			p.sent.emitted(e.Seq)
+		}
 	}
 	return nil
 }

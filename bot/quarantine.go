@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -32,7 +33,7 @@ func (s *Service) tellQuarantined(ctx context.Context, id string, p Platform, ch
 	if p == nil || channel == "" {
 		return
 	}
-	sent, err := loadSentLog(ctx, s.deps.Store, id)
+	sent, err := s.loadSentLog(ctx, id)
 	if err != nil {
 		s.log.Error("deliveries of quarantined table", "table", id, "err", err)
 		return
@@ -58,12 +59,41 @@ func replaySafely(events []roundtable.Event) (st *roundtable.State, err error) {
 	return roundtable.Replay(events)
 }
 
-// openSafely is roundtable.Open with the same protection.
-func openSafely(ctx context.Context, st roundtable.Store, clock roundtable.Clock, task roundtable.Task, id string) (t *roundtable.Table, err error) {
+// openSafely is roundtable.OpenFunc with the same protection.
+func openSafely(ctx context.Context, st roundtable.Store, clock roundtable.Clock, id string,
+	task func(roundtable.Config) (roundtable.Task, error)) (t *roundtable.Table, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			t, err = nil, fmt.Errorf("open table %s: replay: %v", id, r)
 		}
 	}()
-	return roundtable.Open(ctx, st, clock, task, id)
+	return roundtable.OpenFunc(ctx, st, clock, id, task)
+}
+
+// errOtherPlatform stops opening a table that another platform runs.
+var errOtherPlatform = errors.New("another platform's table")
+
+// configError is a failure to open a table that is not its log's: its
+// task or its delivery records.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+func isConfigError(err error) bool {
+	var c *configError
+	return errors.As(err, &c)
+}
+
+// quarantineLog quarantines table id, whose log does not replay, telling
+// its channel when the log's first event still says where it is.
+func (s *Service) quarantineLog(ctx context.Context, id string, cause error) error {
+	var p Platform
+	channel := ""
+	if evs, err := s.deps.Store.Load(ctx, id); err == nil && len(evs) > 0 {
+		if st, err := replaySafely(evs[:1]); err == nil {
+			p, channel = s.platforms[st.Config.Labels[labelPlatform]], st.Config.Labels[labelChannel]
+		}
+	}
+	return s.quarantine(ctx, id, p, channel, cause)
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"maps"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -12,26 +13,40 @@ import (
 // the platform's message ID (empty for an edit).
 const postsNS = "posts"
 
-// sentLog is what was delivered for one table: mark → message ID.
+// watermarkMark is the delivery record of a table's watermark: the seq up
+// to which every post the log implies was delivered. A table whose
+// snapshot is past it opens its planner from the whole log.
+const watermarkMark = "@delivered"
+
+// sentLog is what was delivered for one table: mark → message ID; and how
+// far the log's posts are all delivered (the watermark).
 type sentLog struct {
-	mu  sync.Mutex
-	ids map[string]string
+	table string
+	rec   *recorder
+	mu    sync.Mutex
+	ids   map[string]string
+	// pending counts the table's intents in the courier; through is the
+	// last event whose intents were all emitted; mark is the watermark.
+	pending       int
+	through, mark uint64
 }
 
-func newSentLog() *sentLog { return &sentLog{ids: map[string]string{}} }
+func (s *Service) newSentLog(table string) *sentLog {
+	return &sentLog{table: table, rec: s.records, ids: map[string]string{}}
+}
 
 // loadSentLog reads a table's delivery records, and those an earlier
 // version of the bot kept (legacyPostsNS).
-func loadSentLog(ctx context.Context, st Store, table string) (*sentLog, error) {
-	raw, err := st.Blobs(ctx, postsNS, table+"/")
+func (s *Service) loadSentLog(ctx context.Context, table string) (*sentLog, error) {
+	raw, err := s.deps.Store.Blobs(ctx, postsNS, table+"/")
 	if err != nil {
 		return nil, err
 	}
-	legacy, err := st.Blobs(ctx, legacyPostsNS(table), "")
+	legacy, err := s.deps.Store.Blobs(ctx, legacyPostsNS(table), "")
 	if err != nil {
 		return nil, err
 	}
-	l := newSentLog()
+	l := s.newSentLog(table)
 	for k, v := range legacy {
 		l.ids[k] = string(v)
 		// The earlier bot edited a post right after what caused the edit,
@@ -44,7 +59,52 @@ func loadSentLog(ctx context.Context, st Store, table string) (*sentLog, error) 
 	for k, v := range raw {
 		l.ids[strings.TrimPrefix(k, table+"/")] = string(v)
 	}
+	if v, ok := l.ids[watermarkMark]; ok {
+		l.mark, _ = strconv.ParseUint(v, 10, 64)
+		delete(l.ids, watermarkMark)
+	}
 	return l, nil
+}
+
+// watermark returns the seq up to which every implied post was delivered.
+func (l *sentLog) watermark() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.mark
+}
+
+// queued counts an intent the courier took.
+func (l *sentLog) queued() {
+	l.mu.Lock()
+	l.pending++
+	l.mu.Unlock()
+}
+
+// emitted says every intent of the event at seq is queued (or was
+// delivered before); settled that the courier is done with one. When none
+// is pending, everything implied up to through is delivered.
+func (l *sentLog) emitted(seq uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.through = seq
+	l.advanceLocked()
+}
+
+func (l *sentLog) settled() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending--
+	l.advanceLocked()
+}
+
+func (l *sentLog) advanceLocked() {
+	if l.pending > 0 || l.through <= l.mark {
+		return
+	}
+	l.mark = l.through
+	if l.rec != nil {
+		l.rec.add(l.table, watermarkMark, strconv.FormatUint(l.mark, 10))
+	}
 }
 
 // legacyPostsNS is where the bot kept a table's posted IDs before delivery

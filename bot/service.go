@@ -143,47 +143,43 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		return nil, quarantinedError(id)
 	}
 	s.mu.Unlock()
-	events, err := s.deps.Store.Load(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	st, err := replaySafely(events[:1])
-	if err != nil {
-		return nil, s.quarantine(ctx, id, nil, "", err)
-	}
-	cfg := st.Config
-	p, ok := s.platforms[cfg.Labels[labelPlatform]]
-	if !ok {
+	// The log is decoded once: the task is built from the replayed config.
+	obs := s.outbox(id)
+	var p Platform
+	t, err := openSafely(ctx, obs, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
+		var ok bool
+		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
+			return nil, errOtherPlatform
+		}
+		task, err := s.deps.Task(c.Task, len(c.Participants))
+		if err != nil {
+			return nil, &configError{fmt.Errorf("task of table %s: %w", id, err)}
+		}
+		sent, err := s.loadSentLog(ctx, id)
+		if err != nil {
+			return nil, &configError{fmt.Errorf("deliveries of table %s: %w", id, err)}
+		}
+		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], task, sent)
+		return task, nil
+	})
+	switch {
+	case errors.Is(err, errOtherPlatform):
 		return nil, nil
-	}
-	channel := cfg.Labels[labelChannel]
-	task, err := s.deps.Task(cfg.Task, len(cfg.Participants))
-	if err != nil {
-		return nil, fmt.Errorf("task of table %s: %w", id, err)
-	}
-	sent, err := loadSentLog(ctx, s.deps.Store, id)
-	if err != nil {
-		return nil, fmt.Errorf("deliveries of table %s: %w", id, err)
-	}
-	obs := s.outbox(id, p, channel, task, sent)
-	t, err := openSafely(ctx, obs, s.deps.Clock, task, id)
-	if err != nil && obs.readLog() {
-		return nil, s.quarantine(ctx, id, p, channel, err)
-	}
-	if err != nil {
+	case err != nil && obs.readLog() && !isConfigError(err):
+		return nil, s.quarantineLog(ctx, id, err)
+	case err != nil:
 		return nil, err
 	}
-	obs.open()
-	return s.register(t, p, channel)
+	if err := obs.open(ctx); err != nil {
+		return nil, err
+	}
+	return s.register(t, p, obs.plan.channel)
 }
 
 // outbox returns the store a table's moderator writes through, which
-// hands its events to the platform's courier (outbox.go).
-func (s *Service) outbox(id string, p Platform, channel string, task roundtable.Task, sent *sentLog) *observed {
-	c := s.couriers[p.Name()]
-	plan := &planner{table: id, channel: channel, brief: task.Brief,
-		emit: func(in intent) { c.enqueue(in, sent) }, done: sent.has}
-	return &observed{Store: s.deps.Store, plan: plan,
+// hands its events to the platform's courier once bound (outbox.go).
+func (s *Service) outbox(id string) *observed {
+	return &observed{Store: s.deps.Store, plan: &planner{table: id},
 		err: func(err error) { s.log.Error("outbox", "table", id, "err", err) }}
 }
 
