@@ -1,7 +1,6 @@
 package bottest
 
 import (
-	"strings"
 	"testing"
 	"time"
 )
@@ -32,20 +31,5 @@ func RunLostAnswers(t *testing.T, h Harness, agents string) {
 	e.start(opts)
 	o.LoseAnswers(true)
 	o.SetOutage(true)
-	for i := 0; count(e.events(), "table_ended") == 0; i++ {
-		if i > 20 {
-			t.Fatal("the table does not end")
-		}
-		e.clock.Advance(phaseTime)
-	}
-	e.waitFor("lost answers", func() bool { return o.Failures() >= 6 })
-	o.SetOutage(false)
-	var missing, repeated []string
-	e.waitFor("every implied post", func() bool {
-		missing, repeated = CheckPosts(e.events(), "Lost", 2, e.h.Posts(e.thread))
-		return len(missing) == 0
-	})
-	if len(repeated) > 0 {
-		t.Errorf("posts shown more than once:\n%s", strings.Join(repeated, "\n"))
-	}
+	e.throughOutage(o, "Lost", 6)
 }

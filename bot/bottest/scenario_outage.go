@@ -17,21 +17,29 @@ func testOutage(t *testing.T, e *env) {
 	}
 	e.start(map[string]string{"topic": "Outage", "rounds": "2"})
 	o.SetOutage(true)
+	e.throughOutage(o, "Outage", 2)
+}
+
+// throughOutage runs the table of 2 rounds in the thread to its end while
+// the outage lasts, ends it after at least failures failed requests, and
+// checks that every post the log implies then shows once.
+func (e *env) throughOutage(o Outager, topic string, failures int) {
+	e.t.Helper()
 	for i := 0; count(e.events(), "table_ended") == 0; i++ {
 		if i > 20 {
-			t.Fatal("the table does not end")
+			e.t.Fatal("the table does not end")
 		}
 		e.clock.Advance(phaseTime)
 	}
-	e.waitFor("failed attempts", func() bool { return o.Failures() >= 2 })
+	e.waitFor("failed requests", func() bool { return o.Failures() >= failures })
 	o.SetOutage(false)
 	var missing, repeated []string
 	e.waitFor("every implied post", func() bool {
-		missing, repeated = CheckPosts(e.events(), "Outage", 2, e.h.Posts(e.thread))
+		missing, repeated = CheckPosts(e.events(), topic, 2, e.h.Posts(e.thread))
 		return len(missing) == 0
 	})
-	for _, r := range repeated {
-		t.Error(r)
+	if len(repeated) > 0 {
+		e.t.Errorf("posts shown more than once:\n%s", strings.Join(repeated, "\n"))
 	}
 }
 
