@@ -29,7 +29,7 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 			s.log.Debug("thread message not recorded", "err", err)
 			return // plain chat gets no error replies
 		}
-		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true}
+		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	}
 	if reply == nil {
 		return
@@ -226,7 +226,7 @@ const helpText = `**roundtable**: people and bot agents deliberate in rounds (me
 // form's first field for platforms that show errors inside the form.
 func formError(f Form, err error) *Reply {
 	msg := roundtable.ErrorMessage(err)
-	r := &Reply{Text: msg, Ephemeral: true}
+	r := &Reply{Text: msg, Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	if len(f.Fields) > 0 {
 		r.Fields = map[string]string{f.Fields[0].ID: msg}
 	}

@@ -30,6 +30,7 @@ type actRequest struct {
 // stream, and are repeated here for clients without it.
 type actResponse struct {
 	OK      bool     `json:"ok"`
+	Error   string   `json:"error,omitempty"` // why it was refused
 	Replies []string `json:"replies,omitempty"`
 }
 
@@ -76,17 +77,17 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, actResponse{OK: true})
 		return
 	}
-	_, replies := p.deliver(r.Context(), h, ev)
-	writeJSON(w, http.StatusOK, actResponse{OK: true, Replies: replies})
+	out := p.deliver(r.Context(), h, ev)
+	code := status(out.Refusal.Code)
+	writeJSON(w, code, actResponse{OK: code == http.StatusOK, Error: out.Refusal.Reason, Replies: out.Replies})
 }
 
-// deliver hands ev to the bot and returns the room it opened, if any, and
-// the texts it replied.
-func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) (string, []string) {
+// deliver hands ev to the bot and returns what became of it.
+func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) outcome {
 	n := &note{user: ev.User.ID}
 	ctx = context.WithValue(context.WithoutCancel(ctx), noteKey{}, n)
-	if refusal := p.refuse(ev); refusal != "" {
-		_ = p.Reply(ctx, ev, bot.Reply{Text: refusal, Ephemeral: true})
+	if refusal := p.refuse(ctx, ev); refusal.Code != "" {
+		_ = p.Reply(ctx, ev, bot.Reply{Text: refusal.Reason, Ephemeral: true, Refused: refusal.Code})
 	} else {
 		h(ctx, ev)
 		if ev.Kind == bot.KindMessage {
@@ -180,15 +181,15 @@ func checkStrings(ss []string, most int) error {
 // refuse returns why the web channel refuses an act before the bot sees
 // it: stopping a table, or exporting it with names, takes the organiser's
 // (or the host's) link.
-func (p *Platform) refuse(ev *bot.Event) string {
+func (p *Platform) refuse(_ context.Context, ev *bot.Event) refusal {
 	if ev.User.Manager || ev.Kind != bot.KindCommand {
-		return ""
+		return refusal{}
 	}
 	switch {
 	case ev.Command == "stop":
-		return "Refused: only whoever started this table (with its organiser link) can stop it."
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can stop it."}
 	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
-		return "Refused: only whoever started this table (with its organiser link) can export it with names."
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can export it with names."}
 	}
-	return ""
+	return refusal{}
 }

@@ -98,8 +98,8 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 
 	status := eval[int](t, bob, `fetch(location.pathname + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
 		body: JSON.stringify({id: 'overbudget1', kind: 'command', command: 'vote', options: {ballot: 'A=9'}})}).then(r => r.status)`)
-	if status != 200 {
-		t.Errorf("over-budget ballot posted directly: status %d", status)
+	if status != 422 {
+		t.Errorf("over-budget ballot posted directly: status %d, want 422", status)
 	}
 	do(t, bob, "the over-budget ballot is refused", waitText(`#notes`, "exceeds"))
 	status = eval[int](t, bob, `fetch(location.pathname + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},

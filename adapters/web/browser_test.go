@@ -201,6 +201,7 @@ func enter(t *testing.T, tab context.Context, link, name string) {
 // vote chooses the candidate whose proposal is text in the newest post's
 // select, presses its Vote button and waits for the confirmation.
 func vote(t *testing.T, tab context.Context, text string) {
+	do(t, tab, "the ballot's post", until(`[...document.querySelectorAll('#posts select')].some(s => [...s.options].some(o => o.textContent.includes(`+jsString(text)+`)))`, "for a ballot with "+text))
 	id := eval[string](t, tab, `(() => { const s = [...document.querySelectorAll('#posts select')].at(-1);
 		const o = [...s.options].find(o => o.textContent.includes(`+jsString(text)+`));
 		if (!o) throw new Error('no option ' + `+jsString(text)+` + ' in ' + [...s.options].map(o => o.textContent));

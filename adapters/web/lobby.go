@@ -133,18 +133,20 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	}
 	ev := &bot.Event{Platform: Name, Kind: bot.KindCommand, ID: "u:" + v.ID + ":" + nonce, Command: "start",
 		User: bot.User{ID: v.ID, Name: v.Name, Manager: v.Host}, Channel: Lobby, Options: startOptions(form), Native: v.ID}
-	room, replies := p.starts.get(ev.ID), []string(nil)
-	if room == "" && p.seen.first(ev.ID) {
-		room, replies = p.deliver(r.Context(), h, ev)
-		if room != "" {
-			p.starts.put(ev.ID, room)
+	out := outcome{Room: p.starts.get(ev.ID)}
+	if out.Room == "" && p.seen.first(ev.ID) {
+		out = p.deliver(r.Context(), h, ev)
+		if out.Room != "" {
+			p.starts.put(ev.ID, out.Room)
 		}
 	}
+	room := out.Room
 	if room == "" {
+		code, replies := status(out.Refusal.Code), out.Replies
 		if len(replies) == 0 {
-			replies = []string{"This form was already sent; reload the page to start another table."}
+			code, replies = http.StatusConflict, []string{"This form was already sent; reload the page to start another table."}
 		}
-		p.render(w, http.StatusOK, "lobby", p.lobbyPage(v, form, replies))
+		p.render(w, code, "lobby", p.lobbyPage(v, form, replies))
 		return
 	}
 	p.setCookie(w, cookieOrganiser+room, p.keys.token(purposeOrganiser, room))

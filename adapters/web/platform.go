@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,15 @@ const DefaultAddr = "127.0.0.1:8080"
 // DefaultMaxBody bounds request bodies unless Config.MaxBody says more.
 const DefaultMaxBody = 64 << 10
 
+// The HTTP server's default timeouts: a slow or silent client is not held
+// indefinitely.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+)
+
 // Config configures the web channel. The zero value works: it listens on
 // DefaultAddr with a random secret (links then last until a restart).
 type Config struct {
@@ -50,6 +60,16 @@ type Config struct {
 	// Now tells the time for countdowns; nil is the wall clock. Set it to
 	// the bot service's clock when that is not the wall clock.
 	Now func() time.Time
+	// ReadTimeout bounds reading a request, headers and body
+	// (default DefaultReadTimeout); its headers get at most
+	// DefaultReadHeaderTimeout of it. WriteTimeout bounds writing a
+	// response (default DefaultWriteTimeout); a live stream is not cut by
+	// either, but each of its writes gets WriteTimeout. IdleTimeout closes
+	// a kept-alive connection that has sent nothing (default
+	// DefaultIdleTimeout).
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
 	// Task builds a table's task for the dashboard's task measures (U over
 	// rounds of an exchange); nil leaves them out.
 	Task func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error)
@@ -107,6 +127,9 @@ func New(cfg Config, r Reader) *Platform {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
+	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
@@ -157,7 +180,8 @@ func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
 	p.mu.Unlock()
 	p.once.Do(func() { close(p.ready) })
 	p.log.Info("web channel listening", "url", p.URL())
-	srv := &http.Server{Handler: p.routes(), ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: p.routes(), ReadHeaderTimeout: min(DefaultReadHeaderTimeout, p.cfg.ReadTimeout),
+		ReadTimeout: p.cfg.ReadTimeout, WriteTimeout: p.cfg.WriteTimeout, IdleTimeout: p.cfg.IdleTimeout,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -27,26 +27,33 @@
   function pause(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
 
   // act posts one act; a network failure is retried with the same ID, so
-  // the server counts it once.
-  async function act(payload) {
-    if (!named) { note('Choose a name first.', 'error'); return false; }
+  // the server counts it once. A refusal (4xx) or a server error (5xx)
+  // shows its reason in the element with ID errId (or among the notes)
+  // and returns false: the caller keeps what the user typed.
+  async function act(payload, errId) {
+    var errEl = errId ? byId(errId) : null;
+    var fail = function (text) {
+      if (errEl) { errEl.textContent = text; } else { note(text, 'error'); }
+      return false;
+    };
+    if (!named) { return fail('Choose a name first.'); }
     payload.id = newID();
     for (var i = 0; i < 3; i++) {
+      var res;
       try {
-        var res = await fetch('/r/' + room + '/act', {
+        res = await fetch('/r/' + room + '/act', {
           method: 'POST', credentials: 'same-origin',
           headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload)
         });
-        if (res.ok) { return true; }
-        var data = await res.json().catch(function () { return {}; });
-        note(data.error || ('Refused (' + res.status + ')'), 'error');
-        return false;
       } catch (e) {
         await pause(400 * (i + 1));
+        continue;
       }
+      if (res.ok) { if (errEl) { errEl.textContent = ''; } return true; }
+      var data = await res.json().catch(function () { return {}; });
+      return fail(data.error || ('Refused (' + res.status + ')'));
     }
-    note('The server cannot be reached; your action may not be recorded.', 'error');
-    return false;
+    return fail('The server cannot be reached; your action may not be recorded.');
   }
 
   function note(text, cls, html) {
@@ -244,7 +251,7 @@
     byId('dialog-fields').querySelectorAll('input, select, textarea').forEach(function (i) { fields[i.name] = i.value.trim(); });
     var problem = formProblem(fields);
     if (problem) { byId('dialog-error').textContent = problem; return; }
-    if (await act({ kind: 'submit', action: openForm.id, fields: fields })) { byId('dialog').close(); }
+    if (await act({ kind: 'submit', action: openForm.id, fields: fields }, 'dialog-error')) { byId('dialog').close(); }
   });
   byId('dialog-cancel').addEventListener('click', function () { byId('dialog').close(); });
 
@@ -323,7 +330,7 @@
     e.preventDefault();
     var text = say.value.trim();
     if (!text) { return; }
-    if (await act({ kind: 'message', text: text })) { say.value = ''; }
+    if (await act({ kind: 'message', text: text }, 'say-error')) { say.value = ''; }
   });
   say.addEventListener('keydown', function (e) {
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); byId('composer').requestSubmit(); }
@@ -331,13 +338,13 @@
   byId('propose').addEventListener('submit', async function (e) {
     e.preventDefault();
     var t = byId('proposal-text');
-    if (!t.value.trim()) { note('Write a proposal first.', 'error'); return; }
-    if (await act({ kind: 'command', command: 'propose', options: { text: t.value.trim() } })) { t.value = ''; }
+    if (!t.value.trim()) { byId('proposal-error').textContent = 'Write a proposal first.'; return; }
+    if (await act({ kind: 'command', command: 'propose', options: { text: t.value.trim() } }, 'proposal-error')) { t.value = ''; }
   });
   byId('textvote').addEventListener('submit', function (e) {
     e.preventDefault();
     var b = byId('ballot-text');
-    act({ kind: 'command', command: 'vote', options: { ballot: b.value.trim() } });
+    act({ kind: 'command', command: 'vote', options: { ballot: b.value.trim() } }, 'ballot-error');
   });
   document.querySelectorAll('[data-command]').forEach(function (b) {
     b.addEventListener('click', function () {
