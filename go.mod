@@ -15,6 +15,7 @@ require (
 	github.com/spf13/pflag v1.0.10
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/sync v0.24.0
+	golang.org/x/text v0.43.0
 	pgregory.net/rapid v1.3.0
 )
 

@@ -86,6 +86,9 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) outcome {
 	n := &note{user: ev.User.ID}
 	ctx = context.WithValue(context.WithoutCancel(ctx), noteKey{}, n)
+	if isJoin(ev) {
+		defer p.joins.lock(ev.Channel)()
+	}
 	if refusal := p.refuse(ctx, ev); refusal.Code != "" {
 		_ = p.Reply(ctx, ev, bot.Reply{Text: refusal.Reason, Ephemeral: true, Refused: refusal.Code})
 	} else {
@@ -179,9 +182,18 @@ func checkStrings(ss []string, most int) error {
 }
 
 // refuse returns why the web channel refuses an act before the bot sees
-// it: stopping a table, or exporting it with names, takes the organiser's
-// (or the host's) link.
-func (p *Platform) refuse(_ context.Context, ev *bot.Event) refusal {
+// it: a control of another table; a join under a name that is not the
+// joiner's own; stopping a table, or exporting it with names, without the
+// organiser's (or the host's) link.
+func (p *Platform) refuse(ctx context.Context, ev *bot.Event) refusal {
+	if r := p.checkPlace(ctx, ev); r.Code != "" {
+		return r
+	}
+	if isJoin(ev) {
+		if r := p.checkName(ctx, ev); r.Code != "" {
+			return r
+		}
+	}
 	if ev.User.Manager || ev.Kind != bot.KindCommand {
 		return refusal{}
 	}

@@ -85,8 +85,8 @@ func (p *Platform) serveName(w http.ResponseWriter, r *http.Request) {
 	}
 	p.visitor(w, r)
 	name := cleanName(r.PostForm.Get("name"))
-	if name == "" {
-		p.renderMessage(w, http.StatusBadRequest, "Name not set", "Please choose a name with at least one letter.")
+	if why := nameProblem(name); why != "" {
+		p.renderMessage(w, http.StatusBadRequest, "Name not set", why)
 		return
 	}
 	p.setName(w, name)
@@ -114,12 +114,18 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	}
 	v := p.visitor(w, r)
 	form := r.PostForm
+	var nameErr string
 	if name := cleanName(form.Get("name")); name != "" {
-		v.Name = name
-		p.setName(w, name)
+		if nameErr = nameProblem(name); nameErr == "" {
+			v.Name = name
+			p.setName(w, name)
+		}
 	}
 	nonce := form.Get("nonce")
 	errs := p.startErrors(v, nonce)
+	if nameErr != "" {
+		errs = append([]string{nameErr}, errs...)
+	}
 	h := p.currentHandler()
 	if len(errs) == 0 && h == nil {
 		errs = []string{"The table service is not running; try again in a moment."}

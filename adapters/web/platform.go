@@ -96,6 +96,7 @@ type Platform struct {
 	seen   *recent
 	pages  *template.Template
 	starts *startLog
+	joins  *joinLocks
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -134,7 +135,7 @@ func New(cfg Config, r Reader) *Platform {
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
 		rooms: newRooms(sig, blobs), inbox: newInboxes(sig), seen: newRecent(4096), ready: make(chan struct{}),
-		pages: parseTemplates(), starts: newStartLog(1024)}
+		pages: parseTemplates(), starts: newStartLog(1024), joins: newJoinLocks()}
 	p.rooms.byID[Lobby] = &room{ID: Lobby, Title: "Lobby"}
 	return p
 }

@@ -1,0 +1,73 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/web"
+)
+
+func TestRefusalsAnswer4xxWithTheReason(t *testing.T) {
+	e := newLiveEnv(t, web.Config{})
+	ann := e.browser(t, "Ann")
+	room, link := e.start(t, ann, nil)
+	bob := e.browser(t, "Bob")
+	e.send(t, bob, "GET", link, nil)
+
+	if code, a := e.act(t, bob, room, map[string]any{"kind": "message", "text": "hi"}); code != http.StatusConflict || !strings.Contains(a.Error, "you have not joined") {
+		t.Errorf("a message before joining: %d %+v; want 409", code, a)
+	}
+	if code, a := e.act(t, bob, room, map[string]any{"kind": "command", "command": "join"}); code != http.StatusOK || !a.OK {
+		t.Fatalf("join: %d %+v", code, a)
+	}
+	for _, c := range []struct {
+		name string
+		act  map[string]any
+		code int
+		why  string
+	}{
+		{"a proposal in the message phase", map[string]any{"kind": "command", "command": "propose", "options": map[string]string{"text": "Soup"}}, http.StatusConflict, "phase"},
+		{"a ballot that does not parse", map[string]any{"kind": "command", "command": "vote", "options": map[string]string{"ballot": "A > > B"}}, http.StatusUnprocessableEntity, "ballot not recorded"},
+		{"stop without the organiser link", map[string]any{"kind": "command", "command": "stop"}, http.StatusForbidden, "organiser link"},
+		{"an empty message", map[string]any{"kind": "message", "text": "  "}, http.StatusBadRequest, "empty"},
+	} {
+		code, a := e.act(t, bob, room, c.act)
+		if code != c.code || a.OK || a.Error == "" || !strings.Contains(a.Error, c.why) {
+			t.Errorf("%s: %d %+v; want %d with %q", c.name, code, a, c.code, c.why)
+		}
+	}
+	if code, a := e.act(t, ann, room, map[string]any{"kind": "message", "text": "Soup, anyone?"}); code != http.StatusOK || !a.OK {
+		t.Errorf("a recorded message: %d %+v", code, a)
+	}
+	if code, a := e.act(t, ann, room, map[string]any{"kind": "message", "text": "And bread"}); code != http.StatusConflict || !strings.Contains(a.Error, "already sent your message") {
+		t.Errorf("a second message in a round: %d %+v", code, a)
+	}
+	if s := e.state(t, room); len(s.Participants) != 2 {
+		t.Errorf("participants %+v: refusals seated someone", s.Participants)
+	}
+}
+
+func TestInternalErrorsAnswer5xx(t *testing.T) {
+	e := newLiveEnv(t, web.Config{})
+	ann := e.browser(t, "Ann")
+	room, _ := e.start(t, ann, nil)
+	if err := e.db.Close(); err != nil { // every read and write now fails
+		t.Fatal(err)
+	}
+	code, a := e.act(t, ann, room, map[string]any{"kind": "command", "command": "status"})
+	if code != http.StatusInternalServerError || a.OK || !strings.Contains(a.Error, "internal error") {
+		t.Errorf("status with a closed store: %d %+v; want 500 internal error", code, a)
+	}
+}
+
+func TestStartRefusalsAnswer4xx(t *testing.T) {
+	e := newLiveEnv(t, web.Config{})
+	ann := e.browser(t, "Ann")
+	e.send(t, ann, "GET", e.p.HostURL(), nil)
+	code, body := e.send(t, ann, "POST", "/start", url.Values{"nonce": {"n1"}, "topic": {"Lunch?"}, "rule": {"dictator"}})
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "dictator") {
+		t.Errorf("start with an unknown rule: %d, want 422 naming the rule: %s", code, body)
+	}
+}
