@@ -45,7 +45,7 @@ func (p *Platform) checkPlace(ctx context.Context, ev *bot.Event) refusal {
 		p.log.Error("look up the table of a room", "room", ev.Channel, "err", err)
 		return refusal{roundtable.Internal, "internal error: the table of this room could not be read; try again"}
 	}
-	if !ok || table != ref.Table {
+	if ok && table != ref.Table { // a room whose table the Reader does not know cannot be checked here
 		return refusal{roundtable.Forbidden, "Refused: this control belongs to another table, not to the table in this room. " +
 			"Use it in that table's room, with that table's join link."}
 	}
