@@ -85,7 +85,7 @@ func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, 
 	var lastState []byte
 	first, lastSent := true, time.Now()
 	for {
-		wake := p.sig.wait()
+		wake, posted, told := p.sig.wait(), p.rooms.wait(roomID), p.inbox.wait(v.ID)
 		u, next := p.updateFor(ctx, roomID, v, c)
 		st := stateKey(u.State)
 		if first || len(u.Posts) > 0 || len(u.Private) > 0 || !bytes.Equal(st, lastState) {
@@ -99,6 +99,8 @@ func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, 
 		case <-ctx.Done():
 			return
 		case <-wake:
+		case <-posted:
+		case <-told:
 		case <-poll.C:
 			if time.Since(lastSent) > keepAlive {
 				if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {

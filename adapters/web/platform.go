@@ -70,6 +70,9 @@ type Config struct {
 	ReadTimeout  time.Duration
 	WriteTimeout time.Duration
 	IdleTimeout  time.Duration
+	// Retention is how long a room is kept after its table ended
+	// (default DefaultRetention); then its posts are deleted.
+	Retention time.Duration
 	// Task builds a table's task for the dashboard's task measures (U over
 	// rounds of an exchange); nil leaves them out.
 	Task func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error)
@@ -131,12 +134,13 @@ func New(cfg Config, r Reader) *Platform {
 	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
 	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.Retention = cmp.Or(cfg.Retention, DefaultRetention)
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(sig), seen: newRecent(4096), ready: make(chan struct{}),
+		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newRecent(4096), ready: make(chan struct{}),
 		pages: parseTemplates(), starts: newStartLog(1024), joins: newJoinLocks()}
-	p.rooms.byID[Lobby] = &room{ID: Lobby, Title: "Lobby"}
+	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	return p
 }
 
@@ -186,6 +190,10 @@ func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() { defer close(swept); p.sweeper(sweepCtx) }()
+	defer func() { stopSweep(); <-swept }()
 	select {
 	case err := <-errc:
 		p.setHandler(nil)
