@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -46,16 +47,24 @@ func requireBrowser(t *testing.T) {
 }
 
 func newBrowserEnv(t *testing.T) *browserEnv {
+	return newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return bottest.Service(p, db, clock, nil)
+	})
+}
+
+// newBrowserEnvWith runs the web channel configured by cfg (its address,
+// secret and clock are the test's) behind the service svc makes.
+func newBrowserEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) *browserEnv {
 	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := bottest.NewClock(time.Now())
-	e := &browserEnv{db: db, p: web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("browser test"),
-		Agents: []string{"Scribe"}, Now: clock.Now}, db)}
+	cfg.Addr, cfg.Secret, cfg.Now = "127.0.0.1:0", []byte("browser test"), clock.Now
+	e := &browserEnv{db: db, p: web.New(cfg, db)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()
+	go func() { done <- svc(e.p, db, clock).Run(ctx) }()
 	// The defaults are headless, --no-first-run and
 	// --disable-background-networking; the machine has no network.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,

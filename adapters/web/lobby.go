@@ -19,7 +19,7 @@ type lobbyPage struct {
 	Nonce   string
 	Rules   []string
 	Agents  []string
-	Presets []string
+	Presets []presetOption
 	Checked map[string]bool
 	Form    map[string]string
 	Error   []string
@@ -40,19 +40,30 @@ func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 
 func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
 	pg := lobbyPage{Name: v.Name, Host: v.Host, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
-		Presets: p.cfg.Presets, Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
+		Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
+	for _, name := range p.cfg.Presets {
+		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON()})
+	}
 	if len(pg.Rules) == 0 {
 		for _, r := range vote.Rules() {
 			pg.Rules = append(pg.Rules, string(r))
 		}
 	}
+	defaults := p.cfg.Defaults.formValues()
 	for _, f := range startFields {
 		pg.Form[f] = form.Get(f)
+		if form == nil {
+			pg.Form[f] = defaults[f]
+		}
 	}
 	if pg.Form["rule"] == "" {
 		pg.Form["rule"] = string(vote.Plurality)
 	}
-	for _, a := range form["agents"] {
+	agents := form["agents"]
+	if form == nil {
+		agents = p.cfg.Defaults.Agents
+	}
+	for _, a := range agents {
 		pg.Checked[a] = true
 	}
 	if v.Host {
@@ -154,6 +165,9 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		}
 		p.render(w, code, "lobby", p.lobbyPage(v, form, replies))
 		return
+	}
+	for _, text := range out.Replies { // the start reply, with the starter's private brief, belongs to the room
+		p.inbox.add(v.ID, privItem{Channel: room, Kind: privText, Text: text}, nil)
 	}
 	p.setCookie(w, cookieOrganiser+room, p.keys.token(purposeOrganiser, room))
 	p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))

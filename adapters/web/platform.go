@@ -53,6 +53,11 @@ type Config struct {
 	Rules   []string
 	Agents  []string
 	Presets []string
+	// Defaults are the server's table defaults, which the create form
+	// starts from; PresetTables are the presets' settings, which the form
+	// takes when a preset is chosen (the organiser may then change them).
+	Defaults     TableSettings
+	PresetTables map[string]TableSettings
 	// Log receives the server's logs; nil discards them.
 	Log *slog.Logger
 	// MaxBody bounds request bodies in bytes (default DefaultMaxBody).

@@ -1,0 +1,103 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/bot/bottest"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
+	rtvote "github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// viewports are the sizes people use: a laptop and a phone.
+var viewports = []struct {
+	name string
+	w, h int64
+}{{"1280x800", 1280, 800}, {"390x844", 390, 844}}
+
+// inViewport runs f in a fresh tab of each viewport size.
+func (e *browserEnv) inViewport(t *testing.T, f func(t *testing.T, tab context.Context)) {
+	for _, v := range viewports {
+		t.Run(v.name, func(t *testing.T) {
+			tab := e.browsers(t, 1)[0]
+			do(t, tab, "set the viewport", chromedp.EmulateViewport(v.w, v.h))
+			f(t, tab)
+		})
+	}
+}
+
+const exchangePreset = "exchange-economy"
+
+// newExchangeEnv serves the exchange-economy preset as `roundtable serve`
+// does: a person and two utility traders, majority rule over 5 rounds,
+// while the server's defaults are plurality over 3 rounds with the Scribe.
+func newExchangeEnv(t *testing.T) *browserEnv {
+	defaults := roundtable.Config{Rule: rtvote.Plurality, Rounds: 3, Mode: roundtable.Sealed,
+		Durations: roundtable.Durations{Message: 3 * time.Minute, Proposal: 3 * time.Minute, Vote: 2 * time.Minute}}
+	agents := map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}}
+	traders := []string{"Trader 1", "Trader 2"}
+	for i, name := range traders {
+		agents[name] = roundtable.Participant{ID: fmt.Sprintf("agent:trader-%d", i+1), Name: name, Kind: roundtable.Bot, Agent: "utility"}
+	}
+	preset := defaults
+	preset.Title = "Exchange economy"
+	preset.Task = roundtable.TaskSpec{Kind: "exchange", Topic: "Share out three goods", Params: map[string]string{"seats": "3"}}
+	preset.Rule, preset.Rounds = rtvote.Majority, 5
+	cfg := bot.Config{Defaults: defaults, Agents: agents, DefaultAgents: []string{"Scribe"}, Policy: bot.Policy{Manager: true},
+		Presets: map[string]bot.Preset{exchangePreset: {Name: exchangePreset, Config: preset, Agents: traders}}}
+	wcfg := web.Config{Agents: []string{"Scribe", "Trader 1", "Trader 2"}, Presets: []string{exchangePreset},
+		Defaults:     web.TableSettings{Config: defaults.WithDefaults(), Agents: cfg.DefaultAgents},
+		PresetTables: map[string]web.TableSettings{exchangePreset: {Config: preset.WithDefaults(), Agents: traders}}}
+	return newBrowserEnvWith(t, wcfg, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		deps := bot.Deps{Store: db, Clock: clock, Task: func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error) {
+			if spec.Kind == "exchange" {
+				return exchange.NewTask(3, exchange.Asymmetric)
+			}
+			return roundtable.TextTask{Topic: spec.Topic}, nil
+		}, Agent: func(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error) {
+			if x, ok := task.(*exchange.Task); ok && p.Agent == "utility" {
+				return &exchange.UtilityAgent{Task: x}, nil
+			}
+			return bottest.Scribe{}, nil
+		}}
+		return bot.New(cfg, deps, p)
+	})
+}
+
+func TestBrowserPresetSeatsItsAgentsAndKeepsItsSettings(t *testing.T) {
+	requireBrowser(t)
+	e := newExchangeEnv(t)
+	e.inViewport(t, func(t *testing.T, tab context.Context) {
+		do(t, tab, "choose the preset",
+			chromedp.Navigate(e.p.HostURL()),
+			chromedp.WaitVisible(chromedp.CSS(`#preset`)),
+			chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
+			chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = '`+exchangePreset+`';
+				s.dispatchEvent(new Event('change')); })()`))
+		form := eval[string](t, tab, `[document.querySelector('#rule').value, document.querySelector('#rounds').value,
+			...[...document.querySelectorAll('input[name=agents]:checked')].map(b => b.value)].join('|')`)
+		if form != "majority|5|Trader 1|Trader 2" {
+			t.Errorf("the form after choosing the preset: %s; want majority|5|Trader 1|Trader 2", form)
+		}
+		do(t, tab, "create the table",
+			chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+			waitText(`#people`, "Trader 2"),
+			waitText(`#phase`, "Round 1 of 5"),
+			waitText(`#notes`, "Only you see this: You are agent 1"))
+		s, err := roundtable.Replay(e.events(t, eval[string](t, tab, `location.pathname`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Participants) != 3 || s.Config.Rule != rtvote.Majority || s.Config.Rounds != 5 {
+			t.Errorf("the table seats %+v under %s over %d rounds; want Ann and two traders, majority, 5", s.Participants, s.Config.Rule, s.Config.Rounds)
+		}
+	})
+}
