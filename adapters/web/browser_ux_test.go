@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,4 +101,68 @@ func TestBrowserPresetSeatsItsAgentsAndKeepsItsSettings(t *testing.T) {
 			t.Errorf("the table seats %+v under %s over %d rounds; want Ann and two traders, majority, 5", s.Participants, s.Config.Rule, s.Config.Rounds)
 		}
 	})
+}
+
+// TestBrowserInputIsRespected: a refused entry stays in its field with
+// the reason beside it; a proposal can be changed until its phase closes;
+// controls that no longer apply are disabled or hidden; the ballot form
+// says what each letter stands for.
+func TestBrowserInputIsRespected(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	for _, v := range viewports {
+		t.Run(v.name, func(t *testing.T) {
+			tabs := e.browsers(t, 2)
+			ann, bob := tabs[0], tabs[1]
+			for _, tab := range tabs {
+				do(t, tab, "set the viewport", chromedp.EmulateViewport(v.w, v.h))
+			}
+			room, link := e.create(t, ann, "cumulative", "sealed")
+			do(t, bob, "Bob enters without joining", chromedp.Navigate(link),
+				chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
+				chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
+				chromedp.Click(chromedp.CSS(`.namegate button`)),
+				until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
+				waitText(`#phase`, "message phase"),
+				chromedp.SendKeys(chromedp.CSS(`#say`), "A thought I typed with care\r"),
+				waitText(`#say-error`, "you have not joined"))
+			if got := eval[string](t, bob, `document.querySelector('#say').value.trim()`); got != "A thought I typed with care" {
+				t.Errorf("the refused message's field holds %q", got)
+			}
+			do(t, bob, "Bob joins, and Join goes away", chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
+				waitText(`#notes`, "You joined"), until(`document.querySelector('button[data-command=join]').hidden`, "for Join to hide"),
+				chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#notes`, "stays sealed"),
+				until(`document.querySelector('#say').value === '' && document.querySelector('#say-error').textContent === ''`, "for the sent message to clear"))
+			do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
+				until(`document.querySelector('#say').disabled`, "for the message box to be disabled"))
+			do(t, bob, "Bob proposes, then corrects", waitText(`#phase`, "proposal phase"),
+				chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+				waitText(`#notes`, "Your proposal is recorded"),
+				chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Sushi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+				until(`[...document.querySelectorAll('#notes li')].filter(l => l.textContent.includes('Your proposal is recorded')).length === 2`, "for the second confirmation"))
+			do(t, ann, "Ann proposes; the vote opens", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Pizza"),
+				chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"),
+				until(`[...document.querySelectorAll('#posts [data-control$=":prop"]')].every(b => b.disabled)`, "for the Propose buttons to be disabled"),
+				chromedp.Click(lastControl("Fill in your ballot")),
+				chromedp.WaitVisible(chromedp.CSS(`#dialog[open] .cands`)))
+			cands := eval[string](t, ann, `document.querySelector('#dialog .cands').textContent`)
+			if !strings.Contains(cands, "Pizza") || !strings.Contains(cands, "Sushi") || strings.Contains(cands, "Suhsi") {
+				t.Errorf("the ballot form lists %q; want Pizza and Sushi, not the corrected Suhsi", cands)
+			}
+			if w := eval[int](t, ann, `document.documentElement.scrollWidth`); w > int(v.w) {
+				t.Errorf("the page is %d px wide in a %d px viewport", w, v.w)
+			}
+			s, err := roundtable.Replay(e.events(t, room))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			for _, p := range s.Rounds[0].Proposals {
+				texts = append(texts, p.Proposal.Text)
+			}
+			if got := strings.Join(texts, "|"); !strings.Contains(got, "Sushi|Pizza") || strings.Contains(got, "Suhsi") {
+				t.Errorf("proposals %v; want Bob's corrected Sushi (in his first one's place) and Ann's Pizza", texts)
+			}
+		})
+	}
 }

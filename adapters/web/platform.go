@@ -255,11 +255,16 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error {
 	switch {
 	case r.Form != nil:
-		budget, cands := 0, map[string]bool(nil)
+		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
 		if st, _, err := p.table(ctx, ev.Channel); err == nil {
 			budget, cands = ballotBudget(st)
+			if parseControl(r.Form.ID).Verb == "ballot" {
+				list = candidateList(st)
+			}
 		}
-		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: viewForm(*r.Form, budget, cands)}, nil)
+		fv := viewForm(*r.Form, budget, cands)
+		fv.Candidates = list
+		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text}, nil)
 	default:

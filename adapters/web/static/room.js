@@ -10,6 +10,7 @@
   var cursor = '';
   var countdown = { ms: null, at: 0 };
   var openForm = null;
+  var lastState = null;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -83,8 +84,45 @@
     var body = el('div', 'body');
     body.innerHTML = v.html;
     li.replaceChildren(head, body);
-    if (v.controls) { li.append(renderControls(v.controls)); }
+    if (v.controls) { li.append(renderControls(v.controls)); refreshControls(); }
     return li;
+  }
+
+  // applies reports whether a control made for a round and a verb
+  // ("rt:<table>:<round>:<verb>") can still be used in state s.
+  function applies(id, s) {
+    var parts = String(id).split(':');
+    if (parts.length !== 4 || !s) { return true; }
+    var round = Number(parts[2]), verb = parts[3];
+    if (verb === 'status') { return true; }
+    if (s.status === 'ended') { return false; }
+    if (verb === 'join') { return !s.seated; }
+    if (s.status !== 'running' || round !== s.round) { return false; }
+    var phase = { write: 'message', msg: 'message', prop: 'proposal', skip: 'proposal', choose: 'vote', ballot: 'vote', abstain: 'vote' }[verb];
+    return !phase || phase === s.phase;
+  }
+
+  // refreshControls disables what no longer applies: old rounds' buttons,
+  // Join once seated, the boxes of phases that are not open.
+  function refreshControls() {
+    var s = lastState;
+    document.querySelectorAll('#posts [data-control]').forEach(function (e) {
+      e.disabled = !applies(e.dataset.control, s);
+    });
+    if (!s) { return; }
+    var running = s.status === 'running';
+    var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
+    set('say', running && s.phase === 'message');
+    set('say-send', running && s.phase === 'message');
+    byId('say').placeholder = running && s.phase === 'message' ? 'Write to the table (Enter sends, Shift+Enter for a new line)' :
+      s.status === 'ended' ? 'The table has ended.' : 'Messages are taken in the message phase.';
+    set('proposal-text', running && s.phase === 'proposal');
+    set('propose-send', running && s.phase === 'proposal');
+    set('ballot-text', running && s.phase === 'vote');
+    set('vote-send', running && s.phase === 'vote');
+    document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
+    document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
+    document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
   }
 
   function renderControls(controls) {
@@ -100,6 +138,7 @@
   function controlButton(c) {
     var b = el('button', c.primary ? 'primary' : '', c.label);
     b.type = 'button';
+    b.dataset.control = c.id;
     b.addEventListener('click', function () { act({ kind: 'action', action: c.id, values: [] }); });
     return b;
   }
@@ -115,6 +154,7 @@
     c.options.forEach(function (o) { s.append(new Option(o.label, o.value)); });
     var b = el('button', 'primary', 'Vote');
     b.type = 'submit';
+    b.dataset.control = s.dataset.control = c.id;
     f.append(label, s, b);
     f.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -138,6 +178,7 @@
     });
     var b = el('button', 'primary', 'Send');
     b.type = 'submit';
+    b.dataset.control = c.id;
     f.append(fs, b);
     f.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -170,6 +211,11 @@
     byId('dialog-error').textContent = '';
     var box = byId('dialog-fields');
     box.replaceChildren();
+    if (f.candidates) {
+      var list = el('dl', 'cands');
+      f.candidates.forEach(function (c) { list.append(el('dt', '', c.id), el('dd', '', c.text)); });
+      box.append(list);
+    }
     f.fields.forEach(function (fl) { box.append(formField(fl)); });
     if (f.budget) {
       var b = el('p', 'budget');
@@ -257,6 +303,7 @@
 
   // State.
   function renderState(s) {
+    lastState = s;
     var phase = s.status === 'running' ? ('Round ' + s.round + ' of ' + s.rounds + ' · ' + s.phase + ' phase') : s.status;
     byId('phase').textContent = phase;
     byId('phase').className = 'badge ' + (s.status === 'running' ? s.phase : s.status);
@@ -265,7 +312,8 @@
     tick();
     byId('rule').textContent = 'Rule: ' + s.rule + '. ' + s.rule_text + ' Messages: ' + s.mode + '.';
     byId('decision').textContent = s.decision || 'none yet';
-    byId('seat').textContent = s.seated ? 'You have a seat at this table.' : 'You are watching. Press Join to take a seat.';
+    byId('seat').textContent = s.status === 'ended' ? 'The table has ended.' :
+      s.seated ? 'You have a seat at this table.' : 'You are watching. Press Join to take a seat.';
     var people = byId('people');
     people.replaceChildren();
     (s.participants || []).forEach(function (p) {
@@ -281,6 +329,7 @@
       hist.append(li);
     });
     byId('ballot-hint').textContent = ballotHint(s.rule);
+    refreshControls();
   }
 
   function ballotHint(rule) {
