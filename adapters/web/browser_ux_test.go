@@ -166,3 +166,33 @@ func TestBrowserInputIsRespected(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserPhoneFirstRoom: a 5,000-character unbroken message widens no
+// page, the status bar stays in view when the newest post is, on a phone
+// the action cards come before the conversation, and the dashboard fits.
+func TestBrowserPhoneFirstRoom(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	e.inViewport(t, func(t *testing.T, tab context.Context) {
+		w := eval[int](t, tab, `window.innerWidth`)
+		room, _ := e.create(t, tab, "plurality", "live")
+		do(t, tab, "a long unbroken message", chromedp.SetValue(chromedp.CSS(`#say`), strings.Repeat("W", 5000)),
+			chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#posts`, strings.Repeat("W", 100)))
+		if sw := eval[int](t, tab, `document.documentElement.scrollWidth`); sw > w {
+			t.Errorf("the room is %d px wide in a %d px window", sw, w)
+		}
+		visible := eval[bool](t, tab, `(() => { document.querySelector('#posts li:last-child').scrollIntoView();
+			const r = document.querySelector('#phase').getBoundingClientRect();
+			return r.top >= 0 && r.bottom <= window.innerHeight })()`)
+		if !visible {
+			t.Errorf("the phase is out of view when the newest post is in view")
+		}
+		if w < 900 && !eval[bool](t, tab, `document.querySelector('#seat').getBoundingClientRect().top < document.querySelector('#posts').getBoundingClientRect().top`) {
+			t.Errorf("on a phone the seat card is below the conversation")
+		}
+		do(t, tab, "the dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Decisions per round"))
+		if sw := eval[int](t, tab, `document.documentElement.scrollWidth`); sw > w {
+			t.Errorf("the dashboard is %d px wide in a %d px window", sw, w)
+		}
+	})
+}
