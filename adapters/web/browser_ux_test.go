@@ -196,3 +196,14 @@ func TestBrowserPhoneFirstRoom(t *testing.T) {
 		}
 	})
 }
+
+func TestBrowserGuestsMeetNoCreateForm(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	e.inViewport(t, func(t *testing.T, tab context.Context) {
+		do(t, tab, "open the plain address", chromedp.Navigate(e.p.URL()), waitText(`main`, "Open the join link"))
+		if eval[bool](t, tab, `!!document.querySelector('form[action="/start"]')`) {
+			t.Errorf("a guest sees the create form")
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -30,6 +31,14 @@ type liveEnv struct {
 
 func newLiveEnv(t *testing.T, cfg web.Config) *liveEnv {
 	t.Helper()
+	return newLiveEnvWith(t, cfg, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return bottest.Service(p, db, clock, nil)
+	})
+}
+
+// newLiveEnvWith runs the web channel behind the service svc makes.
+func newLiveEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) *liveEnv {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +48,7 @@ func newLiveEnv(t *testing.T, cfg web.Config) *liveEnv {
 	e := &liveEnv{db: db, clock: clock, p: web.New(cfg, db)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()
+	go func() { done <- svc(e.p, db, clock).Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

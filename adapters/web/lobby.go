@@ -14,16 +14,17 @@ import (
 
 // lobbyPage is the data of the lobby.
 type lobbyPage struct {
-	Name    string
-	Host    bool
-	Nonce   string
-	Rules   []string
-	Agents  []string
-	Presets []presetOption
-	Checked map[string]bool
-	Form    map[string]string
-	Error   []string
-	Rooms   []roomLink
+	Name     string
+	Host     bool
+	MayStart bool // the host, or anyone when the lobby is open
+	Nonce    string
+	Rules    []string
+	Agents   []string
+	Presets  []presetOption
+	Checked  map[string]bool
+	Form     map[string]string
+	Error    []string
+	Rooms    []roomLink
 }
 
 type roomLink struct {
@@ -39,7 +40,7 @@ func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
-	pg := lobbyPage{Name: v.Name, Host: v.Host, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
+	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
 		Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
 	for _, name := range p.cfg.Presets {
 		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON()})
@@ -133,6 +134,13 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	nonce := form.Get("nonce")
+	if !p.cfg.OpenLobby && !v.Host {
+		why := "Refused: you may not start tables here: on this server only the host link creates tables. " +
+			"Ask whoever runs it for a table's join link, or to set web.open_lobby = true."
+		p.inbox.add(v.ID, privItem{Channel: Lobby, Kind: privText, Text: why}, nil)
+		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{why}))
+		return
+	}
 	errs := p.startErrors(v, nonce)
 	if nameErr != "" {
 		errs = append([]string{nameErr}, errs...)

@@ -45,6 +45,9 @@ const (
 type Config struct {
 	// Addr is the listen address; ":0" or port 0 picks a free port.
 	Addr string
+	// OpenLobby lets anyone who opens the lobby create tables; otherwise
+	// only a browser that opened the host link does.
+	OpenLobby bool
 	// Secret keys the HMACs of join, organiser and host links and of user
 	// cookies. The caller persists it so links survive restarts.
 	Secret []byte
@@ -302,8 +305,10 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	return id, nil
 }
 
-// baseURL is the address to print for a listener: an unspecified IP
-// (listening everywhere) is shown as the loopback address.
+// baseURL is the address to print for a listener. An unspecified IP
+// (listening everywhere, LAN mode) is shown as an address others can
+// reach: this machine's first private (else global) unicast address, and
+// the loopback address only when it has none.
 func baseURL(a net.Addr) string {
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {
@@ -311,7 +316,45 @@ func baseURL(a net.Addr) string {
 	}
 	host := tcp.IP.String()
 	if tcp.IP.IsUnspecified() {
-		host = "127.0.0.1"
+		host = reachableIP(interfaceIPs(), tcp.IP.To4() == nil)
 	}
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port)) + "/"
+}
+
+// interfaceIPs lists the addresses of this machine's interfaces.
+func interfaceIPs() []net.IP {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []net.IP
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			out = append(out, n.IP)
+		}
+	}
+	return out
+}
+
+// reachableIP picks, from ips, the address to give to others: private
+// before global, IPv4 before IPv6 unless v6 says otherwise; loopback when
+// none is usable.
+func reachableIP(ips []net.IP, v6 bool) string {
+	best, rank := "127.0.0.1", 0
+	for _, ip := range ips {
+		if ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast() {
+			continue
+		}
+		r := 1
+		if ip.IsPrivate() {
+			r += 2
+		}
+		if (ip.To4() != nil) != v6 {
+			r++
+		}
+		if r > rank {
+			best, rank = ip.String(), r
+		}
+	}
+	return best
 }

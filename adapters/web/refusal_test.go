@@ -7,6 +7,11 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/bot/bottest"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	rtvote "github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
 )
 
 func TestRefusalsAnswer4xxWithTheReason(t *testing.T) {
@@ -69,5 +74,37 @@ func TestStartRefusalsAnswer4xx(t *testing.T) {
 	code, body := e.send(t, ann, "POST", "/start", url.Values{"nonce": {"n1"}, "topic": {"Lunch?"}, "rule": {"dictator"}})
 	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "dictator") {
 		t.Errorf("start with an unknown rule: %d, want 422 naming the rule: %s", code, body)
+	}
+}
+
+func TestOnlyTheHostLinkCreatesTablesUnlessTheLobbyIsOpen(t *testing.T) {
+	closed := newLiveEnv(t, web.Config{})
+	bob := closed.browser(t, "Bob")
+	if _, page := closed.send(t, bob, "GET", "/", nil); strings.Contains(page, `action="/start"`) || !strings.Contains(page, "join link") {
+		t.Errorf("the closed lobby shows the create form to a guest")
+	}
+	code, page := closed.send(t, bob, "POST", "/start", url.Values{"nonce": {"n1"}, "topic": {"Lunch?"}})
+	if code != http.StatusForbidden || !strings.Contains(page, "only its host creates tables") {
+		t.Errorf("a guest's start: %d; want 403 naming the host link", code)
+	}
+	open := newLiveEnvWith(t, web.Config{OpenLobby: true}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return bot.New(bot.Config{Defaults: roundtable.Config{Rule: rtvote.Plurality, Rounds: 1}}, // no policy: as serve configures the web
+			bot.Deps{Store: db, Clock: clock, Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
+				return roundtable.TextTask{Topic: spec.Topic}, nil
+			}}, p)
+	})
+	guest := open.browser(t, "Bob")
+	if _, page := open.send(t, guest, "GET", "/", nil); !strings.Contains(page, `action="/start"`) {
+		t.Errorf("the open lobby shows no create form")
+	}
+	req, _ := http.NewRequest("POST", open.base+"/start", strings.NewReader(url.Values{"nonce": {"n2"}, "topic": {"Lunch?"}, "name": {"Bob"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := guest.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.Path, "/r/") {
+		t.Errorf("a guest's start in an open lobby: %d at %s; want the new room", resp.StatusCode, resp.Request.URL)
 	}
 }
