@@ -174,7 +174,7 @@ func (s *State) mayVote(actor string) error {
 
 func (s *State) inPhase(actor string, p Phase) error {
 	if _, ok := s.Participant(actor); !ok {
-		return Errorf(Forbidden, "only participants of this table can act; %q is not one (join first)", actor)
+		return Errorf(Forbidden, "only participants of this table can act: join it first")
 	}
 	switch {
 	case s.Status == StatusCreated:

@@ -33,7 +33,7 @@ func (e *browserEnv) playPlurality(t *testing.T, ann, bob context.Context) {
 	do(t, ann, "messages revealed", waitText(`#posts`, "I would like sushi"), waitText(`#phase`, "proposal phase"))
 
 	do(t, ann, "Ann proposes in the dialog",
-		chromedp.Click(lastControl("Propose")),
+		press("Propose"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-text`), "Pizza"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
@@ -85,7 +85,7 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
 
 	do(t, ann, "Ann overspends in the ballot dialog",
-		chromedp.Click(lastControl("Fill in your ballot")),
+		press("Fill in your ballot"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-A`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-A`), "3"),
 		chromedp.SendKeys(chromedp.CSS(`#f-B`), "1"),
@@ -109,7 +109,7 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	}
 
 	do(t, bob, "Bob votes in the dialog",
-		chromedp.Click(lastControl("Fill in your ballot")),
+		press("Fill in your ballot"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-A`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-C`), "3"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),

@@ -162,10 +162,16 @@ func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
 }
 
-// lastControl selects the newest post's button (or select's form button)
-// with the given text.
-func lastControl(label string) chromedp.JSPath {
-	return chromedp.JSPath(`[...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === ` + jsString(label) + `).slice(-1)[0]`)
+// press clicks the newest post's control with the given label, as a
+// script does: new posts scrolling the page cannot make it miss.
+func press(label string) chromedp.Action[chromedp.Void] {
+	find := `[...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === ` + jsString(label) + ` && !b.disabled).slice(-1)[0]`
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		if _, err := until(`!!`+find, "for a "+label+" button")(ctx, tg); err != nil {
+			return chromedp.Void{}, err
+		}
+		return chromedp.Evaluate[chromedp.Void](find+`.click()`)(ctx, tg)
+	}
 }
 
 // create fills the lobby's form as the host and returns the room's path
@@ -215,7 +221,7 @@ func vote(t *testing.T, tab context.Context, text string) {
 		const o = [...s.options].find(o => o.textContent.includes(`+jsString(text)+`));
 		if (!o) throw new Error('no option ' + `+jsString(text)+` + ' in ' + [...s.options].map(o => o.textContent));
 		s.value = o.value; return o.value })()`)
-	do(t, tab, "vote for "+text, chromedp.Click(lastControl("Vote")), waitText(`#notes`, "is recorded: "+id+"."))
+	do(t, tab, "vote for "+text, press("Vote"), waitText(`#notes`, "is recorded: "+id+"."))
 }
 
 // events returns the stored log of the table in a room.

@@ -131,7 +131,10 @@ func TestBrowserInputIsRespected(t *testing.T) {
 			}
 			do(t, bob, "Bob joins, and Join goes away", chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
 				waitText(`#notes`, "You joined"), until(`document.querySelector('button[data-command=join]').hidden`, "for Join to hide"),
+				until(`document.title.startsWith('(Your turn)')`, "for the title to say it is Bob's turn"),
+				waitText(`#todo`, "Your turn: write your message"),
 				chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#notes`, "stays sealed"),
+				until(`!document.title.startsWith('(Your turn)')`, "for the title to drop the turn signal"),
 				until(`document.querySelector('#say').value === '' && document.querySelector('#say-error').textContent === ''`, "for the sent message to clear"))
 			do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
 				until(`document.querySelector('#say').disabled`, "for the message box to be disabled"))
@@ -143,7 +146,7 @@ func TestBrowserInputIsRespected(t *testing.T) {
 			do(t, ann, "Ann proposes; the vote opens", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Pizza"),
 				chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"),
 				until(`[...document.querySelectorAll('#posts [data-control$=":prop"]')].every(b => b.disabled)`, "for the Propose buttons to be disabled"),
-				chromedp.Click(lastControl("Fill in your ballot")),
+				press("Fill in your ballot"),
 				chromedp.WaitVisible(chromedp.CSS(`#dialog[open] .cands`)))
 			cands := eval[string](t, ann, `document.querySelector('#dialog .cands').textContent`)
 			if !strings.Contains(cands, "Pizza") || !strings.Contains(cands, "Sushi") || strings.Contains(cands, "Suhsi") {

@@ -58,6 +58,8 @@ func whyNot(s *roundtable.State, who string) string {
 		return "the table has ended"
 	case !seated:
 		return "you have not joined this table (press Join)"
+	case s.Status == roundtable.StatusCreated:
+		return "the table has not started yet"
 	case s.Phase != roundtable.PhaseMessage:
 		return fmt.Sprintf("it is the %s phase; messages are taken in the message phase", s.Phase)
 	case s.Acted[who]:

@@ -11,6 +11,8 @@
   var countdown = { ms: null, at: 0 };
   var openForm = null;
   var lastState = null;
+  var baseTitle = document.title;
+  var shown = false; // whether the first update was shown
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -302,8 +304,28 @@
   byId('dialog-cancel').addEventListener('click', function () { byId('dialog').close(); });
 
   // State.
+  // todo says what the viewer can do now, and the tab's title says when
+  // it is their turn.
+  function renderTodo(s) {
+    var me = (s.participants || []).find(function (p) { return p.you; });
+    var running = s.status === 'running';
+    var turn = running && me && !me.acted && ['message', 'proposal', 'vote'].indexOf(s.phase) >= 0;
+    var todo = s.status === 'ended' ? 'The table has ended.' :
+      !s.seated ? 'You are watching: press Join to take a seat.' :
+      !running ? 'Waiting for the table to start.' :
+      turn ? { message: 'Your turn: write your message.', proposal: 'Your turn: propose, or skip.', vote: 'Your turn: vote.' }[s.phase] :
+      'Done for this phase: waiting for the others.';
+    byId('todo').textContent = todo;
+    byId('todo').classList.toggle('turn', !!turn);
+    var people = s.participants || [];
+    var acted = people.filter(function (p) { return p.acted; }).length;
+    byId('acted').textContent = running ? acted + ' of ' + people.length + ' acted' : '';
+    document.title = (turn ? '(Your turn) ' : '') + baseTitle;
+  }
+
   function renderState(s) {
     lastState = s;
+    renderTodo(s);
     var phase = s.status === 'running' ? ('Round ' + s.round + ' of ' + s.rounds + ' · ' + s.phase + ' phase') : s.status;
     byId('phase').textContent = phase;
     byId('phase').className = 'badge ' + (s.status === 'running' ? s.phase : s.status);
@@ -353,9 +375,25 @@
   setInterval(tick, 1000);
 
   // The live stream.
+  // nearEnd reports whether the newest post is (about) in view.
+  function nearEnd() {
+    var last = byId('posts').lastElementChild;
+    return !last || last.getBoundingClientRect().top < window.innerHeight + 40;
+  }
+
+  function showNew(fresh, wasNear) {
+    if (!fresh || !shown) { return; }
+    if (wasNear) { byId('posts').lastElementChild.scrollIntoView({ block: 'end' }); return; }
+    byId('jump').hidden = false;
+  }
+
   function apply(u) {
     cursor = u.cursor;
+    var wasNear = nearEnd();
+    var fresh = (u.posts || []).some(function (v) { return !postEls.has(v.id); });
     (u.posts || []).forEach(renderPost);
+    showNew(fresh, wasNear);
+    shown = true;
     (u.private || []).forEach(renderPrivate);
     if (u.state) { renderState(u.state); }
   }
@@ -372,6 +410,11 @@
     });
   }
   connect();
+  byId('jump').addEventListener('click', function () {
+    byId('jump').hidden = true;
+    byId('posts').lastElementChild.scrollIntoView({ block: 'end' });
+  });
+  window.addEventListener('scroll', function () { if (nearEnd()) { byId('jump').hidden = true; } }, { passive: true });
 
   // The user's own acts.
   var say = byId('say');
