@@ -131,7 +131,7 @@ func TestBrowserInputIsRespected(t *testing.T) {
 			}
 			do(t, bob, "Bob joins, and Join goes away", chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
 				waitText(`#notes`, "You joined"), until(`document.querySelector('button[data-command=join]').hidden`, "for Join to hide"),
-				until(`document.title.startsWith('(Your turn)')`, "for the title to say it is Bob's turn"),
+				until(`document.title.startsWith('(Your turn)') && document.querySelector('#favicon').href.endsWith('favicon-turn.svg')`, "for the title and icon to say it is Bob's turn"),
 				waitText(`#todo`, "Your turn: write your message"),
 				chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#notes`, "stays sealed"),
 				until(`!document.title.startsWith('(Your turn)')`, "for the title to drop the turn signal"),

@@ -108,3 +108,15 @@ func TestOnlyTheHostLinkCreatesTablesUnlessTheLobbyIsOpen(t *testing.T) {
 		t.Errorf("a guest's start in an open lobby: %d at %s; want the new room", resp.StatusCode, resp.Request.URL)
 	}
 }
+
+func TestTheFaviconIsServed(t *testing.T) {
+	e := newLiveEnv(t, web.Config{})
+	resp, err := http.Get(e.base + "/favicon.ico")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("favicon: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+}

@@ -321,6 +321,7 @@
     var acted = people.filter(function (p) { return p.acted; }).length;
     byId('acted').textContent = running ? acted + ' of ' + people.length + ' acted' : '';
     document.title = (turn ? '(Your turn) ' : '') + baseTitle;
+    byId('favicon').href = turn ? '/static/favicon-turn.svg' : '/static/favicon.svg';
   }
 
   function renderState(s) {
