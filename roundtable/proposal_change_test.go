@@ -36,3 +36,22 @@ func TestALaterProposalReplacesTheEarlierUntilThePhaseCloses(t *testing.T) {
 		t.Errorf("a proposal in the vote phase: %v; want a conflict", err)
 	}
 }
+
+func TestCandidateLettersStayWithTheirProposalAcrossRounds(t *testing.T) {
+	tb, _ := newTable(t, roundtable.Config{Rounds: 2})
+	must(t, tb.Start(context.Background()))
+	playRound(t, tb, []string{"Pizza", "Sushi", "Tacos"}, []string{"A", "A", "B"})
+	playRound(t, tb, []string{"", "", "Curry"}, []string{"A", "D", "D"})
+	s := tb.Snapshot()
+	got := map[string]string{}
+	for _, c := range s.Rounds[1].Candidates {
+		got[c.ID] = c.Proposal.Text
+	}
+	want := map[string]string{"A": "Pizza", "B": "Sushi", "D": "Curry"}
+	if len(got) != len(want) || got["A"] != want["A"] || got["B"] != want["B"] || got["D"] != want["D"] {
+		t.Errorf("round 2 candidates %v; want %v (Tacos's C is not reused)", got, want)
+	}
+	if s.Output == nil || s.Output.Proposal.Text != "Curry" {
+		t.Errorf("output %+v; want Curry, voted as D", s.Output)
+	}
+}
