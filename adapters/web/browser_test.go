@@ -30,6 +30,7 @@ const chromiumPath = "/usr/bin/chromium"
 type browserEnv struct {
 	db      *store.DB
 	p       *web.Platform
+	clock   *bottest.Clock
 	alloc   context.Context
 	dialogs atomic.Int32 // JavaScript dialogs opened: hostile input ran
 }
@@ -61,7 +62,7 @@ func newBrowserEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *sto
 	}
 	clock := bottest.NewClock(time.Now())
 	cfg.Addr, cfg.Secret, cfg.Now = "127.0.0.1:0", []byte("browser test"), clock.Now
-	e := &browserEnv{db: db, p: web.New(cfg, db)}
+	e := &browserEnv{db: db, p: web.New(cfg, db), clock: clock}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- svc(e.p, db, clock).Run(ctx) }()

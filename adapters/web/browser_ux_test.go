@@ -210,3 +210,24 @@ func TestBrowserGuestsMeetNoCreateForm(t *testing.T) {
 		}
 	})
 }
+
+// TestBrowserWarnsAMinuteBeforeThePhaseCloses: a participant who has not
+// acted is told once, a minute before the phase closes.
+func TestBrowserWarnsAMinuteBeforeThePhaseCloses(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 2)
+	ann, bob := tabs[0], tabs[1]
+	_, link := e.create(t, ann, "plurality", "sealed") // a 3-minute message phase
+	enter(t, bob, link, "Bob")
+	e.clock.Advance(2*time.Minute + 30*time.Second)
+	do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
+	do(t, ann, "Ann is warned", waitText(`#notes`, "One minute left in the message phase"),
+		until(`document.querySelector('#countdown').classList.contains('soon')`, "for the countdown to turn red"))
+	if n := eval[int](t, ann, `[...document.querySelectorAll('#notes li')].filter(l => l.textContent.includes('One minute left')).length`); n != 1 {
+		t.Errorf("Ann was warned %d times, want once", n)
+	}
+	if eval[bool](t, bob, `document.querySelector('#notes').textContent.includes('One minute left')`) {
+		t.Errorf("Bob, who acted, was warned")
+	}
+}

@@ -365,13 +365,22 @@
     return 'One candidate, e.g. B, or abstain';
   }
 
+  // tick runs the countdown; a minute before the phase closes it turns
+  // red and, if the viewer has not acted yet, says so once.
+  var warned = '';
   function tick() {
     var c = byId('countdown');
     if (countdown.ms === null) { c.textContent = ''; return; }
     var left = Math.max(0, countdown.ms - (Date.now() - countdown.at));
     var s = Math.round(left / 1000);
     c.textContent = Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0') + ' left';
-    c.classList.toggle('soon', s <= 15);
+    c.classList.toggle('soon', s <= 60);
+    var st = lastState, me = st && (st.participants || []).find(function (p) { return p.you; });
+    var phase = st ? st.round + ':' + st.phase : '';
+    if (s <= 60 && s > 0 && me && !me.acted && warned !== phase) {
+      warned = phase;
+      note('One minute left in the ' + st.phase + ' phase: act now if you want to.', 'warn');
+    }
   }
   setInterval(tick, 1000);
 
