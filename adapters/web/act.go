@@ -115,6 +115,9 @@ func (p *Platform) event(r *http.Request, v visitor, roomID string, req actReque
 		Channel: roomID, Parent: info.Parent, Native: v.ID}
 	switch req.Kind {
 	case string(bot.KindMessage):
+		if name, opts, ok := typedCommand(req.Text); ok {
+			return ev, commandEvent(ev, name, opts)
+		}
 		return ev, messageEvent(ev, req.Text)
 	case string(bot.KindAction):
 		ev.Kind, ev.Action, ev.Values = bot.KindAction, req.Action, req.Values

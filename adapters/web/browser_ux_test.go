@@ -137,7 +137,7 @@ func TestBrowserInputIsRespected(t *testing.T) {
 				until(`!document.title.startsWith('(Your turn)')`, "for the title to drop the turn signal"),
 				until(`document.querySelector('#say').value === '' && document.querySelector('#say-error').textContent === ''`, "for the sent message to clear"))
 			do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
-				until(`document.querySelector('#say').disabled`, "for the message box to be disabled"))
+				until(`!document.querySelector('#proposal-text').disabled && document.querySelector('#ballot-text').disabled`, "for only the proposal box to be enabled"))
 			do(t, bob, "Bob proposes, then corrects", waitText(`#phase`, "proposal phase"),
 				chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
 				waitText(`#notes`, "Your proposal is recorded"),
@@ -148,6 +148,8 @@ func TestBrowserInputIsRespected(t *testing.T) {
 				until(`[...document.querySelectorAll('#posts [data-control$=":prop"]')].every(b => b.disabled)`, "for the Propose buttons to be disabled"),
 				press("Fill in your ballot"),
 				chromedp.WaitVisible(chromedp.CSS(`#dialog[open] .cands`)))
+			do(t, bob, "Bob votes by typing the command", waitText(`#phase`, "vote phase"),
+				chromedp.SendKeys(chromedp.CSS(`#say`), "/roundtable vote A=2 B=1\r"), waitText(`#notes`, "is recorded: A=2 B=1"))
 			cands := eval[string](t, ann, `document.querySelector('#dialog .cands').textContent`)
 			if !strings.Contains(cands, "Pizza") || !strings.Contains(cands, "Sushi") || strings.Contains(cands, "Suhsi") {
 				t.Errorf("the ballot form lists %q; want Pizza and Sushi, not the corrected Suhsi", cands)

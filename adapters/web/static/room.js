@@ -114,10 +114,10 @@
     if (!s) { return; }
     var running = s.status === 'running';
     var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
-    set('say', running && s.phase === 'message');
-    set('say-send', running && s.phase === 'message');
+    set('say', running);
+    set('say-send', running);
     byId('say').placeholder = running && s.phase === 'message' ? 'Write to the table (Enter sends, Shift+Enter for a new line)' :
-      s.status === 'ended' ? 'The table has ended.' : 'Messages are taken in the message phase.';
+      running ? 'Messages are taken in the message phase; commands such as /roundtable vote B work here.' : 'The table has ended.';
     set('proposal-text', running && s.phase === 'proposal');
     set('propose-send', running && s.phase === 'proposal');
     set('ballot-text', running && s.phase === 'vote');
