@@ -139,6 +139,9 @@ func (e *browserEnv) checkDashboard(t *testing.T, ann, bob context.Context, room
 	if !eval[bool](t, bob, `document.querySelectorAll('svg rect.accepted').length === 1`) {
 		t.Errorf("the chart shows no accepted round")
 	}
+	if got := eval[string](t, bob, `[...document.querySelectorAll('.chart .axislabel, .chart .legend li')].map(e => e.textContent.trim()).join('|')`); got != "agreement|round|a proposal was accepted|no winner" {
+		t.Errorf("the chart's axis labels and legend: %q", got)
+	}
 	e.screenshot(t, bob, "dashboard.png")
 	get := func(tab context.Context, q string) string {
 		return eval[string](t, tab, `fetch('`+room+`/log?`+q+`').then(r => r.status + ' ' + r.headers.get('Content-Disposition'))`)

@@ -195,7 +195,8 @@ func TestBrowserPhoneFirstRoom(t *testing.T) {
 		if w < 900 && !eval[bool](t, tab, `document.querySelector('#seat').getBoundingClientRect().top < document.querySelector('#posts').getBoundingClientRect().top`) {
 			t.Errorf("on a phone the seat card is below the conversation")
 		}
-		do(t, tab, "the dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Decisions per round"))
+		do(t, tab, "the dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Decisions per round"),
+			waitText(`.chart .empty`, "No round has been decided yet"))
 		if sw := eval[int](t, tab, `document.documentElement.scrollWidth`); sw > w {
 			t.Errorf("the dashboard is %d px wide in a %d px window", sw, w)
 		}
