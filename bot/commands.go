@@ -207,6 +207,21 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 	return ephemeral("The table is stopped; its decision so far is its output."), nil
 }
 
+// closePhase closes the open phase now, as its deadline would.
+func (s *Service) closePhase(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
+	if !s.mayManage(ev, lt) {
+		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can close a phase early")
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	st := lt.table.Snapshot()
+	if st.Status != roundtable.StatusRunning {
+		return nil, roundtable.Errorf(roundtable.Conflict, "the table has no open phase to close")
+	}
+	lt.advance(ctx, st.Position(), roundtable.ClosedEarly)
+	return ephemeral(fmt.Sprintf("You closed the %s phase of round %d.", st.Phase, st.Round)), nil
+}
+
 // export sends the table's log as a file. Human participants are
 // pseudonymised unless the starter (or a manager) asks for names:keep.
 func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, error) {

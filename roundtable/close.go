@@ -15,6 +15,7 @@ const (
 	ClosedAllActed = "all acted"
 	ClosedDeadline = "deadline"
 	ClosedStopped  = "stopped"
+	ClosedEarly    = "closed early" // by whoever may manage the table
 )
 
 // End reasons recorded in TableEnded.

@@ -36,7 +36,7 @@ type actResponse struct {
 
 // commandOptions lists the commands a room accepts and their options.
 var commandOptions = map[string][]string{
-	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil,
+	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil, "close": nil,
 	"propose": {"text"}, "vote": {"ballot"}, "export": {"format", "names"},
 }
 
@@ -203,6 +203,8 @@ func (p *Platform) refuse(ctx context.Context, ev *bot.Event) refusal {
 	switch {
 	case ev.Command == "stop":
 		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can stop it."}
+	case ev.Command == "close":
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can close a phase early."}
 	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
 		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can export it with names."}
 	}

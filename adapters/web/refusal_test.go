@@ -120,3 +120,23 @@ func TestTheFaviconIsServed(t *testing.T) {
 		t.Errorf("favicon: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 }
+
+func TestTheOrganiserClosesAPhaseEarly(t *testing.T) {
+	e := newLiveEnv(t, web.Config{})
+	ann := e.browser(t, "Ann")
+	room, link := e.start(t, ann, nil)
+	bob := e.browser(t, "Bob")
+	e.send(t, bob, "GET", link, nil)
+	if code, a := e.act(t, bob, room, map[string]any{"kind": "command", "command": "close"}); code != http.StatusForbidden || !strings.Contains(a.Error, "organiser link") {
+		t.Errorf("a guest closes the phase: %d %+v; want 403", code, a)
+	}
+	if s := e.state(t, room); s.Phase != roundtable.PhaseMessage {
+		t.Fatalf("phase %s after a refused close", s.Phase)
+	}
+	if code, a := e.act(t, ann, room, map[string]any{"kind": "command", "command": "close"}); code != http.StatusOK || !strings.Contains(strings.Join(a.Replies, " "), "You closed the message phase") {
+		t.Errorf("the organiser closes the phase: %d %+v", code, a)
+	}
+	if s := e.state(t, room); s.Phase != roundtable.PhaseProposal {
+		t.Errorf("phase %s after the organiser closed the message phase; want proposal", s.Phase)
+	}
+}

@@ -125,6 +125,7 @@
     document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
+    document.querySelectorAll('button[data-command=close]').forEach(function (b) { b.disabled = !running; });
   }
 
   function renderControls(controls) {
@@ -456,6 +457,7 @@
         if (byId('names') && byId('names').checked) { opts.names = 'keep'; }
       }
       if (b.dataset.command === 'stop' && !confirm('Stop the table now? Its decision so far becomes its output.')) { return; }
+      if (b.dataset.command === 'close' && !confirm('Close the ' + (lastState ? lastState.phase + ' ' : '') + 'phase now, before its deadline?')) { return; }
       act({ kind: 'command', command: b.dataset.command, options: opts });
     });
   });
