@@ -152,6 +152,11 @@ func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
 			return roundtable.Errorf(roundtable.Invalid, "rounds: %q is not a number", v)
 		}
 	}
+	if v := opt["quorum"]; v != "" {
+		if cfg.Quorum, err = strconv.Atoi(v); err != nil {
+			return roundtable.Errorf(roundtable.Invalid, "quorum: %q is not a number", v)
+		}
+	}
 	if v := opt["mode"]; v != "" {
 		cfg.Mode = roundtable.Mode(strings.ToLower(v))
 	}
@@ -195,8 +200,8 @@ func (s *Service) agentList(v string) []string {
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if !s.mayManage(ev, lt) {
-		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can stop it")
+	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can stop it")
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -209,8 +214,8 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 
 // closePhase closes the open phase now, as its deadline would.
 func (s *Service) closePhase(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if !s.mayManage(ev, lt) {
-		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can close a phase early")
+	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can close a phase early")
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -234,8 +239,10 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
 	}
 	keep := strings.EqualFold(ev.Options["names"], "keep")
-	if keep && !s.mayManage(ev, lt) {
-		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
+	if keep {
+		if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+			return nil, refuseUnless(err, "only whoever started this table can export it with names")
+		}
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())
 	if err != nil {
@@ -264,12 +271,27 @@ func defaultTo(v, def string) string {
 }
 
 // mayManage reports whether the event's user may stop the table or export
-// it with names: whoever started it, a channel manager, or someone a
-// non-empty policy names. An empty policy lets anyone start tables, not
-// stop other people's.
-func (s *Service) mayManage(ev *Event, lt *live) bool {
+// it with names: whoever started it, a manager of the table's own channel,
+// or someone a non-empty policy names. An empty policy lets anyone start
+// tables, not stop other people's.
+func (s *Service) mayManage(ctx context.Context, ev *Event, lt *live) (bool, error) {
+	if lt.mayManage(ev) {
+		return true, nil
+	}
+	u, err := s.rightsIn(ctx, ev, lt)
+	if err != nil {
+		return false, err
+	}
 	p := s.cfg.policy(ev.Platform)
-	return lt.mayManage(ev) || ev.User.Manager || (!p.Empty() && p.Allows(ev.User))
+	return u.Manager || (!p.Empty() && p.Allows(u)), nil
+}
+
+// refuseUnless is err when rights could not be checked, else a refusal.
+func refuseUnless(err error, refusal string) error {
+	if err != nil {
+		return err
+	}
+	return roundtable.Errorf(roundtable.Forbidden, "%s", refusal)
 }
 
 // clipBytes shortens s to at most n bytes, on a character boundary.

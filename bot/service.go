@@ -125,24 +125,25 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		return lt, nil
 	}
 	s.mu.Unlock()
-	events, err := s.deps.Store.Load(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	st, err := roundtable.Replay(events[:1])
-	if err != nil {
-		return nil, err
-	}
-	cfg := st.Config
-	p, ok := s.platforms[cfg.Labels[labelPlatform]]
-	if !ok {
+	// The log is decoded once: the task is built from the replayed config.
+	otherPlatform := errors.New("another platform's table")
+	var p Platform
+	var cfg roundtable.Config
+	t, err := roundtable.OpenFunc(ctx, s.deps.Store, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
+		var ok bool
+		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
+			return nil, otherPlatform
+		}
+		cfg = c
+		task, err := s.deps.Task(c.Task, len(c.Participants))
+		if err != nil {
+			return nil, fmt.Errorf("task of table %s: %w", id, err)
+		}
+		return task, nil
+	})
+	if errors.Is(err, otherPlatform) {
 		return nil, nil
 	}
-	task, err := s.deps.Task(cfg.Task, len(cfg.Participants))
-	if err != nil {
-		return nil, fmt.Errorf("task of table %s: %w", id, err)
-	}
-	t, err := roundtable.Open(ctx, s.deps.Store, s.deps.Clock, task, id)
 	if err != nil {
 		return nil, err
 	}
@@ -187,10 +188,11 @@ func (s *Service) tableIn(ctx context.Context, platform, channel string) (*live,
 	if !ok {
 		return nil, roundtable.Errorf(roundtable.NotFound, "there is no table in this channel; start one with /roundtable start")
 	}
-	return s.tableByID(ctx, id)
+	return s.tableByID(ctx, platform, id)
 }
 
-func (s *Service) tableByID(ctx context.Context, id string) (*live, error) {
+// tableByID finds a table that runs on platform.
+func (s *Service) tableByID(ctx context.Context, platform, id string) (*live, error) {
 	lt, err := s.load(ctx, id)
 	if err != nil {
 		if roundtable.ErrorCode(err) == roundtable.NotFound {
@@ -198,8 +200,8 @@ func (s *Service) tableByID(ctx context.Context, id string) (*live, error) {
 		}
 		return nil, err
 	}
-	if lt == nil {
-		return nil, roundtable.Errorf(roundtable.NotFound, "table %s runs on another platform", id)
+	if lt == nil || lt.platform.Name() != platform {
+		return nil, roundtable.Errorf(roundtable.Forbidden, "table %s runs on another platform; act on it there", id)
 	}
 	return lt, nil
 }

@@ -233,7 +233,7 @@ func (t *Table) decision() DecisionMade {
 			prof.Ballots = append(prof.Ballots, b)
 		}
 	}
-	opt := vote.Options{Tie: s.Config.Tie, Seed: s.Config.Seed*1000003 + int64(s.Round)}
+	opt := vote.Options{Tie: s.Config.Tie, Seed: s.Config.Seed*1000003 + int64(s.Round), Quorum: s.Config.Quorum}
 	res, err := vote.Tally(s.Config.Rule, prof, opt)
 	d := DecisionMade{Round: s.Round, Decision: s.Decision, Tally: toTally(res, prof)}
 	if err != nil {
@@ -301,7 +301,7 @@ func (t *Table) Settle(ctx context.Context, pos Position, reason string, actions
 		}
 		batch = append(batch, e)
 	}
-	if err := t.store.Append(ctx, t.state.ID, batch); err != nil {
+	if err := t.append(ctx, batch); err != nil {
 		return errs, false, t.rollback(ctx, fmt.Errorf("settle round %d %s phase: %w", pos.Round, pos.Phase, err))
 	}
 	return errs, true, nil

@@ -15,11 +15,14 @@ import (
 type Task struct {
 	Econ   *Economy
 	Preset Preset
+
+	statements statementMemo // for UtilityAgent.listen
 }
 
 var (
 	_ roundtable.StructuredTask = (*Task)(nil)
 	_ roundtable.PrivateBriefer = (*Task)(nil)
+	_ roundtable.Decoder        = (*Task)(nil)
 )
 
 // NewTask returns the economy of k agents with the given preference preset.
@@ -111,6 +114,10 @@ func (t *Task) Allocation(p roundtable.Proposal) (Allocation, error) {
 	return ParseAllocation(p.Data)
 }
 
+// Decode implements roundtable.Decoder: the proposal's Allocation, which
+// callers share and must not modify.
+func (t *Task) Decode(p roundtable.Proposal) (any, error) { return t.Allocation(p) }
+
 // ProposalSchema implements roundtable.StructuredTask.
 func (t *Task) ProposalSchema() (string, json.RawMessage) {
 	k := t.Econ.K
@@ -139,7 +146,7 @@ func (t *Task) Measure(s *roundtable.State) Metrics {
 	var rounds []RoundOutcome
 	var before Allocation
 	for _, r := range s.Rounds {
-		out := RoundOutcome{Decision: before}
+		out := RoundOutcome{Decision: before, NoVote: r.Tally == nil}
 		for _, p := range r.Proposals {
 			if a, err := t.Allocation(p.Proposal); err == nil {
 				out.Proposals = append(out.Proposals, ProposalRecord{Proposer: s.Index(p.By), Allocation: a, DecisionBefore: before})
