@@ -63,29 +63,15 @@ func newBrowserEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *sto
 	clock := bottest.NewClock(time.Now())
 	cfg.Addr, cfg.Secret, cfg.Now = "127.0.0.1:0", []byte("browser test"), clock.Now
 	e := &browserEnv{db: db, p: web.New(cfg, db), clock: clock}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc(e.p, db, clock).Run(ctx) }()
+	serve(t, e.p, db, svc(e.p, db, clock))
 	// The defaults are headless, --no-first-run and
 	// --disable-background-networking; the machine has no network.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000))
-	alloc, stop := chromedp.NewExecAllocator(ctx, opts...)
+	alloc, stop := chromedp.NewExecAllocator(context.Background(), opts...)
 	e.alloc = alloc
-	t.Cleanup(func() {
-		stop()
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("service: %v", err)
-		}
-		_ = db.Close()
-	})
-	select {
-	case <-e.p.Ready():
-	case err := <-done:
-		t.Fatalf("service: %v", err)
-	}
+	t.Cleanup(stop) // before the service stops: clean-ups run last first
 	return e
 }
 

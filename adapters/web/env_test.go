@@ -46,9 +46,18 @@ func newLiveEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.
 	clock := bottest.NewClock(time.Now())
 	cfg.Addr, cfg.Secret, cfg.Now = "127.0.0.1:0", []byte("live env"), clock.Now
 	e := &liveEnv{db: db, clock: clock, p: web.New(cfg, db)}
+	serve(t, e.p, db, svc(e.p, db, clock))
+	e.base = strings.TrimSuffix(e.p.URL(), "/")
+	return e
+}
+
+// serve runs svc until the test ends (then closes db) and returns once
+// p listens.
+func serve(t *testing.T, p *web.Platform, db *store.DB, svc *bot.Service) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- svc(e.p, db, clock).Run(ctx) }()
+	go func() { done <- svc.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -57,12 +66,22 @@ func newLiveEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.
 		_ = db.Close()
 	})
 	select {
-	case <-e.p.Ready():
+	case <-p.Ready():
 	case err := <-done:
+		done <- err // for the clean-up
 		t.Fatalf("service: %v", err)
 	}
-	e.base = strings.TrimSuffix(e.p.URL(), "/")
-	return e
+}
+
+// twoPeople opens a table started by Ann (the host) and lets Bob into its
+// room (without joining); it returns the room and both browsers.
+func (e *liveEnv) twoPeople(t *testing.T) (room string, ann, bob *http.Client) {
+	t.Helper()
+	ann = e.browser(t, "Ann")
+	room, link := e.start(t, ann, nil)
+	bob = e.browser(t, "Bob")
+	e.send(t, bob, "GET", link, nil)
+	return room, ann, bob
 }
 
 // browser is one person's cookie jar, named name (unless name is empty).

@@ -16,10 +16,7 @@ import (
 
 func TestRefusalsAnswer4xxWithTheReason(t *testing.T) {
 	e := newLiveEnv(t, web.Config{})
-	ann := e.browser(t, "Ann")
-	room, link := e.start(t, ann, nil)
-	bob := e.browser(t, "Bob")
-	e.send(t, bob, "GET", link, nil)
+	room, ann, bob := e.twoPeople(t)
 
 	if code, a := e.act(t, bob, room, map[string]any{"kind": "message", "text": "hi"}); code != http.StatusConflict || !strings.Contains(a.Error, "you have not joined") {
 		t.Errorf("a message before joining: %d %+v; want 409", code, a)
@@ -123,10 +120,7 @@ func TestTheFaviconIsServed(t *testing.T) {
 
 func TestTheOrganiserClosesAPhaseEarly(t *testing.T) {
 	e := newLiveEnv(t, web.Config{})
-	ann := e.browser(t, "Ann")
-	room, link := e.start(t, ann, nil)
-	bob := e.browser(t, "Bob")
-	e.send(t, bob, "GET", link, nil)
+	room, ann, bob := e.twoPeople(t)
 	if code, a := e.act(t, bob, room, map[string]any{"kind": "command", "command": "close"}); code != http.StatusForbidden || !strings.Contains(a.Error, "organiser link") {
 		t.Errorf("a guest closes the phase: %d %+v; want 403", code, a)
 	}
