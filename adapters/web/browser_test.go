@@ -182,16 +182,19 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 	return loc, link
 }
 
-// enter opens the join link, picks a name (unless name is empty: the
-// browser has one) and takes a seat.
+// enter opens the join link and takes a seat: in one step with the name
+// gate's "Take a seat" (unless name is empty: the browser has a name and
+// presses Join).
 func enter(t *testing.T, tab context.Context, link, name string) {
 	do(t, tab, "open the join link", chromedp.Navigate(link))
 	if name != "" {
-		do(t, tab, "choose a name",
+		do(t, tab, "choose a name and take a seat",
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
 			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
-			chromedp.Click(chromedp.CSS(`.namegate button`)),
-			until(`document.body.dataset.named === 'yes'`, "for the room to reload"))
+			chromedp.Click(chromedp.CSS(`.namegate button[value=yes]`)),
+			until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
+			waitText(`#notes`, "You joined"))
+		return
 	}
 	do(t, tab, "join",
 		waitText(`#phase`, "Round 1 of 1"),

@@ -121,7 +121,7 @@ func TestBrowserInputIsRespected(t *testing.T) {
 			do(t, bob, "Bob enters without joining", chromedp.Navigate(link),
 				chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
 				chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
-				chromedp.Click(chromedp.CSS(`.namegate button`)),
+				chromedp.Click(chromedp.CSS(`.namegate button[value=no]`)),
 				until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
 				waitText(`#phase`, "message phase"),
 				chromedp.SendKeys(chromedp.CSS(`#say`), "A thought I typed with care\r"),

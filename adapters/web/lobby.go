@@ -102,7 +102,11 @@ func (p *Platform) serveName(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.setName(w, name)
-	http.Redirect(w, r, localPath(r.PostForm.Get("next")), http.StatusSeeOther)
+	next := localPath(r.PostForm.Get("next"))
+	if room, ok := strings.CutPrefix(next, "/r/"); ok && r.PostForm.Get("seat") == "yes" && validID(room) {
+		http.SetCookie(w, &http.Cookie{Name: cookieSeat + room, Value: "yes", Path: "/", MaxAge: 300, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 var localPathRE = regexp.MustCompile(`^/[A-Za-z0-9/_-]*$`)

@@ -19,6 +19,7 @@ const (
 	cookieHost      = "rt_host"
 	cookieJoin      = "rt_join_"
 	cookieOrganiser = "rt_org_"
+	cookieSeat      = "rt_seat_" // the name gate asked for a seat in this room
 	cookieAge       = 180 * 24 * 3600
 )
 

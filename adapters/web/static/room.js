@@ -325,8 +325,14 @@
     byId('favicon').href = turn ? '/static/favicon-turn.svg' : '/static/favicon.svg';
   }
 
+  var autojoin = document.body.dataset.autojoin === 'yes';
+
   function renderState(s) {
     lastState = s;
+    if (autojoin && !s.seated && s.status !== 'ended') {
+      autojoin = false; // once: a refusal is shown, not retried
+      act({ kind: 'command', command: 'join', options: {} });
+    }
     renderTodo(s);
     var phase = s.status === 'running' ? ('Round ' + s.round + ' of ' + s.rounds + ' · ' + s.phase + ' phase') : s.status;
     byId('phase').textContent = phase;
