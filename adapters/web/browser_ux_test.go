@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
@@ -232,5 +233,32 @@ func TestBrowserWarnsAMinuteBeforeThePhaseCloses(t *testing.T) {
 	}
 	if eval[bool](t, bob, `document.querySelector('#notes').textContent.includes('One minute left')`) {
 		t.Errorf("Bob, who acted, was warned")
+	}
+}
+
+// notificationSpy stands in for the browser's notifications (granted) and
+// makes the page believe it is in a background tab.
+const notificationSpy = `window.__notes = [];
+window.Notification = function (title, o) { window.__notes.push(title + ' | ' + o.body); };
+window.Notification.permission = 'granted';
+window.Notification.requestPermission = function () { return Promise.resolve('granted'); };
+Object.defineProperty(document, 'hidden', { get: function () { return true; } });`
+
+func TestBrowserNotifiesWhenItIsYourTurn(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 2)
+	ann, bob := tabs[0], tabs[1]
+	if _, err := chromedp.Call(bob, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: notificationSpy}); err != nil {
+		t.Fatal(err)
+	}
+	_, link := e.create(t, ann, "plurality", "sealed")
+	enter(t, bob, link, "Bob")
+	do(t, bob, "Bob asks for notifications and writes", chromedp.Click(chromedp.CSS(`#notify`)),
+		chromedp.SendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
+	do(t, ann, "Ann writes: the proposal phase opens", chromedp.SendKeys(chromedp.CSS(`#say`), "Bread\r"), waitText(`#phase`, "proposal phase"))
+	do(t, bob, "Bob is notified", until(`window.__notes.some(n => n.includes('Your turn: propose'))`, "for a notification"))
+	if n := eval[int](t, bob, `window.__notes.length`); n != 1 {
+		t.Errorf("%d notifications, want 1: %v", n, eval[[]string](t, bob, `window.__notes`))
 	}
 }

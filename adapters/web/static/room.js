@@ -305,6 +305,21 @@
   byId('dialog-cancel').addEventListener('click', function () { byId('dialog').close(); });
 
   // State.
+  // signalTurn shows a browser notification, when the viewer asked for
+  // them and is looking at another tab.
+  var wasTurn = false;
+  function signalTurn(text) {
+    var box = byId('notify');
+    if (!box.checked || !document.hidden || !window.Notification || Notification.permission !== 'granted') { return; }
+    new Notification(document.title.replace(/^\(Your turn\) /, ''), { body: text, tag: 'roundtable-' + room });
+  }
+  byId('notify').addEventListener('change', function (e) {
+    if (!e.target.checked || !window.Notification) { return; }
+    Notification.requestPermission().then(function (p) {
+      if (p !== 'granted') { e.target.checked = false; note('Notifications are blocked in this browser.', 'error'); }
+    });
+  });
+
   // todo says what the viewer can do now, and the tab's title says when
   // it is their turn.
   function renderTodo(s) {
@@ -321,6 +336,8 @@
     var people = s.participants || [];
     var acted = people.filter(function (p) { return p.acted; }).length;
     byId('acted').textContent = running ? acted + ' of ' + people.length + ' acted' : '';
+    if (turn && !wasTurn) { signalTurn(todo); }
+    wasTurn = !!turn;
     document.title = (turn ? '(Your turn) ' : '') + baseTitle;
     byId('favicon').href = turn ? '/static/favicon-turn.svg' : '/static/favicon.svg';
   }
