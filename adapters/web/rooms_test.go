@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -159,6 +160,36 @@ func TestRoomsExpireWithTheirTables(t *testing.T) {
 		_, saved, _ := db.GetBlob(ctx, blobHeadersNS, id)
 		if ok != want || saved != want || (records == 1) != want {
 			t.Errorf("room %s: in memory %t, saved %t, %d records; want kept = %t", id, ok, saved, records, want)
+		}
+	}
+}
+
+// Earlier versions rewrote one index of rooms per new room, and rooms
+// opened at the same moment could overwrite each other's index: rooms were
+// lost at the next start. Each room's header is its own record now.
+func TestRoomsOpenedAtOnceAllSurviveARestart(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	rs := newRooms(newSignal(), db)
+	ids := make([]string, 200)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Go(func() {
+			id, err := rs.create(ctx, Lobby, fmt.Sprintf("table %d", i), "", time.Unix(1e9, 0))
+			if err != nil {
+				t.Error(err)
+			}
+			ids[i] = id
+		})
+	}
+	wg.Wait()
+	again := newRooms(newSignal(), db)
+	if err := again.load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if _, ok := again.info(id); !ok {
+			t.Errorf("room %s was lost", id)
 		}
 	}
 }
