@@ -78,17 +78,23 @@ func newChart(title string, n int) chart {
 	return chart{Title: title, Width: int(2*chartPad + float64(max(n, 3))*(barW+barGap)), Height: int(chartH + 2*chartTop + 40), Empty: n == 0}
 }
 
-// Positions the template draws the axes at.
+// Base is the y of the x axis (0%).
 func (c chart) Base() float64 { return chartTop + chartH }
-func (c chart) Mid() float64  { return chartTop + chartH/2 }
-func (c chart) Top() float64  { return chartTop }
+
+// Mid is the y of the 50% line.
+func (c chart) Mid() float64 { return chartTop + chartH/2 }
+
+// Top is the y of the 100% line.
+func (c chart) Top() float64 { return chartTop }
+
+// Left is the x of the y axis.
 func (c chart) Left() float64 { return chartPad - 8 }
-func (c chart) XLabelY() float64 {
-	return chartTop + chartH + 36
-}
-func (c chart) XLabelX() float64 {
-	return float64(c.Width) / 2
-}
+
+// XLabelX is the x of the x axis's label, under the round numbers.
+func (c chart) XLabelX() float64 { return float64(c.Width) / 2 }
+
+// XLabelY is the y of the x axis's label.
+func (c chart) XLabelY() float64 { return chartTop + chartH + 36 }
 
 // bar places the i-th bar of height v in [0, 1].
 func (c chart) bar(i, round int, v float64) bar {
