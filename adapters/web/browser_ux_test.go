@@ -262,3 +262,21 @@ func TestBrowserNotifiesWhenItIsYourTurn(t *testing.T) {
 		t.Errorf("%d notifications, want 1: %v", n, eval[[]string](t, bob, `window.__notes`))
 	}
 }
+
+func TestBrowserARoleNameIsRefusedWithTheReason(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 1+len(viewports))
+	_, link := e.create(t, tabs[0], "plurality", "sealed")
+	for i, v := range viewports {
+		tab := tabs[1+i]
+		do(t, tab, "name oneself the organiser at "+v.name, chromedp.EmulateViewport(v.w, v.h), chromedp.Navigate(link),
+			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
+			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Olivia (organiser)"),
+			chromedp.Click(chromedp.CSS(`.namegate button[value=yes]`)),
+			waitText(`main`, "looks like a role"))
+		if w := eval[int](t, tab, `document.documentElement.scrollWidth`); w > int(v.w) {
+			t.Errorf("the refusal page is %d px wide at %s", w, v.name)
+		}
+	}
+}
