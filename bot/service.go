@@ -29,8 +29,11 @@ type Service struct {
 	log  *slog.Logger
 
 	platforms map[string]Platform
+	couriers  map[string]*courier // by platform name
+	records   *recorder
 
 	mu      sync.Mutex
+	damaged map[string]error // quarantined tables: why their log does not replay
 	tables  map[string]*slot // see tables.go
 	runCtx  context.Context
 	wg      sync.WaitGroup
@@ -46,9 +49,12 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{},
-		tables: map[string]*slot{}, resumed: make(chan struct{})}
+		tables: map[string]*slot{}, resumed: make(chan struct{}),
+		couriers: map[string]*courier{}, damaged: map[string]error{}}
+	s.records = newRecorder(s)
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
+		s.couriers[p.Name()] = newCourier(s, p)
 	}
 	return s
 }
@@ -64,6 +70,14 @@ func (s *Service) Run(ctx context.Context) error {
 	s.mu.Lock()
 	s.runCtx = ctx
 	s.mu.Unlock()
+	recCtx, stopRecords := context.WithCancel(context.WithoutCancel(ctx))
+	recDone := make(chan struct{})
+	go func() { defer close(recDone); s.records.run(recCtx) }()
+	defer func() {
+		stopRecords()
+		<-recDone
+		_ = s.records.flush(context.WithoutCancel(ctx)) // what settled while stopping
+	}()
 	claimed, err := s.claimOpen(ctx)
 	if err != nil {
 		return err
@@ -99,29 +113,50 @@ func (s *Service) shutdown() {
 // open opens a stored table and builds its live table; nil when it
 // belongs to a platform this service does not run.
 func (s *Service) open(ctx context.Context, id string) (*live, error) {
+	s.mu.Lock()
+	damaged := s.damaged[id]
+	s.mu.Unlock()
+	if damaged != nil {
+		return nil, quarantinedError(id)
+	}
 	// The log is decoded once: the task is built from the replayed config.
-	otherPlatform := errors.New("another platform's table")
+	obs := s.outbox(id)
 	var p Platform
-	var cfg roundtable.Config
-	t, err := roundtable.OpenFunc(ctx, s.deps.Store, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
+	t, err := openSafely(ctx, obs, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
 		var ok bool
 		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
-			return nil, otherPlatform
+			return nil, errOtherPlatform
 		}
-		cfg = c
 		task, err := s.deps.Task(c.Task, len(c.Participants))
 		if err != nil {
-			return nil, fmt.Errorf("task of table %s: %w", id, err)
+			return nil, &configError{fmt.Errorf("task of table %s: %w", id, err)}
 		}
+		sent, err := s.loadSentLog(ctx, id)
+		if err != nil {
+			return nil, &configError{fmt.Errorf("deliveries of table %s: %w", id, err)}
+		}
+		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], task, sent)
 		return task, nil
 	})
-	if errors.Is(err, otherPlatform) {
+	switch {
+	case errors.Is(err, errOtherPlatform):
 		return nil, nil
-	}
-	if err != nil {
+	case err != nil && obs.readLog() && !isConfigError(err):
+		return nil, s.quarantineLog(ctx, id, err)
+	case err != nil:
 		return nil, err
 	}
-	return s.build(t, p, cfg.Labels[labelChannel])
+	if err := obs.open(ctx); err != nil {
+		return nil, err
+	}
+	return s.build(t, p, obs.plan.channel)
+}
+
+// outbox returns the store a table's moderator writes through, which
+// hands its events to the platform's courier once bound (outbox.go).
+func (s *Service) outbox(id string) *observed {
+	return &observed{Store: s.deps.Store, plan: &planner{table: id},
+		err: func(err error) { s.log.Error("outbox", "table", id, "err", err) }}
 }
 
 // build makes the live table around t and its agents.

@@ -139,8 +139,9 @@ func (s *Service) Resumed() <-chan struct{} { return s.resumed }
 // while the service was down waits for a batched write.
 func resumeWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
 
-// claimOpen lists every table that is not over and claims its slot, so
-// that events arriving before it is resumed wait for it.
+// claimOpen lists every table that is not over (or whose last posts are
+// not out) and claims its slot, so that events arriving before it is
+// resumed wait for it.
 func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 	list, err := s.deps.Store.Tables(ctx)
 	if err != nil {
@@ -148,8 +149,8 @@ func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 	}
 	out := map[string]*slot{}
 	for _, sum := range list {
-		if sum.Status == roundtable.StatusEnded {
-			continue
+		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
+			continue // an ended table is opened while posts of its are left
 		}
 		if sl, mine := s.claim(sum.ID); mine {
 			sl.taken.Store(false) // for a resume worker, or the first event
