@@ -170,6 +170,21 @@ func (s *probeStore) Append(ctx context.Context, table string, events []roundtab
 	if err := s.DB.Append(ctx, table, events); err != nil {
 		return err
 	}
+	s.observe(table, events)
+	return nil
+}
+
+func (s *probeStore) AppendSnapshot(ctx context.Context, table string, events []roundtable.Event, snap *roundtable.State) error {
+	if err := s.DB.AppendSnapshot(ctx, table, events, snap); err != nil {
+		return err
+	}
+	s.observe(table, events)
+	return nil
+}
+
+// observe notes the deadlines of opened phases and how late closed ones
+// were durable.
+func (s *probeStore) observe(table string, events []roundtable.Event) {
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -184,7 +199,6 @@ func (s *probeStore) Append(ctx context.Context, table string, events []roundtab
 			s.deadline[table] = d.Deadline
 		}
 	}
-	return nil
 }
 
 func (s *probeStore) Bind(ctx context.Context, key, table string) error {
