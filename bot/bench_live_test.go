@@ -68,11 +68,14 @@ type livePlatform struct {
 	threads   map[string]string          // parent channel → table thread
 	announces []time.Duration
 	ended     sync.WaitGroup
+	endedIn   map[string]bool // threads whose end was posted
+	dupEnds   atomic.Int64
 	late      atomic.Int64
 }
 
 func newLivePlatform(people peopleSide, probe *probeStore) *livePlatform {
-	return &livePlatform{peopleSide: people, probe: probe, shows: map[string]chan phaseShown{}, threads: map[string]string{}}
+	return &livePlatform{peopleSide: people, probe: probe, shows: map[string]chan phaseShown{}, threads: map[string]string{},
+		endedIn: map[string]bool{}}
 }
 
 func (p *livePlatform) StartThread(ctx context.Context, channel, title string) (string, error) {
@@ -103,9 +106,22 @@ func (p *livePlatform) Post(ctx context.Context, channel string, m bot.Message) 
 		ch <- sh
 	}
 	if strings.HasPrefix(m.Text, "**The table has ended") {
-		p.ended.Done()
+		p.endOnce(channel)
 	}
 	return id, err
+}
+
+// endOnce counts a table's end once; a second end post is a duplicate.
+func (p *livePlatform) endOnce(channel string) {
+	p.mu.Lock()
+	again := p.endedIn[channel]
+	p.endedIn[channel] = true
+	p.mu.Unlock()
+	if again {
+		p.dupEnds.Add(1)
+		return
+	}
+	p.ended.Done()
 }
 
 func (p *livePlatform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error {
@@ -147,6 +163,7 @@ func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(
 	b.ReportMetric(percentile(startLatencies, 99), "start-p99-ms")
 	b.ReportMetric(float64(p.late.Load()), "late-acts")
 	b.ReportMetric(float64(len(closes)), "closes")
+	b.ReportMetric(float64(p.dupEnds.Load()), "dup-end-posts")
 	load.report(b)
 }
 
