@@ -111,8 +111,9 @@ func (s *Service) shutdown() {
 }
 
 // open opens a stored table and builds its live table; nil when it
-// belongs to a platform this service does not run.
-func (s *Service) open(ctx context.Context, id string) (*live, error) {
+// belongs to a platform this service does not run. replan is set when
+// resuming: what the log implies and was not delivered is posted.
+func (s *Service) open(ctx context.Context, id string, replan bool) (*live, error) {
 	s.mu.Lock()
 	damaged := s.damaged[id]
 	s.mu.Unlock()
@@ -146,8 +147,13 @@ func (s *Service) open(ctx context.Context, id string) (*live, error) {
 	case err != nil:
 		return nil, err
 	}
-	if err := obs.open(ctx); err != nil {
-		return nil, err
+	// An ended table opened again for status or export has nothing to
+	// post: its posts were handed to the courier before it left memory
+	// (or, at a restart, by resume); planning them again would post twice.
+	if replan || t.Snapshot().Status != roundtable.StatusEnded {
+		if err := obs.open(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return s.build(t, p, obs.plan.channel)
 }

@@ -102,7 +102,7 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		}
 		return sl.wait(ctx)
 	}
-	lt, err := s.open(ctx, id)
+	lt, err := s.open(ctx, id, false)
 	if err == nil && lt != nil && lt.running() {
 		lt.begin(s.context()) // its resume failed: it resumes now
 	}
@@ -197,7 +197,7 @@ func (s *Service) resume(ctx context.Context, claimed map[string]*slot) {
 
 // resumeOne opens a claimed table, begins it and fills its slot.
 func (s *Service) resumeOne(ctx context.Context, id string, sl *slot) {
-	lt, err := s.open(ctx, id)
+	lt, err := s.open(ctx, id, true)
 	if err != nil {
 		s.log.Error("cannot resume table", "table", id, "err", err)
 		s.settle(id, sl, nil, err)
