@@ -54,6 +54,7 @@ func (lt *live) begin(ctx context.Context) {
 // enter shows the open phase (once: a resumed table does not post it
 // again), arms its deadline and asks the agents that have not acted.
 func (lt *live) enter(ctx context.Context) {
+	lt.svc.audit.reveal(lt)
 	s := lt.table.Snapshot()
 	if s.Status == roundtable.StatusEnded {
 		lt.finish(ctx, s)
@@ -191,6 +192,7 @@ func (lt *live) maybeAdvance(ctx context.Context, pos roundtable.Position) {
 	if lt.table.Ready() {
 		lt.advance(ctx, pos, roundtable.ClosedAllActed)
 	}
+	lt.svc.audit.reveal(lt)
 }
 
 // showLive posts a message as it comes, in live mode.

@@ -29,6 +29,7 @@ type Service struct {
 	log  *slog.Logger
 
 	platforms map[string]Platform
+	audit     *auditor
 
 	mu     sync.Mutex
 	tables map[string]*live
@@ -48,6 +49,7 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
 	}
+	s.audit = newAuditor(s, deps.Audit)
 	return s
 }
 
@@ -89,6 +91,7 @@ func (s *Service) shutdown() {
 	for _, lt := range tables {
 		lt.stop()
 	}
+	s.audit.shutdown()
 	s.wg.Wait()
 }
 
