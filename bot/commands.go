@@ -228,7 +228,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	if err := up.Upload(ctx, ev, name, buf.Bytes(), note); err != nil {
 		return nil, fmt.Errorf("upload export: %w", err)
 	}
-	return nil, nil
+	return nil, s.exportAudit(ctx, ev, up, lt.table.ID(), events, keep)
 }
 
 func defaultTo(v, def string) string {
