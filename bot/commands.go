@@ -130,6 +130,7 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 	if err := applyOptions(&cfg, opt); err != nil {
 		return cfg, nil, err
 	}
+	applyAudit(&cfg, opt)
 	if a, ok := opt["agents"]; ok {
 		agents = splitList(a)
 		if len(agents) == 1 && (strings.EqualFold(agents[0], "none") || agents[0] == "-") {

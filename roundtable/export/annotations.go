@@ -21,16 +21,14 @@ const selfModel = "self:"
 // opt.Pseudonymize, humans' IDs in self-reports become the pseudonyms the
 // log export gives them (events is the table's log, for learning them).
 func WriteAnnotations(w io.Writer, events []roundtable.Event, anns []roundtable.Annotation, opt Options) error {
-	p := pseudonyms{}
 	if opt.Pseudonymize {
-		p = learnAll(events)
+		var err error
+		if anns, err = PseudonymizeAnnotations(events, anns); err != nil {
+			return err
+		}
 	}
 	bw := bufio.NewWriter(w)
 	for _, a := range anns {
-		a, err := p.annotation(a)
-		if err != nil {
-			return err
-		}
 		b, err := json.Marshal(a)
 		if err != nil {
 			return fmt.Errorf("export annotation %d/%s of table %s: %w", a.Seq, a.Instrument, a.Table, err)
@@ -42,6 +40,21 @@ func WriteAnnotations(w io.Writer, events []roundtable.Event, anns []roundtable.
 		return fmt.Errorf("write annotations: %w", err)
 	}
 	return nil
+}
+
+// PseudonymizeAnnotations returns anns with the humans named in
+// self-reports replaced by the pseudonyms Pseudonymize gives them in
+// events (the same tables' logs).
+func PseudonymizeAnnotations(events []roundtable.Event, anns []roundtable.Annotation) ([]roundtable.Annotation, error) {
+	p := learnAll(events)
+	out := make([]roundtable.Annotation, len(anns))
+	for i, a := range anns {
+		var err error
+		if out[i], err = p.annotation(a); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func learnAll(events []roundtable.Event) pseudonyms {

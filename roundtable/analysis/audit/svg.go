@@ -42,8 +42,8 @@ func (t *Table) SVG(w What) string {
 		}
 		return padL + float64(order[seq])/float64(len(order)-1)*(svgW-padL-padR)
 	}
-	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="%g" x2="%g" y2="%g"/>`, padL, y(0), svgW-padR, y(0))
-	fmt.Fprintf(&b, `<text class="tick" x="2" y="%g">%g</text><text class="tick" x="2" y="%g">%g</text>`, y(hi)+4, hi, y(lo), lo)
+	fmt.Fprintf(&b, `<line class="axis" stroke="#999" x1="%g" y1="%g" x2="%g" y2="%g"/>`, padL, y(0), svgW-padR, y(0))
+	fmt.Fprintf(&b, `<text class="tick" font-size="11" x="2" y="%g">%g</text><text class="tick" font-size="11" x="2" y="%g">%g</text>`, y(hi)+4, hi, y(lo), lo)
 	for i, p := range t.Participants {
 		t.series(&b, p, i, w, x, y)
 	}
@@ -64,7 +64,7 @@ func (t *Table) series(b *strings.Builder, p *Participant, i int, w What, x func
 		}
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(m.Seq), y(v)))
 		if w == StanceLevel && m.Unwarranted {
-			rings = append(rings, fmt.Sprintf(`<circle class="unwarranted" cx="%.1f" cy="%.1f" r="6"><title>%s: unwarranted change in round %d</title></circle>`,
+			rings = append(rings, fmt.Sprintf(`<circle class="unwarranted" fill="none" stroke="#D55E00" stroke-width="2" cx="%.1f" cy="%.1f" r="6"><title>%s: unwarranted change in round %d</title></circle>`,
 				x(m.Seq), y(v), html.EscapeString(p.Name), m.Round))
 		}
 	}
@@ -74,17 +74,21 @@ func (t *Table) series(b *strings.Builder, p *Participant, i int, w What, x func
 	if p.Changes > 0 {
 		flag = fmt.Sprintf(" ⚑ %d", p.Changes)
 	}
-	fmt.Fprintf(b, `<g class="series s%d"><title>%s</title>`, i%8, name)
+	color := palette[i%len(palette)]
+	fmt.Fprintf(b, `<g class="series s%d" stroke="%s" fill="%s"><title>%s</title>`, i%len(palette), color, color, name)
 	if len(pts) > 0 {
-		fmt.Fprintf(b, `<polyline fill="none" points="%s"/>`, strings.Join(pts, " "))
+		fmt.Fprintf(b, `<polyline fill="none" stroke-width="2" points="%s"/>`, strings.Join(pts, " "))
 		for _, pt := range pts {
 			xy := strings.SplitN(pt, ",", 2)
 			fmt.Fprintf(b, `<circle r="2.5" cx="%s" cy="%s"/>`, xy[0], xy[1])
 		}
 	}
-	fmt.Fprintf(b, `<text class="legend" x="%g" y="%g">%s%s</text></g>`, svgW-padR+8, ly, name, flag)
+	fmt.Fprintf(b, `<text class="legend" stroke="none" font-size="12" x="%g" y="%g">%s%s</text></g>`, svgW-padR+8, ly, name, flag)
 	b.WriteString(strings.Join(rings, ""))
 }
+
+// palette colours the series (colour-blind safe, Okabe-Ito).
+var palette = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"}
 
 // seqOrder numbers the table's messages in the order they were posted.
 func (t *Table) seqOrder() map[uint64]int {
