@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/adapters/slack/slackfake"
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/bot/bottest"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// auditedLLM plays the agents and the stance classifier; while down is
+// set, every stance question is refused (401).
+func auditedLLM(down *atomic.Bool) openaitest.Handler {
+	agents := openaitest.Responder{}
+	return func(ctx context.Context, r *openaitest.Request) openaitest.Reply {
+		switch r.SchemaName {
+		case "opinion_presence":
+			if down.Load() {
+				return openaitest.Unauthorized()
+			}
+			return openaitest.JSON(map[string]string{"reasoning": "scripted", "label": "yes"})
+		case "opinion_signal":
+			if down.Load() {
+				return openaitest.Unauthorized()
+			}
+			return openaitest.JSON(map[string]string{"reasoning": "scripted", "label": "slightly agree (statement)"})
+		}
+		return agents.Handle(ctx, r)
+	}
+}
+
+const auditConfig = `
+audit = ["sentiment", "stance"]
+audit_statement = "Homework should be abolished."
+audit_samples = 3
+audit_endpoint = "judge"
+self_report = true
+`
+
+// TestServeSlackAuditedTable runs an audited table in Slack with two
+// people and two LLM agents: every message is annotated in the
+// background, Alice (the organiser) gets each round's audit privately,
+// Bob reports his stance with one click, and the export carries the
+// audit. A second table, audited while the model is down, runs to its end
+// with its stance annotations marked missing, with the reason.
+func TestServeSlackAuditedTable(t *testing.T) {
+	var down atomic.Bool
+	llm := openaitest.NewServer(auditedLLM(&down))
+	defer llm.Close()
+	sl := slackfake.New(slackfake.Options{})
+	defer sl.Close()
+	dir := t.TempDir()
+	body := agentsConfig(dir, llm.URL())
+	body = strings.Replace(body, "[bot]\n", "[bot]\n"+auditConfig, 1)
+	cfg := writeConfig(t, body+fmt.Sprintf(`
+[[llm]]
+name = "judge"
+base_url = %q
+model = "judge-model"
+max_retries = 1
+
+[slack]
+bot_token_env = "RT_TEST_SLACK_BOT"
+app_token_env = "RT_TEST_SLACK_APP"
+api_url = %q
+post_interval = "5ms"
+`, llm.URL(), sl.APIURL()))
+	env := map[string]string{"RT_TEST_SLACK_BOT": slackfake.BotToken, "RT_TEST_SLACK_APP": slackfake.AppToken}
+	srv := startServe(t, cfg, env)
+	h := slackfake.NewHarness(sl, func() bot.Platform { return nil })
+	d := &driver{t: t, p: h, ch: h.Channel()}
+
+	th := d.start(map[string]string{"topic": "Should we drop homework?", "rule": "plurality"})
+	d.round(th, 1, 2, "A", "B")
+	ask := d.post(th, "**Round 1: where do you stand now?")
+	d.do("self-report", func(ctx context.Context) error {
+		return h.Click(ctx, bottest.Bob, th, ask.ID, controlLabelled(t, ask, "strongly agree (statement)"))
+	})
+	d.sees(bottest.Bob, "Recorded privately for round 1: strongly agree (statement)")
+	d.sees(bottest.Alice, "Audit of round 1")
+	d.round(th, 2, 2, "A", "A")
+	d.post(th, "**The table has ended")
+	d.sees(bottest.Alice, "Audit of round 2")
+	d.command(bottest.Alice, th, "export", map[string]string{"names": "keep"})
+	d.sees(bottest.Alice, ".audit.jsonl")
+	d.sees(bottest.Alice, `"instrument":"self-report"`)
+
+	down.Store(true)
+	th2 := d.start(map[string]string{"topic": "And with the model down?", "rule": "plurality"})
+	d.round(th2, 1, 2, "A", "A")
+	d.round(th2, 2, 2, "A", "A")
+	d.post(th2, "**The table has ended")
+	d.sees(bottest.Alice, "measurement(s) missing")
+	srv.stop()
+
+	states := checkTables(t, filepath.Join(dir, "rt.db"), 2)
+	db, err := store.Open(filepath.Join(dir, "rt.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, st := range states {
+		checkAudit(t, db, st, st.Config.Task.Topic == "And with the model down?")
+	}
+}
+
+// checkAudit checks that every message of st has a sentiment and a stance
+// annotation, stance ones missing with a reason when the model was down,
+// and that Bob's self-report is stored in the first table.
+func checkAudit(t *testing.T, db *store.DB, st *roundtable.State, down bool) {
+	t.Helper()
+	anns, err := db.Annotations(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := 0
+	for _, r := range st.Rounds {
+		msgs += len(r.Messages)
+	}
+	count := map[string]int{}
+	for _, a := range anns {
+		count[a.Instrument]++
+		if a.Instrument == "stance" && down && a.Missing == "" {
+			t.Errorf("table %s: stance annotation of %d not missing with the reason: %q", st.ID, a.Seq, a.Missing)
+		}
+		if a.Instrument == "sentiment" && a.Missing != "" {
+			t.Errorf("table %s: offline sentiment missing: %q", st.ID, a.Missing)
+		}
+	}
+	if msgs < 8 || count["sentiment"] != msgs || count["stance"] != msgs {
+		t.Errorf("table %s: %d messages, annotations %v", st.ID, msgs, count)
+	}
+	if !down && count[audit.SelfReportInstrument] != 1 {
+		t.Errorf("table %s: %d self-reports, want Bob's one", st.ID, count[audit.SelfReportInstrument])
+	}
+}
+
+func controlLabelled(t *testing.T, p bottest.Post, label string) string {
+	t.Helper()
+	for _, c := range p.Controls {
+		if c.Label == label {
+			return c.ID
+		}
+	}
+	t.Fatalf("post %q has no control %q: %+v", p.Text, label, p.Controls)
+	return ""
+}
