@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -110,6 +111,34 @@ post_interval = "5ms"
 	defer db.Close()
 	for _, st := range states {
 		checkAudit(t, db, st, st.Config.Task.Topic == "And with the model down?")
+	}
+	db.Close()
+	checkAuditReports(t, filepath.Join(dir, "rt.db"))
+}
+
+// checkAuditReports runs `roundtable export --audit` and `roundtable
+// analyze` on the stored tables: the audit file and reports are written.
+func checkAuditReports(t *testing.T, dbPath string) {
+	t.Helper()
+	out := t.TempDir()
+	auditFile := filepath.Join(out, "audit.jsonl")
+	if code, _, stderr := run(t, "", "export", "--db", dbPath, "--pseudonymize", "--audit", auditFile, "-o", filepath.Join(out, "log.jsonl")); code != 0 {
+		t.Fatalf("export --audit: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(auditFile)
+	if err != nil || !strings.Contains(string(b), `"model":"self:human-`) || strings.Contains(string(b), "slack:U") {
+		t.Errorf("pseudonymised audit export (%v):\n%.400s", err, b)
+	}
+	if code, stdout, stderr := run(t, "", "analyze", "--db", dbPath, "--out", out); code != 0 {
+		t.Fatalf("analyze: exit %d: %s %s", code, stdout, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "audit", "audit_summary.csv"))
+	if err != nil || !strings.Contains(string(summary), "tables,2") || !strings.Contains(string(summary), "kappa_pairs,1") {
+		t.Errorf("audit summary (%v):\n%s", err, summary)
+	}
+	svgs, _ := filepath.Glob(filepath.Join(out, "audit", "audit_stance_*.svg"))
+	if len(svgs) != 2 {
+		t.Errorf("stance SVGs %v, want one per table", svgs)
 	}
 }
 
