@@ -165,7 +165,7 @@ func checkAudit(t *testing.T, db *store.DB, st *roundtable.State, down bool) {
 			t.Errorf("table %s: offline sentiment missing: %q", st.ID, a.Missing)
 		}
 	}
-	if msgs < 8 || count["sentiment"] != msgs || count["stance"] != msgs {
+	if msgs < 4 || count["sentiment"] != msgs || count["stance"] != msgs {
 		t.Errorf("table %s: %d messages, annotations %v", st.ID, msgs, count)
 	}
 	if !down && count[audit.SelfReportInstrument] != 1 {
