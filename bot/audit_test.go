@@ -58,7 +58,9 @@ func auditEnv(t *testing.T, in analysis.Instrument, queue int) (*bottest.Fake, *
 		DefaultAgents: []string{"Scribe"},
 	}
 	deps := bot.Deps{Store: db, Clock: bottest.NewClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)),
-		Task:  func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) { return roundtable.TextTask{Topic: spec.Topic}, nil },
+		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
+			return roundtable.TextTask{Topic: spec.Topic}, nil
+		},
 		Agent: func(roundtable.Participant, roundtable.Task) (roundtable.Agent, error) { return bottest.Scribe{}, nil },
 		Audit: bot.Auditing{Store: db, Workers: 1, Queue: queue, Instruments: func(roundtable.AuditSpec) ([]analysis.Instrument, error) {
 			return []analysis.Instrument{in}, nil
