@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/adapters/discord/discordtest"
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 	"github.com/roundtable-ai/roundtable/adapters/slack/slackfake"
 	"github.com/roundtable-ai/roundtable/bot"
@@ -47,18 +48,21 @@ audit_endpoint = "judge"
 self_report = true
 `
 
-// TestServeSlackAuditedTable runs an audited table in Slack with two
-// people and two LLM agents: every message is annotated in the
-// background, Alice (the organiser) gets each round's audit privately,
-// Bob reports his stance with one click, and the export carries the
-// audit. A second table, audited while the model is down, runs to its end
-// with its stance annotations marked missing, with the reason.
-func TestServeSlackAuditedTable(t *testing.T) {
+// TestServeAuditedTablesOnSlackAndDiscord runs an audited table in Slack
+// with two people and two LLM agents: every message is annotated in the
+// background, Alice (the organiser) gets each round's audit privately (an
+// ephemeral message), Bob reports his stance with one click, and the
+// export carries the audit. A second table, audited while the model is
+// down, runs to its end with its stance annotations marked missing, with
+// the reason. A third, on Discord, sends Alice the summaries as direct
+// messages. Then `export --audit` and `analyze` read the stored audits.
+func TestServeAuditedTablesOnSlackAndDiscord(t *testing.T) {
 	var down atomic.Bool
 	llm := openaitest.NewServer(auditedLLM(&down))
 	defer llm.Close()
 	sl := slackfake.New(slackfake.Options{})
 	defer sl.Close()
+	dc := discordtest.New(t, discordtest.Options{})
 	dir := t.TempDir()
 	body := agentsConfig(dir, llm.URL())
 	body = strings.Replace(body, "[bot]\n", "[bot]\n"+auditConfig, 1)
@@ -74,8 +78,13 @@ bot_token_env = "RT_TEST_SLACK_BOT"
 app_token_env = "RT_TEST_SLACK_APP"
 api_url = %q
 post_interval = "5ms"
-`, llm.URL(), sl.APIURL()))
-	env := map[string]string{"RT_TEST_SLACK_BOT": slackfake.BotToken, "RT_TEST_SLACK_APP": slackfake.AppToken}
+
+[discord]
+token_env = "RT_TEST_DISCORD_TOKEN"
+api_url = %q
+guilds = [%q]
+`, llm.URL(), sl.APIURL(), dc.URL(), discordtest.GuildID))
+	env := map[string]string{"RT_TEST_SLACK_BOT": slackfake.BotToken, "RT_TEST_SLACK_APP": slackfake.AppToken, "RT_TEST_DISCORD_TOKEN": dc.Token()}
 	srv := startServe(t, cfg, env)
 	h := slackfake.NewHarness(sl, func() bot.Platform { return nil })
 	d := &driver{t: t, p: h, ch: h.Channel()}
@@ -101,9 +110,18 @@ post_interval = "5ms"
 	d.round(th2, 2, 2, "A", "A")
 	d.post(th2, "**The table has ended")
 	d.sees(bottest.Alice, "measurement(s) missing")
+
+	// On Discord the organiser's summaries come as direct messages.
+	down.Store(false)
+	dd := &driver{t: t, p: dc, ch: discordtest.ChannelID}
+	dth := dd.start(map[string]string{"topic": "Homework, on Discord?", "rule": "plurality"})
+	dd.round(dth, 1, 2, "A", "A")
+	dd.sees(bottest.Alice, "Audit of round 1")
+	dd.round(dth, 2, 2, "A", "A")
+	dd.post(dth, "**The table has ended")
 	srv.stop()
 
-	states := checkTables(t, filepath.Join(dir, "rt.db"), 2)
+	states := checkTables(t, filepath.Join(dir, "rt.db"), 3)
 	db, err := store.Open(filepath.Join(dir, "rt.db"), store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -133,11 +151,11 @@ func checkAuditReports(t *testing.T, dbPath string) {
 		t.Fatalf("analyze: exit %d: %s %s", code, stdout, stderr)
 	}
 	summary, err := os.ReadFile(filepath.Join(out, "audit", "audit_summary.csv"))
-	if err != nil || !strings.Contains(string(summary), "tables,2") || !strings.Contains(string(summary), "kappa_pairs,1") {
+	if err != nil || !strings.Contains(string(summary), "tables,3") || !strings.Contains(string(summary), "kappa_pairs,1") {
 		t.Errorf("audit summary (%v):\n%s", err, summary)
 	}
 	svgs, _ := filepath.Glob(filepath.Join(out, "audit", "audit_stance_*.svg"))
-	if len(svgs) != 2 {
+	if len(svgs) != 3 {
 		t.Errorf("stance SVGs %v, want one per table", svgs)
 	}
 }
@@ -168,7 +186,7 @@ func checkAudit(t *testing.T, db *store.DB, st *roundtable.State, down bool) {
 	if msgs < 4 || count["sentiment"] != msgs || count["stance"] != msgs {
 		t.Errorf("table %s: %d messages, annotations %v", st.ID, msgs, count)
 	}
-	if !down && count[audit.SelfReportInstrument] != 1 {
+	if !down && strings.HasPrefix(st.Config.Task.Topic, "Should") && count[audit.SelfReportInstrument] != 1 {
 		t.Errorf("table %s: %d self-reports, want Bob's one", st.ID, count[audit.SelfReportInstrument])
 	}
 }
