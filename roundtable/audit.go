@@ -1,6 +1,9 @@
 package roundtable
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Audit instruments a table can ask for.
 const (
@@ -35,6 +38,15 @@ func (a *AuditSpec) Has(instrument string) bool {
 		}
 	}
 	return false
+}
+
+func (a *AuditSpec) clone() *AuditSpec {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	c.Instruments = slices.Clone(a.Instruments)
+	return &c
 }
 
 // Validate reports the first problem with the audit, naming its field.
