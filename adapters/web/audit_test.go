@@ -45,10 +45,10 @@ func judge(ctx context.Context, r *openaitest.Request) openaitest.Reply {
 	return openaitest.Responder{}.Handle(ctx, r)
 }
 
-// auditedService is a service whose two bot agents (Ada, assigned to agree
-// strongly with the statement, and Bo) ask the fake OpenAI server, and
+// auditedService is a service whose bot agents (the first assigned to
+// agree strongly with the statement) ask the fake OpenAI server, and
 // whose audit measures sentiment offline and stance with the same server.
-func auditedService(t *testing.T, p bot.Platform, db *store.DB, url string) *bot.Service {
+func auditedService(t *testing.T, p bot.Platform, db *store.DB, url string, clock bot.Clock, agents ...string) *bot.Service {
 	llm := openai.New(openai.Config{Name: "fake", BaseURL: url, Model: "test-model"})
 	sp, err := prose.NewSplitter()
 	if err != nil {
@@ -56,14 +56,17 @@ func auditedService(t *testing.T, p bot.Platform, db *store.DB, url string) *bot
 	}
 	v := sentiment.NewVader()
 	cfg := bot.Config{
-		Defaults: roundtable.Config{Rule: rtvote.Plurality, Rounds: 2, Mode: roundtable.Sealed},
-		Agents: map[string]roundtable.Participant{
-			"Ada": {ID: "agent:ada", Name: "Ada", Kind: roundtable.Bot, Agent: "llm", Stance: "2"},
-			"Bo":  {ID: "agent:bo", Name: "Bo", Kind: roundtable.Bot, Agent: "llm"},
-		},
-		DefaultAgents: []string{"Ada", "Bo"},
+		Defaults:      roundtable.Config{Rule: rtvote.Plurality, Rounds: 2, Mode: roundtable.Sealed},
+		Agents:        map[string]roundtable.Participant{},
+		DefaultAgents: agents,
 	}
-	deps := bot.Deps{Store: db, Clock: bottest.NewClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)),
+	for i, name := range agents {
+		cfg.Agents[name] = roundtable.Participant{ID: "agent:" + strings.ToLower(name), Name: name, Kind: roundtable.Bot, Agent: "llm"}
+		if i == 0 {
+			cfg.Agents[name] = roundtable.Participant{ID: "agent:" + strings.ToLower(name), Name: name, Kind: roundtable.Bot, Agent: "llm", Stance: "2"}
+		}
+	}
+	deps := bot.Deps{Store: db, Clock: clock,
 		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
 			return roundtable.TextTask{Topic: spec.Topic}, nil
 		},
@@ -92,7 +95,8 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 	db := h.db // the web channel reads the tables the bot keeps
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- auditedService(t, h.Platform(), db, srv.URL()).Run(ctx) }()
+	clock := bottest.NewClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
+	go func() { done <- auditedService(t, h.Platform(), db, srv.URL(), clock, "Ada", "Bo").Run(ctx) }()
 	defer func() { cancel(); <-done }()
 	d := &webDriver{t: t, h: h}
 

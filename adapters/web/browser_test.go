@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -46,6 +47,13 @@ func requireBrowser(t *testing.T) {
 }
 
 func newBrowserEnv(t *testing.T) *browserEnv {
+	return newBrowserEnvWith(t, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return bottest.Service(p, db, clock, nil)
+	})
+}
+
+// newBrowserEnvWith runs the service svc builds behind the web channel.
+func newBrowserEnvWith(t *testing.T, svc func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) *browserEnv {
 	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +63,7 @@ func newBrowserEnv(t *testing.T) *browserEnv {
 		Agents: []string{"Scribe"}, Now: clock.Now}, db)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()
+	go func() { done <- svc(e.p, db, clock).Run(ctx) }()
 	// The defaults are headless, --no-first-run and
 	// --disable-background-networking; the machine has no network.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,
