@@ -47,6 +47,7 @@ type tableAudit struct {
 	revealed    map[int]bool // rounds whose messages are all revealed
 	summarized  map[int]bool
 	asked       map[int]bool // rounds whose self-report buttons are posted
+	from        int          // reveal is done with rounds up to this one; touched under lt.mu only
 }
 
 type auditJob struct {
@@ -83,23 +84,47 @@ func (a *auditor) reveal(lt *live) {
 	}
 	a.once.Do(a.start)
 	ctx := a.svc.context()
-	s := lt.table.Snapshot()
-	for _, r := range s.Rounds {
-		shown := s.Config.Mode == roundtable.Live || roundRevealed(s, r.Round)
-		if !shown {
-			continue
+	for _, r := range ta.pendingRounds(lt) {
+		for _, m := range r.messages {
+			a.queue(ctx, ta, r.round, m)
 		}
-		for _, m := range r.Messages {
-			a.queue(ctx, ta, r.Round, m)
+		if r.revealed {
+			a.roundRevealed(ctx, ta, r.round)
 		}
-		if roundRevealed(s, r.Round) {
-			a.roundRevealed(ctx, ta, r.Round)
+		if spec.SelfReport && r.decided && !ta.asked[r.round] {
+			ta.asked[r.round] = true
+			lt.askSelfReport(ctx, r.round)
 		}
-		if spec.SelfReport && !ta.asked[r.Round] && (r.Tally != nil || r.Round < s.Round) {
-			ta.asked[r.Round] = true // only reveal touches asked, under lt.mu
-			lt.askSelfReport(ctx, s, r.Round)
+		if r.revealed && (r.decided || !spec.SelfReport) {
+			ta.from = r.round // every later call starts after it
 		}
 	}
+}
+
+// shownRound is what reveal needs of one round.
+type shownRound struct {
+	round             int
+	messages          []roundtable.Message // shown, not queued before
+	revealed, decided bool                 // all messages shown; the vote closed
+}
+
+// pendingRounds reads the rounds reveal has not finished with, without
+// copying the table's state; the caller holds lt.mu.
+func (ta *tableAudit) pendingRounds(lt *live) []shownRound {
+	var out []shownRound
+	lt.table.Read(func(s *roundtable.State) {
+		for _, r := range s.Rounds {
+			if r.Round <= ta.from {
+				continue
+			}
+			sr := shownRound{round: r.Round, revealed: roundRevealed(s, r.Round), decided: r.Tally != nil || r.Round < s.Round}
+			if sr.revealed || s.Config.Mode == roundtable.Live {
+				sr.messages = append(sr.messages, r.Messages...)
+			}
+			out = append(out, sr)
+		}
+	})
+	return out
 }
 
 // roundRevealed reports whether every message of round is shown: its

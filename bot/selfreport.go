@@ -23,20 +23,23 @@ const verbSelf = "self"
 
 // askSelfReport posts, once, the self-report buttons of round under its
 // result, when the table has people. The caller holds lt.mu.
-func (lt *live) askSelfReport(ctx context.Context, s *roundtable.State, round int) {
-	people := false
-	for _, p := range s.Participants {
-		people = people || p.Kind == roundtable.Human
-	}
+func (lt *live) askSelfReport(ctx context.Context, round int) {
+	people, statement, id := false, "", lt.table.ID()
+	lt.table.Read(func(s *roundtable.State) {
+		for _, p := range s.Participants {
+			people = people || p.Kind == roundtable.Human
+		}
+		statement = s.Config.Audit.Statement
+	})
 	if !people {
 		return
 	}
 	var controls []Control
 	for l := stance.StronglyStatement; l >= stance.StronglyComplement; l-- {
-		controls = append(controls, Control{ID: withVerb(ref{Table: s.ID, Round: round}, verbSelf+strconv.Itoa(int(l))), Kind: Button, Label: clip(l.Label(), 80)})
+		controls = append(controls, Control{ID: withVerb(ref{Table: id, Round: round}, verbSelf+strconv.Itoa(int(l))), Kind: Button, Label: clip(l.Label(), 80)})
 	}
 	text := fmt.Sprintf("**Round %d: where do you stand now?** One click, private: only the organiser's export sees it.\nStatement: %s",
-		round, s.Config.Audit.Statement)
+		round, statement)
 	lt.post(ctx, fmt.Sprintf("r%d/self-report", round), Message{Text: text, Controls: controls})
 }
 
