@@ -90,15 +90,8 @@ func (p *Platform) annotations(ctx context.Context, table string, evs []roundtab
 // serveAudit renders the dashboard's audit section alone; the dashboard
 // fetches it every few seconds so the trajectories update live.
 func (p *Platform) serveAudit(w http.ResponseWriter, r *http.Request) {
-	roomID := r.PathValue("room")
-	v := p.visitor(w, r)
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
-		writeError(w, http.StatusForbidden, "open this table's join link first")
-		return
-	}
-	st, evs, err := p.table(r.Context(), roomID)
-	if err != nil {
-		writeError(w, http.StatusNotFound, "this room has no stored table")
+	roomID, v, st, evs, ok := p.auditedRoom(w, r)
+	if !ok {
 		return
 	}
 	org := p.organises(r, v, roomID)
@@ -117,20 +110,13 @@ func (p *Platform) serveAudit(w http.ResponseWriter, r *http.Request) {
 // serveAuditLog downloads the table's audit (its annotations) as JSON
 // Lines, pseudonymised unless the organiser asks for names.
 func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
-	roomID := r.PathValue("room")
-	v := p.visitor(w, r)
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
-		writeError(w, http.StatusForbidden, "open this table's join link first")
+	roomID, v, st, evs, ok := p.auditedRoom(w, r)
+	if !ok {
 		return
 	}
 	keep := r.URL.Query().Get("names") == "keep"
 	if keep && !p.organises(r, v, roomID) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
-		return
-	}
-	st, evs, err := p.table(r.Context(), roomID)
-	if err != nil {
-		writeError(w, http.StatusNotFound, "this room has no stored table")
 		return
 	}
 	anns, err := p.annotations(r.Context(), st.ID, evs, true)
@@ -144,4 +130,21 @@ func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sendFile(w, fmt.Sprintf("%s.audit.jsonl", st.ID), buf.Bytes())
+}
+
+// auditedRoom answers a request for a room's audit: the room, its visitor
+// and its stored table, or ok=false after writing the refusal.
+func (p *Platform) auditedRoom(w http.ResponseWriter, r *http.Request) (string, visitor, *roundtable.State, []roundtable.Event, bool) {
+	roomID := r.PathValue("room")
+	v := p.visitor(w, r)
+	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+		writeError(w, http.StatusForbidden, "open this table's join link first")
+		return roomID, v, nil, nil, false
+	}
+	st, evs, err := p.table(r.Context(), roomID)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "this room has no stored table")
+		return roomID, v, nil, nil, false
+	}
+	return roomID, v, st, evs, true
 }

@@ -3,29 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-func TestAuditConfigErrorsNameKeyAndFile(t *testing.T) {
-	cases := map[string]struct{ body, want string }{
-		"unknown instrument": {"[bot]\naudit = [\"mood\"]\n", `bot: audit: unknown instrument "mood"`},
-		"stance, no statement": {"[[table]]\nname = \"a\"\ntopic = \"T\"\naudit = [\"stance\"]\n",
-			"table[0]: audit_statement: a stance audit or a self-report needs the statement under audit"},
-	}
-	for name, c := range cases {
-		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "bad.toml")
-			if err := os.WriteFile(path, []byte(c.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			_, err := LoadConfig(path)
-			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
-				t.Errorf("error %v; want it to contain %q and the file name", err, c.want)
-			}
-		})
-	}
-}
 
 func TestTablePresetAuditReplacesTheDefault(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.toml")
