@@ -46,8 +46,7 @@ type tableAudit struct {
 	pending     map[int]int  // jobs not done, per round
 	revealed    map[int]bool // rounds whose messages are all revealed
 	summarized  map[int]bool
-	asked       map[int]bool // rounds whose self-report buttons are posted
-	from        int          // reveal is done with rounds up to this one; touched under lt.mu only
+	from        int // reveal is done with rounds up to this one; touched under lt.mu only
 }
 
 type auditJob struct {
@@ -70,7 +69,7 @@ func newAuditor(s *Service, cfg Auditing) *auditor {
 }
 
 // reveal queues every revealed message of lt that was not queued before,
-// and the round summaries and self-report prompts that are due. The
+// and the round summaries that are due. The
 // caller holds lt.mu; reveal never blocks on a model.
 func (a *auditor) reveal(lt *live) {
 	var spec *roundtable.AuditSpec
@@ -91,11 +90,7 @@ func (a *auditor) reveal(lt *live) {
 		if r.revealed {
 			a.roundRevealed(ctx, ta, r.round)
 		}
-		if spec.SelfReport && r.decided && !ta.asked[r.round] {
-			ta.asked[r.round] = true
-			lt.askSelfReport(ctx, r.round)
-		}
-		if r.revealed && (r.decided || !spec.SelfReport) {
+		if r.revealed {
 			ta.from = r.round // every later call starts after it
 		}
 	}
@@ -103,9 +98,9 @@ func (a *auditor) reveal(lt *live) {
 
 // shownRound is what reveal needs of one round.
 type shownRound struct {
-	round             int
-	messages          []roundtable.Message // shown, not queued before
-	revealed, decided bool                 // all messages shown; the vote closed
+	round    int
+	messages []roundtable.Message // shown (maybe queued before)
+	revealed bool                 // all messages shown
 }
 
 // pendingRounds reads the rounds reveal has not finished with, without
@@ -117,7 +112,7 @@ func (ta *tableAudit) pendingRounds(lt *live) []shownRound {
 			if r.Round <= ta.from {
 				continue
 			}
-			sr := shownRound{round: r.Round, revealed: roundRevealed(s, r.Round), decided: r.Tally != nil || r.Round < s.Round}
+			sr := shownRound{round: r.Round, revealed: roundRevealed(s, r.Round)}
 			if sr.revealed || s.Config.Mode == roundtable.Live {
 				sr.messages = append(sr.messages, r.Messages...)
 			}
@@ -142,7 +137,7 @@ func (a *auditor) table(lt *live, spec roundtable.AuditSpec) *tableAudit {
 	if ta, ok := a.tables[id]; ok {
 		return ta
 	}
-	ta := &tableAudit{lt: lt, queued: map[uint64]bool{}, pending: map[int]int{}, revealed: map[int]bool{}, summarized: map[int]bool{}, asked: map[int]bool{}}
+	ta := &tableAudit{lt: lt, queued: map[uint64]bool{}, pending: map[int]int{}, revealed: map[int]bool{}, summarized: map[int]bool{}}
 	a.tables[id] = ta
 	if a.cfg.Instruments == nil || a.cfg.Store == nil {
 		a.svc.log.Warn("table asks for an audit but none is configured; it runs unaudited", "table", id)

@@ -22,7 +22,7 @@ func applyAudit(cfg *roundtable.Config, opt map[string]string) {
 	}
 	if listed {
 		spec.Instruments = nil
-		for _, in := range splitList(opt["audit"]) {
+		for _, in := range strings.FieldsFunc(opt["audit"], func(r rune) bool { return r == ',' || r == ' ' }) {
 			if !strings.EqualFold(in, "none") {
 				spec.Instruments = append(spec.Instruments, strings.ToLower(in))
 			}

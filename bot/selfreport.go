@@ -21,26 +21,34 @@ const verbSelf = "self"
 // beside the log, never as an event: nobody but the organiser's export
 // sees it, pseudonymised there like the rest.
 
-// askSelfReport posts, once, the self-report buttons of round under its
-// result, when the table has people. The caller holds lt.mu.
-func (lt *live) askSelfReport(ctx context.Context, round int) {
-	people, statement, id := false, "", lt.table.ID()
-	lt.table.Read(func(s *roundtable.State) {
-		for _, p := range s.Participants {
-			people = people || p.Kind == roundtable.Human
-		}
-		statement = s.Config.Audit.Statement
-	})
-	if !people {
+// selfReportPrompt posts, under a round's result, the self-report
+// buttons of an audited table that asks for self-reports and seats people.
+func (p *planner) selfReportPrompt(round int) {
+	s := p.state
+	if s.Config.Audit == nil || !s.Config.Audit.SelfReport || !seatsPeople(s) {
 		return
 	}
+	p.post(fmt.Sprintf("r%d/self-report", round), func() Message { return selfReportMessage(s.ID, round, s.Config.Audit.Statement) })
+}
+
+func seatsPeople(s *roundtable.State) bool {
+	for _, p := range s.Participants {
+		if p.Kind == roundtable.Human {
+			return true
+		}
+	}
+	return false
+}
+
+// selfReportMessage asks where one stands: five buttons, strongest
+// agreement with the statement first.
+func selfReportMessage(table string, round int, statement string) Message {
 	var controls []Control
 	for l := stance.StronglyStatement; l >= stance.StronglyComplement; l-- {
-		controls = append(controls, Control{ID: withVerb(ref{Table: id, Round: round}, verbSelf+strconv.Itoa(int(l))), Kind: Button, Label: clip(l.Label(), 80)})
+		controls = append(controls, Control{ID: withVerb(ref{Table: table, Round: round}, verbSelf+strconv.Itoa(int(l))), Kind: Button, Label: clip(l.Label(), 80)})
 	}
-	text := fmt.Sprintf("**Round %d: where do you stand now?** One click, private: only the organiser's export sees it.\nStatement: %s",
-		round, statement)
-	lt.post(ctx, fmt.Sprintf("r%d/self-report", round), Message{Text: text, Controls: controls})
+	text := fmt.Sprintf("**Round %d: where do you stand now?** One click, private: only the organiser's export sees it.\nStatement: %s", round, statement)
+	return Message{Text: text, Controls: controls}
 }
 
 // selfLevel reads a self-report button's verb.
