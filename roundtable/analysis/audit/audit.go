@@ -93,11 +93,13 @@ func (t *Table) Participant(id string) *Participant {
 	return nil
 }
 
-// ParseAssigned reads an assigned stance: a level from -2 to 2 or one of
-// the five level labels. ok is false for anything else (free text).
+// ParseAssigned reads an assigned stance: a level from -2 to 2, alone or
+// leading the persona's words ("2: You are sure homework should go."), or
+// one of the five level labels. ok is false for anything else (free text).
 func ParseAssigned(s string) (stance.Level, bool) {
 	s = strings.TrimSpace(s)
-	if n, err := strconv.Atoi(strings.TrimPrefix(s, "+")); err == nil && n >= -2 && n <= 2 {
+	lead, _, _ := strings.Cut(s, ":")
+	if n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(lead), "+")); err == nil && n >= -2 && n <= 2 {
 		return stance.Level(n), true
 	}
 	if l, err := stance.ParseLevel(strings.ToLower(s)); err == nil {

@@ -121,7 +121,8 @@ func TestReportsCSVAndSVG(t *testing.T) {
 }
 
 func TestParseAssigned(t *testing.T) {
-	for in, want := range map[string]int{"2": 2, "+1": 1, "-2": -2, "neutral": 0, "Slightly agree (complement)": -1} {
+	for in, want := range map[string]int{"2": 2, "+1": 1, "-2": -2, "neutral": 0, "Slightly agree (complement)": -1,
+		"-1: You doubt homework should go.": -1} {
 		if l, ok := ParseAssigned(in); !ok || int(l) != want {
 			t.Errorf("ParseAssigned(%q) = %v, %v; want %d", in, l, ok, want)
 		}
