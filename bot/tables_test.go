@@ -268,10 +268,3 @@ func startTable(t *testing.T, f *bottest.Fake, opts map[string]string) string {
 	}
 	return threads[len(threads)-1]
 }
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
