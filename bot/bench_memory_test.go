@@ -15,9 +15,10 @@ import (
 )
 
 // BenchmarkEndedTables measures what ended tables leave in memory: it
-// starts tables of the Facilitator alone (join:no), which run their rounds
-// to the end by themselves at once, from 64 people at a time on the wall
-// clock and a bbolt file, until all have ended. It reports
+// starts tables of their starter and the Facilitator with 20 ms phases,
+// which run their rounds to the end by themselves (the starter never
+// acts, so every phase closes at its deadline), from 64 people at a time
+// on the wall clock and a bbolt file, until all have ended. It reports
 //
 //	baseline-MB  heap in use of the idle service, before any table
 //	after-MB     heap in use once every table has ended
@@ -67,7 +68,7 @@ func endedRun(b *testing.B, tables, rounds int) {
 	db := benchDB(b, b.TempDir(), store.Options{})
 	defer db.Close()
 	p := &sinkPlatform{Fake: bottest.NewFake()}
-	svc := benchService(p, db, bot.SystemClock{}, time.Hour)
+	svc := benchService(p, db, bot.SystemClock{}, 20*time.Millisecond)
 	stop := serve(b, svc)
 	defer stop()
 	waitConnected(b, p.Fake, func() error {
@@ -86,7 +87,7 @@ func endedRun(b *testing.B, tables, rounds int) {
 			for i := next.Add(1) - 1; i < int64(tables); i = next.Add(1) - 1 {
 				u := bottest.User{ID: fmt.Sprintf("u%d", i), Name: "Starter"}
 				err := p.Command(context.Background(), u, "general", "start",
-					map[string]string{"topic": fmt.Sprintf("Table %d: where do we meet?", i), "rounds": fmt.Sprint(rounds), "join": "no"})
+					map[string]string{"topic": fmt.Sprintf("Table %d: where do we meet?", i), "rounds": fmt.Sprint(rounds)})
 				if err != nil {
 					b.Error(err)
 				}
