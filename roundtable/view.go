@@ -52,40 +52,16 @@ func (t *Table) View(id string) (View, error) {
 	if p, ok := s.Latest[id]; ok {
 		v.Own = &p
 	}
+	viewer, stage := Viewer{Participant: id}, s.Stage()
 	for _, r := range s.Rounds {
-		r = r.visibleTo(id)
+		r = r.For(viewer, stage)
 		if r.Round < s.Round {
 			v.History = append(v.History, r)
 		} else if r.Round == s.Round {
-			v.Current = r.sealedFor(id, s)
+			v.Current = r
 		}
 	}
 	return v, nil
-}
-
-// visibleTo returns a copy of r without other participants' reasoning.
-func (r RoundRecord) visibleTo(id string) RoundRecord {
-	r.Proposals = slices.Clone(r.Proposals)
-	for i := range r.Proposals {
-		if r.Proposals[i].By != id {
-			r.Proposals[i].Reasoning = ""
-		}
-	}
-	r.Messages = slices.Clone(r.Messages)
-	return r
-}
-
-// sealedFor hides what an open phase has not revealed yet: in sealed mode,
-// other participants' messages until the message phase closes, and in any
-// mode other participants' proposals until the proposal phase closes.
-func (r RoundRecord) sealedFor(id string, s *State) RoundRecord {
-	if s.Phase == PhaseMessage && s.Config.Mode == Sealed {
-		r.Messages = slices.DeleteFunc(r.Messages, func(m Message) bool { return m.From != id })
-	}
-	if s.Phase == PhaseProposal {
-		r.Proposals = slices.DeleteFunc(r.Proposals, func(p ProposalRecord) bool { return p.By != id })
-	}
-	return r
 }
 
 // Name returns the display name of participant id, or id itself.
