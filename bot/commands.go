@@ -190,8 +190,11 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 	return ephemeral("The table is stopped; its decision so far is its output."), nil
 }
 
-// export sends the table's log as a file. Human participants are
-// pseudonymised unless the starter (or a manager) asks for names:keep.
+// export sends the table's log as a file, as the requester may see it now
+// (roundtable.Visible): nothing of an open phase that is still sealed, and
+// private reasoning only for whoever may export with names, once the table
+// has ended. Human participants are pseudonymised unless the starter (or a
+// manager) asks for names:keep.
 func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
 	up, ok := lt.platform.(Uploader)
 	if !ok {
@@ -201,8 +204,8 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	if err != nil {
 		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
 	}
-	keep := strings.EqualFold(ev.Options["names"], "keep")
-	if keep && !s.mayManage(ev, lt) {
+	keep, manager := strings.EqualFold(ev.Options["names"], "keep"), s.mayManage(ev, lt)
+	if keep && !manager {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())
@@ -210,7 +213,8 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep}); err != nil {
+	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: manager}
+	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	name := fmt.Sprintf("%s.%s", lt.table.ID(), format)

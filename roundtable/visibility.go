@@ -14,8 +14,8 @@ type Viewer struct {
 	Participant string
 	// Researcher marks whoever may export the table with names (its
 	// organiser, a manager, the operator's CLI). Once the table has ended,
-	// and only then, a researcher sees everyone's private reasoning and
-	// private messages. During the table a researcher sees what anyone sees.
+	// and only then, a researcher sees everyone's private reasoning. During
+	// the table a researcher sees what anyone sees.
 	Researcher bool
 }
 
@@ -23,7 +23,6 @@ type Viewer struct {
 // it: who wrote it, to whom, and which phase seals it.
 type Sight struct {
 	Author  string
-	To      []string // a message's recipients; empty: everyone at the table
 	Round   int
 	Phase   Phase // the phase until whose close it is sealed
 	Private bool  // private reasoning or notes: its author's alone
@@ -62,9 +61,9 @@ func (g Stage) closed(r int, p Phase) bool {
 //   - v wrote it (everyone sees their own messages, proposals, ballots and
 //     reasoning at once), or
 //   - the table has ended and v is a researcher (everything), or
-//   - it is not private reasoning, v is among a private message's
-//     recipients, and its phase has closed (a message of a live-mode table
-//     shows as it comes).
+//   - it is not private reasoning and its phase has closed (a message of a
+//     live-mode table shows as it comes). A message addressed to some
+//     participants is still everyone's to read (PROTOCOL.md, section 1).
 //
 // So sealed messages show when their message phase closes, proposals when
 // the proposal phase closes, ballots when the vote closes, and private
@@ -76,8 +75,6 @@ func (v Viewer) May(g Stage, x Sight) bool {
 	case v.Researcher && g.Ended:
 		return true
 	case x.Private:
-		return false
-	case len(x.To) > 0 && !slices.Contains(x.To, v.Participant):
 		return false
 	case x.Phase == PhaseMessage && g.Mode == Live:
 		return true
@@ -91,7 +88,7 @@ func (v Viewer) May(g Stage, x Sight) bool {
 // with it.
 func (r RoundRecord) For(v Viewer, g Stage) RoundRecord {
 	r.Messages = slices.DeleteFunc(slices.Clone(r.Messages), func(m Message) bool {
-		return !v.May(g, Sight{Author: m.From, To: m.To, Round: r.Round, Phase: PhaseMessage})
+		return !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage})
 	})
 	r.Proposals = slices.DeleteFunc(slices.Clone(r.Proposals), func(p ProposalRecord) bool {
 		return !v.May(g, Sight{Author: p.By, Round: r.Round, Phase: PhaseProposal})

@@ -69,7 +69,7 @@ func sightOf(e Event) (Sight, bool) {
 	x := Sight{Author: e.Actor}
 	switch d := e.Data.(type) {
 	case MessagePosted:
-		x.Round, x.Phase, x.To = d.Round, PhaseMessage, d.To
+		x.Round, x.Phase = d.Round, PhaseMessage
 	case ProposalMade:
 		x.Round, x.Phase = d.Round, PhaseProposal
 	case ProposalSkipped:

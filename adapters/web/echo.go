@@ -16,7 +16,7 @@ import (
 // was not recorded gets the reason. A room whose table the Reader does not
 // know shows it to everyone, as chat platforms do.
 func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
-	st, evs, err := p.table(ctx, ev.Channel)
+	st, evs, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
 	if err != nil {
 		p.postAs(ctx, ev)
 		return

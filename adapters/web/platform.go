@@ -218,7 +218,7 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	switch {
 	case r.Form != nil:
 		budget, cands := 0, map[string]bool(nil)
-		if st, _, err := p.table(ctx, ev.Channel); err == nil {
+		if st, _, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
 		}
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: viewForm(*r.Form, budget, cands)}, nil)
