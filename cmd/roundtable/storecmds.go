@@ -79,7 +79,7 @@ An ended table is exported whole, private reasoning included. A table that
 is still running is exported as far as it has been revealed: the sealed
 messages, proposals and ballots of its open phase appear as "withheld"
 events (who acted, not what), and private reasoning is left out.`,
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := export.ParseFormat(format)
 			if err != nil {
