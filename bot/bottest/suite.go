@@ -51,6 +51,7 @@ var scenarios = []struct {
 	{"DeadlinesCloseEarlyAndLate", testDeadlines},
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
+	{"ExportKeepsSealed", testExportKeepsSealed},
 }
 
 // env is one scenario's running service.
@@ -71,6 +72,9 @@ func newEnv(t *testing.T, h Harness, opt Options) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, h: h, opt: opt, clock: NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)), db: db}
+	if s, ok := h.(StoreSharer); ok {
+		s.ShareStore(db)
+	}
 	e.startService()
 	t.Cleanup(func() {
 		e.stopService()

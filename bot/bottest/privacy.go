@@ -1,0 +1,130 @@
+package bottest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// File is a file a user received (an export).
+type File struct {
+	Name string
+	Data []byte
+}
+
+// FileReceiver is a Harness whose users can receive files: each harness
+// fetches them as its platform's users do (a Discord attachment, a file in
+// a Slack direct message, a download link on the web page).
+type FileReceiver interface {
+	// ReceivedFiles returns the files u received, oldest first.
+	ReceivedFiles(u User) []File
+}
+
+// LogDownloader is a Harness whose users can download a table's log from
+// where they see the table (the web channel's /r/{room}/log).
+type LogDownloader interface {
+	// DownloadLog fetches, as u, the log of the table in channel; query
+	// holds the download's options (format, names).
+	DownloadLog(ctx context.Context, u User, channel string, query map[string]string) ([]byte, error)
+}
+
+// StoreSharer is a Harness whose platform reads the bot's store (the web
+// channel shows tables from it, as `roundtable serve` runs it with one
+// database). The suite hands it the store before the service starts.
+type StoreSharer interface {
+	ShareStore(db *store.DB)
+}
+
+// Markers placed in what must stay sealed until its phase closes.
+const (
+	markMessage   = "MARK-SEALED-MESSAGE"
+	markProposal  = "MARK-SEALED-PROPOSAL"
+	markReasoning = "it is short" // Scribe's private reasoning
+)
+
+// export runs /roundtable export as u and returns the file u receives.
+func (e *env) export(u User, opts map[string]string) string {
+	e.t.Helper()
+	fr, ok := e.h.(FileReceiver)
+	if !ok {
+		e.t.Skipf("%T cannot receive files", e.h)
+	}
+	n := len(fr.ReceivedFiles(u))
+	e.command(u, "export", opts)
+	var f File
+	e.waitFor(u.Name+"'s export", func() bool {
+		files := fr.ReceivedFiles(u)
+		if len(files) > n {
+			f = files[n]
+			return true
+		}
+		return false
+	})
+	return string(f.Data)
+}
+
+// exports returns what u gets of the table now: its /roundtable export
+// and, where the platform offers one, its log download.
+func (e *env) exports(u User, opts map[string]string) map[string]string {
+	e.t.Helper()
+	out := map[string]string{"export": e.export(u, opts)}
+	if d, ok := e.h.(LogDownloader); ok {
+		data, err := d.DownloadLog(context.Background(), u, e.thread, opts)
+		if err != nil {
+			e.t.Fatalf("%s's log download: %v", u.Name, err)
+		}
+		out["log download"] = string(data)
+	}
+	return out
+}
+
+// sealed checks what an export shows: each marker present or not.
+func (e *env) sealed(when string, logs map[string]string, want map[string]bool) {
+	e.t.Helper()
+	for path, log := range logs {
+		for mark, shown := range want {
+			if strings.Contains(log, mark) != shown {
+				e.t.Errorf("%s: the %s shows %q: %v, want %v\n%s", when, path, mark, !shown, shown, log)
+			}
+		}
+	}
+}
+
+// testExportKeepsSealed: a participant's export during each open phase
+// holds nothing sealed (an open message phase's messages, an open
+// proposal phase's proposals and the agents' reasoning, an open vote's
+// ballots); after the end it holds everything but others' reasoning,
+// which only the starter's export has.
+func testExportKeepsSealed(t *testing.T, e *env) {
+	e.start(map[string]string{"topic": "Secrets", "rounds": "1"})
+	e.click(Bob, "**Secrets", "Join")
+	e.private(Bob, "You joined")
+	e.say(Alice, markMessage)
+	e.waitEvents("message_posted", 2) // Alice's and Scribe's
+	log := e.exports(Bob, nil)
+	e.sealed("message phase", log, map[string]bool{markMessage: false, "Scribe here": false, `"type":"withheld"`: true})
+
+	e.say(Bob, "my sealed word")
+	e.post("**Round 1 of 1: proposal")
+	e.command(Alice, "propose", map[string]string{"text": markProposal})
+	e.waitEvents("proposal_made", 2)
+	log = e.exports(Bob, map[string]string{"format": "csv"})
+	e.sealed("proposal phase", log, map[string]bool{markMessage: true, markProposal: false, "Scribe's plan": false, markReasoning: false})
+
+	e.command(Bob, "propose", map[string]string{"text": "Bob's idea"})
+	e.post("**Round 1 of 1: vote")
+	e.command(Alice, "vote", map[string]string{"ballot": "C"})
+	e.waitEvents("ballot_cast", 2)
+	log = e.exports(Bob, nil)
+	e.sealed("vote phase", log, map[string]bool{markProposal: true, `"type":"ballot_cast","actor"`: false, `"choice":"C"`: false, markReasoning: false})
+
+	e.command(Bob, "vote", map[string]string{"ballot": "A"})
+	e.post("**The table has ended")
+	log = e.exports(Bob, nil)
+	e.sealed("after the end (Bob)", log, map[string]bool{`"choice":"C"`: true, markReasoning: false})
+	log = e.exports(Alice, nil)
+	e.sealed("after the end (Alice, who started it)", log, map[string]bool{markReasoning: true, fmt.Sprintf(`"choice":%q`, "A"): true})
+}
