@@ -52,6 +52,7 @@ var scenarios = []struct {
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
 	{"ExportKeepsSealed", testExportKeepsSealed},
+	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
 }
 
 // env is one scenario's running service.
