@@ -148,6 +148,7 @@ func FuzzReplay(f *testing.F) {
 		if err != nil {
 			return
 		}
+		_ = roundtable.Visible(evs, roundtable.Viewer{Participant: "alice"}) // must not panic on any log
 		s, err := roundtable.Replay(evs)
 		if err != nil {
 			var le *roundtable.LogError

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -17,8 +18,13 @@ import (
 // know shows it to everyone, as chat platforms do.
 func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
 	st, evs, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
-	if err != nil {
+	switch {
+	case errors.Is(err, errNoTable):
 		p.postAs(ctx, ev)
+		return
+	case err != nil: // a table that cannot be read must not show what may be sealed
+		p.log.Warn("echo", "room", ev.Channel, "err", err)
+		p.tell(ev, "Your message could not be checked: this table's log cannot be read.")
 		return
 	}
 	recorded := slices.ContainsFunc(evs, func(e roundtable.Event) bool { return e.Key == "msg:"+ev.ID })
