@@ -10,9 +10,15 @@ func TestViewerMay(t *testing.T) {
 	proposalOpen := roundtable.Stage{Mode: roundtable.Sealed, Round: 2, Phase: roundtable.PhaseProposal}
 	ended := roundtable.Stage{Mode: roundtable.Sealed, Round: 2, Phase: roundtable.PhaseVote, Ended: true}
 	alice, bob, researcher := roundtable.Viewer{Participant: "alice"}, roundtable.Viewer{Participant: "bob"}, roundtable.Viewer{Researcher: true}
-	msg := func(r int) roundtable.Sight { return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseMessage} }
-	prop := func(r int) roundtable.Sight { return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseProposal} }
-	ballot := func(r int) roundtable.Sight { return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseVote} }
+	msg := func(r int) roundtable.Sight {
+		return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseMessage}
+	}
+	prop := func(r int) roundtable.Sight {
+		return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseProposal}
+	}
+	ballot := func(r int) roundtable.Sight {
+		return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseVote}
+	}
 	reasoning := func(r int) roundtable.Sight {
 		return roundtable.Sight{Author: "alice", Round: r, Phase: roundtable.PhaseProposal, Private: true}
 	}
