@@ -52,16 +52,29 @@ func (t *Table) View(id string) (View, error) {
 	if p, ok := s.Latest[id]; ok {
 		v.Own = &p
 	}
-	viewer, stage := Viewer{Participant: id}, s.Stage()
 	for _, r := range s.Rounds {
-		r = r.For(viewer, stage)
+		r = r.visibleTo(id)
 		if r.Round < s.Round {
 			v.History = append(v.History, r)
 		} else if r.Round == s.Round {
-			v.Current = r
+			v.Current = r.sealedFor(id, s)
 		}
 	}
 	return v, nil
+}
+
+// visibleTo returns r, a round that has ended, as participant id may see
+// it (the visibility rule, Viewer.May): without other participants'
+// reasoning.
+func (r RoundRecord) visibleTo(id string) RoundRecord {
+	return r.For(Viewer{Participant: id}, Stage{Round: r.Round + 1})
+}
+
+// sealedFor returns r as participant id may see it at s's stage (the
+// visibility rule, Viewer.May): what an open phase has not revealed yet is
+// left out.
+func (r RoundRecord) sealedFor(id string, s *State) RoundRecord {
+	return r.For(Viewer{Participant: id}, s.Stage())
 }
 
 // Name returns the display name of participant id, or id itself.
