@@ -18,7 +18,6 @@ type Fake struct {
 	posts    map[string][]Post
 	threads  map[string][]string
 	private  map[string][]Private
-	files    map[string][]File
 	forms    map[string]*bot.Form
 	nextID   int
 	updates  chan struct{}
@@ -29,12 +28,11 @@ var (
 	_ bot.Platform = (*Fake)(nil)
 	_ bot.Uploader = (*Fake)(nil)
 	_ Harness      = (*Fake)(nil)
-	_ FileReceiver = (*Fake)(nil)
 )
 
 // NewFake returns an empty fake platform named "fake".
 func NewFake() *Fake {
-	return &Fake{posts: map[string][]Post{}, threads: map[string][]string{}, private: map[string][]Private{}, files: map[string][]File{},
+	return &Fake{posts: map[string][]Post{}, threads: map[string][]string{}, private: map[string][]Private{},
 		forms: map[string]*bot.Form{}, updates: make(chan struct{}, 1), platform: "fake"}
 }
 
@@ -107,15 +105,7 @@ func (f *Fake) Upload(_ context.Context, ev *bot.Event, name string, data []byte
 	defer f.notify()
 	defer f.mu.Unlock()
 	f.private[ev.User.ID] = append(f.private[ev.User.ID], Private{Text: fmt.Sprintf("file %s (%d bytes): %s\n%s", name, len(data), note, data)})
-	f.files[ev.User.ID] = append(f.files[ev.User.ID], File{Name: name, Data: data})
 	return nil
-}
-
-// ReceivedFiles implements FileReceiver.
-func (f *Fake) ReceivedFiles(u User) []File {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]File(nil), f.files[u.ID]...)
 }
 
 // StartThread implements bot.Platform.

@@ -161,3 +161,20 @@ func testExportPseudonymisesEveryone(t *testing.T, e *env) {
 		t.Errorf("the export with names lacks the starter %q", starter)
 	}
 }
+
+var _ FileReceiver = (*Fake)(nil)
+
+// ReceivedFiles implements FileReceiver: the files Upload showed u, read
+// back from their private notes ("file NAME (N bytes): NOTE", a newline,
+// the content).
+func (f *Fake) ReceivedFiles(u User) []File {
+	var out []File
+	for _, p := range f.Private(u) {
+		head, data, ok := strings.Cut(p.Text, "\n")
+		name, _, named := strings.Cut(strings.TrimPrefix(head, "file "), " (")
+		if ok && named && strings.HasPrefix(head, "file ") {
+			out = append(out, File{Name: name, Data: []byte(data)})
+		}
+	}
+	return out
+}
