@@ -208,9 +208,6 @@ func (lt *live) showLive(ctx context.Context, say roundtable.Say) {
 		return
 	}
 	st = lt.table.Snapshot()
-	if !(roundtable.Viewer{}).May(st.Stage(), roundtable.Sight{Author: msg.From, Round: st.Round, Phase: roundtable.PhaseMessage}) {
-		return
-	}
 	lt.post(ctx, fmt.Sprintf("r%d/msg/%d", st.Round, msg.Seq), lt.messagePost(st, msg))
 }
 
@@ -234,10 +231,9 @@ func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason str
 	lt.enter(ctx)
 }
 
-// showOutcome posts what the closed phase revealed: the round as anyone
-// in the channel may see it (roundtable.Viewer{}, the visibility rule).
+// showOutcome posts what the closed phase revealed.
 func (lt *live) showOutcome(ctx context.Context, s *roundtable.State, pos roundtable.Position) {
-	r := s.Rounds[pos.Round-1].For(roundtable.Viewer{}, s.Stage())
+	r := s.Rounds[pos.Round-1]
 	switch {
 	case pos.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed:
 		for _, m := range r.Messages {
