@@ -191,10 +191,9 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 }
 
 // export sends the table's log as a file, as the requester may see it now
-// (roundtable.Visible): nothing of an open phase that is still sealed, and
-// private reasoning only for whoever may export with names, once the table
-// has ended. Human participants are pseudonymised unless the starter (or a
-// manager) asks for names:keep.
+// (roundtable.Visible): nothing an open phase still seals. Human
+// participants are pseudonymised unless the starter (or a manager) asks for
+// names:keep.
 func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
 	up, ok := lt.platform.(Uploader)
 	if !ok {
@@ -204,8 +203,8 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	if err != nil {
 		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
 	}
-	keep, manager := strings.EqualFold(ev.Options["names"], "keep"), s.mayManage(ev, lt)
-	if keep && !manager {
+	keep := strings.EqualFold(ev.Options["names"], "keep")
+	if keep && !s.mayManage(ev, lt) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())
@@ -213,7 +212,9 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, err
 	}
 	var buf bytes.Buffer
-	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: manager}
+	// The requester sees the table as the visibility rule lets them see it
+	// now; private reasoning only in an export with names of an ended table.
+	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: keep}
 	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}

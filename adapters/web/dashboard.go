@@ -49,14 +49,13 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusForbidden, "Join link needed", "Open the table's join link to see its dashboard.")
 		return
 	}
-	viewer := p.viewerOf(r, v, roomID)
-	_, evs, err := p.table(r.Context(), roomID, viewer)
+	_, evs, err := p.table(r.Context(), roomID, viewerOf(v))
 	if err != nil {
 		p.log.Warn("dashboard", "room", roomID, "err", err)
 		p.renderMessage(w, http.StatusNotFound, "No table yet", "This room has no stored table to show.")
 		return
 	}
-	org := viewer.Researcher
+	org := p.organises(r, v, roomID)
 	if !org {
 		evs = export.Pseudonymize(evs)
 	}
@@ -151,8 +150,9 @@ func usage(st *roundtable.State, n names) []usageRow {
 
 // serveLog downloads the table's log as the visitor may see it now (an
 // open phase's sealed messages, proposals and ballots are withheld from
-// everyone; private reasoning only reaches the organiser of an ended
-// table). Names are kept only for the organiser who asks for them.
+// everyone; private reasoning only reaches the organiser's download with
+// names of an ended table). Names are kept only for the organiser who asks
+// for them.
 func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
@@ -171,7 +171,8 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return
 	}
-	viewer := p.viewerOf(r, v, roomID)
+	viewer := viewerOf(v)
+	viewer.Researcher = keep // only the organiser may keep names
 	st, evs, err := p.table(r.Context(), roomID, viewer)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")

@@ -10,8 +10,6 @@ import (
 	"path"
 	"strconv"
 	"time"
-
-	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // How often the live stream looks at the table for changes nobody posted
@@ -133,7 +131,7 @@ func (p *Platform) updateFor(ctx context.Context, roomID string, v visitor, c cu
 	for _, it := range items {
 		u.Private = append(u.Private, viewPrivate(p.boot, it, roomID))
 	}
-	if st, _, err := p.table(ctx, roomID, roundtable.Viewer{Participant: participantID(v.ID)}); err == nil {
+	if st, _, err := p.table(ctx, roomID, viewerOf(v)); err == nil {
 		u.State = viewState(st, v.ID, p.cfg.Now())
 	}
 	return u, next

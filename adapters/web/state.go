@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -42,10 +41,10 @@ func (p *Platform) table(ctx context.Context, roomID string, v roundtable.Viewer
 	return st, evs, nil
 }
 
-// viewerOf is who visitor v is to the rule: a participant (if seated),
-// and a researcher when it organises the room's table.
-func (p *Platform) viewerOf(r *http.Request, v visitor, roomID string) roundtable.Viewer {
-	return roundtable.Viewer{Participant: participantID(v.ID), Researcher: p.organises(r, v, roomID)}
+// viewerOf is who visitor v is to the visibility rule: the participant it
+// is (if seated).
+func viewerOf(v visitor) roundtable.Viewer {
+	return roundtable.Viewer{Participant: participantID(v.ID)}
 }
 
 // stateView is the table as the room's side panel shows it.

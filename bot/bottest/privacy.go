@@ -2,7 +2,6 @@ package bottest
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -98,7 +97,7 @@ func (e *env) sealed(when string, logs map[string]string, want map[string]bool) 
 // holds nothing sealed (an open message phase's messages, an open
 // proposal phase's proposals and the agents' reasoning, an open vote's
 // ballots); after the end it holds everything but others' reasoning,
-// which only the starter's export has.
+// which only the starter's export with names has.
 func testExportKeepsSealed(t *testing.T, e *env) {
 	e.start(map[string]string{"topic": "Secrets", "rounds": "1"})
 	e.click(Bob, "**Secrets", "Join")
@@ -127,7 +126,9 @@ func testExportKeepsSealed(t *testing.T, e *env) {
 	log = e.exports(Bob, nil)
 	e.sealed("after the end (Bob)", log, map[string]bool{`"choice":"C"`: true, markReasoning: false})
 	log = e.exports(Alice, nil)
-	e.sealed("after the end (Alice, who started it)", log, map[string]bool{markReasoning: true, fmt.Sprintf(`"choice":%q`, "A"): true})
+	e.sealed("after the end (Alice, pseudonymised)", log, map[string]bool{markReasoning: false, `"choice":"A"`: true})
+	log = e.exports(Alice, map[string]string{"names": "keep"})
+	e.sealed("after the end (Alice, who started it, with names)", log, map[string]bool{markReasoning: true, `"choice":"A"`: true})
 }
 
 // testExportPseudonymisesEveryone: a table started by someone who does not
