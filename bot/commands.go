@@ -178,8 +178,8 @@ func splitList(s string) []string {
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if !s.mayManage(ev, lt) {
-		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table, or someone who may manage tables, can stop it")
+	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can stop it")
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -204,8 +204,10 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, roundtable.Errorf(roundtable.Invalid, "format: %v", err)
 	}
 	keep := strings.EqualFold(ev.Options["names"], "keep")
-	if keep && !s.mayManage(ev, lt) {
-		return nil, roundtable.Errorf(roundtable.Forbidden, "only whoever started this table can export it with names")
+	if keep {
+		if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+			return nil, refuseUnless(err, "only whoever started this table can export it with names")
+		}
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())
 	if err != nil {
@@ -237,12 +239,27 @@ func defaultTo(v, def string) string {
 }
 
 // mayManage reports whether the event's user may stop the table or export
-// it with names: whoever started it, a channel manager, or someone a
-// non-empty policy names. An empty policy lets anyone start tables, not
-// stop other people's.
-func (s *Service) mayManage(ev *Event, lt *live) bool {
+// it with names: whoever started it, a manager of the table's own channel,
+// or someone a non-empty policy names. An empty policy lets anyone start
+// tables, not stop other people's.
+func (s *Service) mayManage(ctx context.Context, ev *Event, lt *live) (bool, error) {
+	if lt.mayManage(ev) {
+		return true, nil
+	}
+	u, err := s.rightsIn(ctx, ev, lt)
+	if err != nil {
+		return false, err
+	}
 	p := s.cfg.policy(ev.Platform)
-	return lt.mayManage(ev) || ev.User.Manager || (!p.Empty() && p.Allows(ev.User))
+	return u.Manager || (!p.Empty() && p.Allows(u)), nil
+}
+
+// refuseUnless is err when rights could not be checked, else a refusal.
+func refuseUnless(err error, refusal string) error {
+	if err != nil {
+		return err
+	}
+	return roundtable.Errorf(roundtable.Forbidden, "%s", refusal)
 }
 
 // clipBytes shortens s to at most n bytes, on a character boundary.

@@ -24,6 +24,8 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 	if err != nil {
 		if roundtable.ErrorCode(err) == roundtable.Internal {
 			s.log.Error("handle event", "platform", ev.Platform, "kind", ev.Kind, "err", err)
+		} else if _, refused := Refused(err); refused {
+			s.log.Warn("the platform refused", "platform", ev.Platform, "kind", ev.Kind, "err", err)
 		}
 		if ev.Kind == KindMessage {
 			s.log.Debug("thread message not recorded", "err", err)
@@ -94,7 +96,7 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 // channel (thread) it was sent in, or the one named by its table option.
 func (s *Service) commandTable(ctx context.Context, ev *Event) (*live, error) {
 	if id := ev.Options["table"]; id != "" {
-		return s.tableByID(ctx, id)
+		return s.namedTable(ctx, ev, id)
 	}
 	lt, err := s.tableIn(ctx, ev.Platform, ev.Channel)
 	if roundtable.ErrorCode(err) != roundtable.NotFound {
@@ -104,7 +106,7 @@ func (s *Service) commandTable(ctx context.Context, ev *Event) (*live, error) {
 	if lerr != nil || !ok {
 		return nil, err
 	}
-	return s.tableByID(ctx, id)
+	return s.tableByID(ctx, ev.Platform, id)
 }
 
 func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
@@ -195,16 +197,6 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 		return formError(form, err), nil
 	}
 	return nil, roundtable.Errorf(roundtable.Invalid, "unknown form")
-}
-
-// refTable decodes a control or form ID and finds its table.
-func (s *Service) refTable(ctx context.Context, ev *Event) (ref, *live, error) {
-	r, err := parseRef(ev.Action)
-	if err != nil {
-		return ref{}, nil, roundtable.Errorf(roundtable.Invalid, "this control does not belong to roundtable")
-	}
-	lt, err := s.tableByID(ctx, r.Table)
-	return r, lt, err
 }
 
 func ephemeral(text string) *Reply { return &Reply{Text: text, Ephemeral: true} }

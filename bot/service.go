@@ -187,10 +187,11 @@ func (s *Service) tableIn(ctx context.Context, platform, channel string) (*live,
 	if !ok {
 		return nil, roundtable.Errorf(roundtable.NotFound, "there is no table in this channel; start one with /roundtable start")
 	}
-	return s.tableByID(ctx, id)
+	return s.tableByID(ctx, platform, id)
 }
 
-func (s *Service) tableByID(ctx context.Context, id string) (*live, error) {
+// tableByID finds a table that runs on platform.
+func (s *Service) tableByID(ctx context.Context, platform, id string) (*live, error) {
 	lt, err := s.load(ctx, id)
 	if err != nil {
 		if roundtable.ErrorCode(err) == roundtable.NotFound {
@@ -198,8 +199,8 @@ func (s *Service) tableByID(ctx context.Context, id string) (*live, error) {
 		}
 		return nil, err
 	}
-	if lt == nil {
-		return nil, roundtable.Errorf(roundtable.NotFound, "table %s runs on another platform", id)
+	if lt == nil || lt.platform.Name() != platform {
+		return nil, roundtable.Errorf(roundtable.Forbidden, "table %s runs on another platform; act on it there", id)
 	}
 	return lt, nil
 }

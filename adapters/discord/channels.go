@@ -45,6 +45,7 @@ func (p *Platform) learn(ch *discordgo.Channel) {
 func (p *Platform) learnLocked(ch *discordgo.Channel) {
 	if ch.IsThread() {
 		p.parents[ch.ID] = ch.ParentID
+		p.archived[ch.ID] = ch.ThreadMetadata != nil && ch.ThreadMetadata.Archived
 	} else {
 		p.parents[ch.ID] = ""
 	}

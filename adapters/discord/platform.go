@@ -57,6 +57,8 @@ type Platform struct {
 	self     string            // the bot's user ID, from READY
 	app      string            // the application ID, from READY
 	parents  map[string]string // channel ID → parent ID ("" when not a thread)
+	archived map[string]bool   // threads the gateway said are archived
+	noticed  map[string]bool   // notices posted, by key
 	webhooks map[string]*discordgo.Webhook
 
 	hookMu sync.Mutex // serialises webhook creation
@@ -85,7 +87,7 @@ func New(cfg Config, log *slog.Logger) *Platform {
 	s.ShouldRetryOnRateLimit = true
 	s.Client = httpClient(cfg)
 	return &Platform{cfg: cfg, log: log.With("platform", "discord"), s: s, ackAfter: defaultAckAfter,
-		parents: map[string]string{}, webhooks: map[string]*discordgo.Webhook{}}
+		parents: map[string]string{}, archived: map[string]bool{}, noticed: map[string]bool{}, webhooks: map[string]*discordgo.Webhook{}}
 }
 
 // Name implements bot.Platform.

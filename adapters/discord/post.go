@@ -22,16 +22,25 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	if m.Text == "" && len(rows) == 0 {
 		return "", errors.New("discord: post: the message is empty")
 	}
-	parts := split(m.Text, maxText)
+	size := maxText
+	if m.As != nil {
+		size -= maxWebhookName + len(speakerFormat) // room to name the agent if webhooks are refused
+	}
+	parts := split(m.Text, size)
 	var first string
 	for i, part := range parts {
 		var comps []discordgo.MessageComponent
 		if i == len(parts)-1 {
 			comps = rows
 		}
-		id, err := p.send(ctx, channel, m.As, part, comps)
+		var id string
+		err := p.reopening(ctx, channel, func() (err error) {
+			id, err = p.send(ctx, channel, m.As, part, comps)
+			return err
+		})
 		if err != nil {
-			return first, fmt.Errorf("discord: post part %d of %d in %s: %w", i+1, len(parts), channel, err)
+			p.cannotPost(ctx, channel, err)
+			return first, fmt.Errorf("discord: post part %d of %d in %s: %w", i+1, len(parts), channel, final(err))
 		}
 		if i == 0 {
 			first = id
@@ -40,17 +49,39 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	return first, nil
 }
 
-// send posts one part, as the bot or as an agent.
+// speakerFormat names an agent in a message the bot posts for it.
+const speakerFormat = "**%s**: "
+
+// send posts one part, as the bot or as an agent. When the bot may not
+// use webhooks there, the agent's part is posted by the bot under the
+// agent's name, and the channel is told once what is missing.
 func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent) (string, error) {
 	if as != nil {
-		return p.speak(ctx, channel, *as, text, comps)
+		id, err := p.speak(ctx, channel, *as, text, comps)
+		r, refused := bot.Refused(err)
+		if !refused {
+			return id, err
+		}
+		p.notice(ctx, channel, "webhooks:"+channel, "Agents speak through me here. "+r.Reason)
+		text = fmt.Sprintf(speakerFormat, personaName(as.Name)) + text
 	}
 	msg, err := p.s.ChannelMessageSendComplex(channel,
 		&discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}, discordgo.WithContext(ctx))
 	if err != nil {
-		return "", err
+		return "", p.refused(ctx, channel, p.sendPermission(channel), err)
 	}
 	return msg.ID, nil
+}
+
+// cannotPost tells a thread's parent channel, once, that the bot lacks a
+// permission to post in the thread.
+func (p *Platform) cannotPost(ctx context.Context, channel string, err error) {
+	r, refused := bot.Refused(err)
+	parent := p.knownParent(channel)
+	if !refused || parent == "" {
+		return
+	}
+	p.notice(ctx, parent, "post:"+channel, fmt.Sprintf("I cannot post in <#%s>. %s", channel, r.Reason))
 }
 
 // Edit implements bot.Platform: the message's text and controls are
@@ -64,8 +95,12 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 		rows = []discordgo.MessageComponent{}
 	}
 	edit := &discordgo.MessageEdit{ID: id, Channel: channel, Content: &text, Components: &rows, AllowedMentions: noMentions()}
-	if _, err := p.s.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
-		return wrap(fmt.Sprintf("edit message %s in %s", id, channel), err)
+	err := p.reopening(ctx, channel, func() error {
+		_, err := p.s.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
+		return err
+	})
+	if err != nil {
+		return wrap(fmt.Sprintf("edit message %s in %s", id, channel), final(p.refused(ctx, channel, 0, err)))
 	}
 	return nil
 }
@@ -80,7 +115,7 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	ch, err := p.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: clip(orDefault(title, "roundtable"), maxThreadName),
 		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx))
 	if err != nil {
-		return "", wrap("start thread in "+channel, err)
+		return "", wrap("start thread in "+channel, final(p.refused(ctx, channel, discordgo.PermissionCreatePublicThreads, err)))
 	}
 	if ch.ParentID == "" {
 		ch.ParentID = channel

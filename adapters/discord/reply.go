@@ -154,6 +154,9 @@ func (p *Platform) Upload(ctx context.Context, ev *bot.Event, name string, data 
 	if !ok {
 		_, err := p.s.ChannelMessageSendComplex(ev.Channel, &discordgo.MessageSend{Content: clip(note, maxText),
 			Files: []*discordgo.File{file}, AllowedMentions: noMentions()}, discordgo.WithContext(ctx))
+		if err != nil {
+			err = final(p.refused(ctx, ev.Channel, p.sendPermission(ev.Channel)|discordgo.PermissionAttachFiles, err))
+		}
 		return wrap("upload "+name, err)
 	}
 	it.mu.Lock()

@@ -97,6 +97,7 @@ func (p *Platform) listen(ctx context.Context, in *inbox, ready chan<- struct{})
 		p.s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) { p.onInteraction(ctx, in, i.Interaction) }),
 		p.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { p.onMessage(in, m.Message) }),
 		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadCreate) { p.learn(c.Channel) }),
+		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadUpdate) { p.learn(c.Channel) }),
 		p.s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { p.learnGuild(g.Guild) }),
 	}
 	return func() {

@@ -58,12 +58,12 @@ func (p *Platform) webhook(ctx context.Context, channel string) (*discordgo.Webh
 	}
 	hooks, err := p.s.ChannelWebhooks(channel, discordgo.WithContext(ctx))
 	if err != nil {
-		return nil, wrap("list webhooks of "+channel, err)
+		return nil, wrap("list webhooks of "+channel, p.refused(ctx, channel, discordgo.PermissionManageWebhooks, err))
 	}
 	wh = p.ours(hooks)
 	if wh == nil {
 		if wh, err = p.s.WebhookCreate(channel, webhookName, "", discordgo.WithContext(ctx)); err != nil {
-			return nil, wrap("create webhook in "+channel, err)
+			return nil, wrap("create webhook in "+channel, p.refused(ctx, channel, discordgo.PermissionManageWebhooks, err))
 		}
 		p.log.Info("created webhook", "channel", channel)
 	}

@@ -12,7 +12,7 @@ import (
 // Block Kit limits (api.slack.com/reference/block-kit).
 const (
 	maxSectionText  = 3000  // characters of a section's text
-	maxMessageText  = 40000 // characters of one message
+	maxMessageText  = 11500 // characters of text in one message's blocks, under Slack's 12,000 (msg_blocks_too_long)
 	maxBlocks       = 50    // blocks of a message
 	maxElements     = 25    // elements of an actions block
 	maxOptions      = 100   // options of a select
@@ -34,10 +34,11 @@ type part struct {
 // then its controls in actions blocks on the last message.
 func renderMessage(m bot.Message) []part {
 	actions := actionBlocks(m.Controls)
+	room := maxMessageText - controlsSize(m.Controls) // every part keeps room for the controls
 	var parts []part
 	cur, size := part{}, 0
 	for _, chunk := range sections(m.Text) {
-		full := len(cur.blocks)+1 > maxBlocks-len(actions) || size+len(chunk) > maxMessageText
+		full := len(cur.blocks)+1 > maxBlocks-len(actions) || size+len(chunk) > room
 		if full && len(cur.blocks) > 0 {
 			parts = append(parts, cur)
 			cur, size = part{}, 0
@@ -53,6 +54,19 @@ func renderMessage(m bot.Message) []part {
 		cur.text = controlsText(m.Controls)
 	}
 	return append(parts, cur)
+}
+
+// controlsSize bounds the text the controls' elements carry (labels,
+// placeholders, options), as Slack counts it against a message's blocks.
+func controlsSize(cs []bot.Control) int {
+	n := 0
+	for _, c := range cs {
+		n += min(len(c.Label), maxPlaceholder)
+		for _, o := range c.Options[:min(len(c.Options), maxOptions)] {
+			n += min(len(o.Label), maxOptionText) // bytes bound characters; labels are clipped
+		}
+	}
+	return n
 }
 
 // sections cuts a text into section-sized mrkdwn chunks; none when empty.

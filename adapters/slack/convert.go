@@ -3,6 +3,7 @@ package slack
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -18,10 +19,21 @@ type origin struct {
 	TriggerID string // opens a modal within 3 s of the user's act
 	Channel   string // the Slack channel
 	ThreadTS  string // the thread, if the act happened in one
+	// ResponseURL answers the act privately even where the app may not
+	// post (commands and clicks have one).
+	ResponseURL string
+	// Expires is when TriggerID stops opening modals (3 s after the act).
+	Expires time.Time
 	// ack acknowledges a view_submission, whose ack waits for the bot's
 	// answer (see acker); nil for other events, acknowledged on receipt.
 	ack *acker
 }
+
+// triggerLife is how long a trigger_id opens modals after the act.
+const triggerLife = 3 * time.Second
+
+// triggerExpiry is when the trigger of an act received now expires.
+func triggerExpiry() time.Time { return time.Now().Add(triggerLife) }
 
 // formMeta is a modal's private_metadata: the view_submission payload
 // names no channel, so the modal carries the one it was opened from.
@@ -35,7 +47,7 @@ func commandEvent(c slack.SlashCommand) *bot.Event {
 	name, opts := parseCommand(unescape(c.Text))
 	return &bot.Event{Kind: bot.KindCommand, ID: "cmd:" + c.TriggerID, User: bot.User{ID: c.UserID, Name: c.UserName},
 		Channel: c.ChannelID, Command: name, Options: opts,
-		Native: origin{TriggerID: c.TriggerID, Channel: c.ChannelID}}
+		Native: origin{TriggerID: c.TriggerID, Channel: c.ChannelID, ResponseURL: c.ResponseURL, Expires: triggerExpiry()}}
 }
 
 // interactionEvent converts a button click, a select or a submitted modal;
@@ -55,7 +67,8 @@ func actionEvent(cb slack.InteractionCallback) *bot.Event {
 		return nil
 	}
 	a := cb.ActionCallback.BlockActions[0]
-	o := origin{TriggerID: cb.TriggerID, Channel: cb.Container.ChannelID, ThreadTS: cb.Container.ThreadTs}
+	o := origin{TriggerID: cb.TriggerID, Channel: cb.Container.ChannelID, ThreadTS: cb.Container.ThreadTs,
+		ResponseURL: cb.ResponseURL, Expires: triggerExpiry()}
 	if o.Channel == "" {
 		o.Channel = cb.Channel.ID
 	}
@@ -86,7 +99,7 @@ func submitEvent(cb slack.InteractionCallback) *bot.Event {
 	var meta formMeta
 	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta) // a foreign modal has none: no channel
 	r := parseRef(meta.Channel)
-	o := origin{TriggerID: cb.TriggerID, Channel: r.Channel, ThreadTS: r.TS}
+	o := origin{TriggerID: cb.TriggerID, Channel: r.Channel, ThreadTS: r.TS, Expires: triggerExpiry()}
 	ev := &bot.Event{Kind: bot.KindSubmit, ID: "view:" + cb.View.ID + ":" + cb.TriggerID, User: interactionUser(cb),
 		Action: cb.View.CallbackID, Fields: map[string]string{}, Native: o}
 	if cb.View.State != nil {

@@ -44,6 +44,7 @@ func (in inbox) interaction(ctx context.Context, cb slack.InteractionCallback, a
 }
 
 func (in inbox) command(ctx context.Context, c slack.SlashCommand) {
+	in.p.names.put(c.ChannelID, c.ChannelName)
 	in.deliver(ctx, commandEvent(c))
 }
 

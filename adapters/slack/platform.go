@@ -145,6 +145,7 @@ type Platform struct {
 	users   *userCache
 	threads *threadIndex
 	parts   *partsIndex
+	names   channelNames
 	busy    busy
 
 	mu   sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -17,7 +18,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	where := parseRef(channel)
 	ts, err := p.postParts(ctx, where, renderMessage(m), m.As, nil)
 	if err != nil {
-		return "", fmt.Errorf("slack post in %s: %w", channel, err)
+		return "", fmt.Errorf("slack post in %s: %w", channel, p.refused(channel, err))
 	}
 	return ref{Channel: where.Channel, TS: ts}.String(), nil
 }
@@ -84,7 +85,7 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 	old := append([]string{msg.TS}, p.parts.get(msg)...)
 	for i, ts := range old {
 		if err := p.editPart(ctx, msg.Channel, ts, parts, i); err != nil {
-			return fmt.Errorf("slack edit %s: %w", id, err)
+			return fmt.Errorf("slack edit %s: %w", id, p.refused(channel, err))
 		}
 	}
 	if len(parts) > len(old) {
@@ -116,7 +117,7 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	meta := slack.MsgOptionMetadata(slack.SlackMetadata{EventType: threadMetadata, EventPayload: map[string]any{}})
 	ts, err := p.postParts(ctx, where, renderMessage(bot.Message{Text: title}), nil, []slack.MsgOption{meta})
 	if err != nil {
-		return "", fmt.Errorf("slack start thread in %s: %w", channel, err)
+		return "", fmt.Errorf("slack start thread in %s: %w", channel, p.refused(channel, err))
 	}
 	thread := ref{Channel: where.Channel, TS: ts}
 	p.threads.started(thread)
@@ -146,7 +147,11 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	case r.Form != nil:
 		return p.openForm(ctx, ev, o, *r.Form)
 	case r.Ephemeral:
-		return p.ephemeral(ctx, ev.User.ID, o, r.Text)
+		err := p.ephemeral(ctx, ev.User.ID, o, r.Text)
+		if _, refused := bot.Refused(err); refused && o.ResponseURL != "" {
+			return p.respond(ctx, o, r.Text) // the app may not post where the user acted
+		}
+		return err
 	}
 	_, err := p.Post(ctx, ev.Channel, bot.Message{Text: r.Text})
 	return err
@@ -163,7 +168,7 @@ func (p *Platform) ephemeral(ctx context.Context, user string, o origin, text st
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("slack ephemeral to %s in %s: %w", user, o.Channel, err)
+			return fmt.Errorf("slack ephemeral to %s in %s: %w", user, o.Channel, p.refused(o.Channel, err))
 		}
 	}
 	return nil
@@ -181,12 +186,48 @@ func (p *Platform) openForm(ctx context.Context, ev *bot.Event, o origin, f bot.
 	if err != nil {
 		return err
 	}
-	err = p.pace.retry(ctx, func(ctx context.Context) error {
-		_, err := p.api.OpenViewContext(ctx, o.TriggerID, view)
-		return err
-	})
-	if err != nil {
+	if err := p.openView(ctx, o, view); err != nil {
+		if errors.Is(err, errTriggerExpired) {
+			if nerr := p.ephemeral(ctx, ev.User.ID, o, formTooLate); nerr != nil {
+				p.log.Warn("tell the user the form did not open", "user", ev.User.ID, "err", nerr)
+			}
+		}
 		return fmt.Errorf("slack views.open for %s: %w", ev.User.ID, err)
 	}
 	return nil
+}
+
+// errTriggerExpired is returned when Slack's rate limit outlasts the 3 s
+// during which a trigger_id opens a modal: waiting would only get
+// expired_trigger_id.
+var errTriggerExpired = errors.New("rate limited past the trigger's life")
+
+// formTooLate tells a user their form could not open.
+const formTooLate = "Slack is busy and the form could not open in time; please press the button again."
+
+// openView calls views.open, waiting out a 429 only when the retry still
+// falls within the trigger's life.
+func (p *Platform) openView(ctx context.Context, o origin, view slack.ModalViewRequest) error {
+	at := time.Now() // when the next call happens, counting the waits
+	for {
+		_, err := p.api.OpenViewContext(ctx, o.TriggerID, view)
+		d, limited := retryAfter(err)
+		if !limited {
+			return err
+		}
+		if at = at.Add(d); o.Expires.IsZero() || at.After(o.Expires) {
+			return fmt.Errorf("%w (Retry-After %s)", errTriggerExpired, d)
+		}
+		if err := p.pace.wait(ctx, d); err != nil {
+			return err
+		}
+		at = later(at, time.Now())
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

@@ -18,7 +18,7 @@ type Fake struct {
 	posts    map[string][]Post
 	threads  map[string][]string
 	private  map[string][]Private
-	forms    map[string]*bot.Form
+	forms    map[string]openForm
 	nextID   int
 	updates  chan struct{}
 	platform string
@@ -33,7 +33,22 @@ var (
 // NewFake returns an empty fake platform named "fake".
 func NewFake() *Fake {
 	return &Fake{posts: map[string][]Post{}, threads: map[string][]string{}, private: map[string][]Private{},
-		forms: map[string]*bot.Form{}, updates: make(chan struct{}, 1), platform: "fake"}
+		forms: map[string]openForm{}, updates: make(chan struct{}, 1), platform: "fake"}
+}
+
+// NewFakeNamed returns an empty fake platform with another name, to run
+// beside a Fake as a second platform.
+func NewFakeNamed(name string) *Fake {
+	f := NewFake()
+	f.platform = name
+	return f
+}
+
+// openForm is a form opened for a user, and where it was opened: its
+// submission arrives there, as on every platform.
+type openForm struct {
+	form    bot.Form
+	channel string
 }
 
 // Name implements bot.Platform.
@@ -86,7 +101,7 @@ func (f *Fake) Reply(_ context.Context, ev *bot.Event, r bot.Reply) error {
 	defer f.mu.Unlock()
 	if r.Form != nil {
 		form := *r.Form
-		f.forms[ev.User.ID] = &form
+		f.forms[ev.User.ID] = openForm{form: form, channel: ev.Channel}
 		f.private[ev.User.ID] = append(f.private[ev.User.ID], Private{Form: toForm(form)})
 		return nil
 	}
@@ -165,13 +180,21 @@ func (f *Fake) Click(ctx context.Context, u User, channel, messageID, controlID 
 // Submit implements Harness.
 func (f *Fake) Submit(ctx context.Context, u User, fields map[string]string) error {
 	f.mu.Lock()
-	form := f.forms[u.ID]
+	open, ok := f.forms[u.ID]
 	delete(f.forms, u.ID)
 	f.mu.Unlock()
-	if form == nil {
+	if !ok {
 		return fmt.Errorf("fake: no form is open for %s", u.Name)
 	}
-	return f.deliver(ctx, &bot.Event{Kind: bot.KindSubmit, User: botUser(u), Action: form.ID, Fields: fields})
+	return f.deliver(ctx, &bot.Event{Kind: bot.KindSubmit, User: botUser(u), Channel: open.channel, Action: open.form.ID, Fields: fields})
+}
+
+// Forge delivers ev as u, in channel, as a modified client could send it
+// (a control or form ID the platform never showed); its ID and platform
+// are set as for any event.
+func (f *Fake) Forge(ctx context.Context, u User, channel string, ev bot.Event) error {
+	ev.User, ev.Channel = botUser(u), channel
+	return f.deliver(ctx, &ev)
 }
 
 // Posts implements Harness.

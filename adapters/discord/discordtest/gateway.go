@@ -113,22 +113,29 @@ func (s *Server) identify(gc *gwConn, d json.RawMessage) {
 	defer s.notify()
 	s.stats.Identifies++
 	s.sess = &session{id: "sess-" + s.newID(), conn: gc, content: id.Intents&intentMessageContent != 0}
+	var unavailable []any
+	for id := range s.guilds {
+		unavailable = append(unavailable, map[string]any{"id": id, "unavailable": true})
+	}
 	s.dispatchLocked("READY", map[string]any{"v": 9, "session_id": s.sess.id, "resume_gateway_url": "ws" + s.srv.URL[len("http"):] + "/ws",
-		"user": botUser(), "application": map[string]any{"id": AppID, "flags": 0},
-		"guilds": []any{map[string]any{"id": GuildID, "unavailable": true}}})
-	s.dispatchLocked("GUILD_CREATE", s.guildJSON())
+		"user": botUser(), "application": map[string]any{"id": AppID, "flags": 0}, "guilds": unavailable})
+	for _, g := range s.guilds {
+		s.dispatchLocked("GUILD_CREATE", s.guildJSON(g))
+	}
 }
 
-func (s *Server) guildJSON() map[string]any {
-	var chans, threads []map[string]any
+func (s *Server) guildJSON(g *guild) map[string]any {
+	chans, threads := []map[string]any{}, []map[string]any{}
 	for _, c := range s.channels {
-		if c.Parent == "" {
+		switch {
+		case c.guildID() != g.ID:
+		case c.Parent == "":
 			chans = append(chans, channelJSON(c))
-		} else {
+		default:
 			threads = append(threads, channelJSON(c))
 		}
 	}
-	return map[string]any{"id": GuildID, "name": "Test guild", "owner_id": "1", "channels": chans, "threads": threads,
+	return map[string]any{"id": g.ID, "name": g.Name, "owner_id": g.Owner, "channels": chans, "threads": threads,
 		"roles": []any{}, "members": []any{}, "unavailable": false}
 }
 

@@ -55,7 +55,7 @@ func (s *Server) findMessage(ch, id string) *message {
 
 // messageJSON renders m as Discord's Message object.
 func (s *Server) messageJSON(m *message) map[string]any {
-	out := map[string]any{"id": m.ID, "channel_id": m.Channel, "guild_id": GuildID, "content": m.Text,
+	out := map[string]any{"id": m.ID, "channel_id": m.Channel, "guild_id": s.guildIDOf(m.Channel), "content": m.Text,
 		"timestamp": timestamp(m.createdAt), "edited_timestamp": nil, "tts": false, "mention_everyone": false,
 		"mentions": []any{}, "mention_roles": []any{}, "attachments": attachmentsJSON(m.ID, m.files), "embeds": []any{},
 		"components": rowsJSON(m.Rows), "pinned": false, "type": 0, "flags": 0}
@@ -105,14 +105,23 @@ func userJSON(u bottest.User) map[string]any {
 }
 
 func channelJSON(c *channel) map[string]any {
-	out := map[string]any{"id": c.ID, "type": c.Type, "guild_id": GuildID, "name": c.Name}
+	out := map[string]any{"id": c.ID, "type": c.Type, "guild_id": c.guildID(), "name": c.Name,
+		"permission_overwrites": overwritesJSON(c.Overwrites)}
 	if c.Parent != "" {
 		out["parent_id"] = c.Parent
 		out["owner_id"] = BotID
-		out["thread_metadata"] = map[string]any{"archived": false, "auto_archive_duration": 1440, "locked": false,
+		out["thread_metadata"] = map[string]any{"archived": c.Archived, "auto_archive_duration": 1440, "locked": false,
 			"archive_timestamp": timestamp(time.Now())}
 	}
 	return out
+}
+
+// guildIDOf is the guild of a channel by ID; the caller holds mu.
+func (s *Server) guildIDOf(id string) string {
+	if ch := s.channels[id]; ch != nil {
+		return ch.guildID()
+	}
+	return GuildID
 }
 
 func webhookJSON(w *webhook) map[string]any {

@@ -64,8 +64,16 @@ func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := r.PathValue("ch")
-	if s.channels[ch] == nil {
+	c := s.channels[ch]
+	if c == nil {
 		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
+		return
+	}
+	need := sendPerm(c)
+	if len(files) > 0 {
+		need |= permAttach
+	}
+	if !s.botMay(w, c, need) || !s.open(w, c) {
 		return
 	}
 	m := s.addMessage(ch, BotID, "bot", "", body.Content, body.Components)
@@ -89,6 +97,8 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	case m.AuthorID != BotID || m.Webhook != "":
 		apiError(w, http.StatusForbidden, 50005, "Cannot edit a message authored by another user")
+		return
+	case !s.botMay(w, s.channels[m.Channel], permView) || !s.open(w, s.channels[m.Channel]):
 		return
 	}
 	text, rows := m.Text, m.Rows
@@ -125,7 +135,10 @@ func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, 50024, "Cannot execute action on this channel type")
 		return
 	}
-	th := &channel{ID: s.newID(), Name: body.Name, Parent: parent.ID, Type: 11}
+	if !s.botMay(w, parent, permCreateThreads) {
+		return
+	}
+	th := &channel{ID: s.newID(), Name: body.Name, Parent: parent.ID, Guild: parent.Guild, Type: 11}
 	s.channels[th.ID] = th
 	parent.threads = append(parent.threads, th.ID)
 	created := channelJSON(th)
@@ -138,6 +151,12 @@ func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ch := s.channels[r.PathValue("ch")]; ch == nil || !s.botMay(w, ch, permManageWebhooks) {
+		if ch == nil {
+			apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
+		}
+		return
+	}
 	out := []map[string]any{}
 	for _, wh := range s.webhooks {
 		if wh.Channel == r.PathValue("ch") {
@@ -160,6 +179,9 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) {
 	ch := s.channels[r.PathValue("ch")]
 	if ch == nil || ch.Type != 0 {
 		apiError(w, http.StatusBadRequest, 50024, "Cannot execute action on this channel type")
+		return
+	}
+	if !s.botMay(w, ch, permManageWebhooks) {
 		return
 	}
 	wh := &webhook{ID: s.newID(), Channel: ch.ID, Name: body.Name}
@@ -189,8 +211,12 @@ func (s *Server) executeWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	target := wh.Channel
 	if th := r.URL.Query().Get("thread_id"); th != "" {
-		if c := s.channels[th]; c == nil || c.Parent != wh.Channel {
+		c := s.channels[th]
+		if c == nil || c.Parent != wh.Channel {
 			apiError(w, http.StatusBadRequest, 10003, "Unknown Channel: thread_id is not a thread of the webhook's channel")
+			return
+		}
+		if !s.open(w, c) {
 			return
 		}
 		target = th

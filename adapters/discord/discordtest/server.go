@@ -5,8 +5,13 @@
 // The fake models what users see: messages per channel (authored by the
 // bot, a webhook persona or a person), threads, ephemeral answers and
 // modals per user. It sends real rate-limit headers, can answer 429, and
-// can ask the client to reconnect (op 7) to exercise resuming. Harness
-// drives it as the bottest conformance suite expects.
+// can ask the client to reconnect (op 7) to exercise resuming. It models
+// guilds, roles, members and channel permission overwrites (guilds.go):
+// interactions carry the member's permissions where they were sent, and
+// the bot's own calls fail with 403 Missing Access (50001) or Missing
+// Permissions (50013) where it lacks a permission; and threads that
+// archive (threads.go), refusing edits and posts with 50083 until
+// unarchived. Harness drives it as the bottest conformance suite expects.
 package discordtest
 
 import (
@@ -68,6 +73,7 @@ type Server struct {
 	force429     int
 	buckets      map[string]*bucket
 	channels     map[string]*channel
+	guilds       map[string]*guild
 	messages     map[string][]*message // by channel
 	webhooks     map[string]*webhook
 	interactions map[string]*interaction // by ID and by token
@@ -82,8 +88,19 @@ type Server struct {
 // channel is a text channel or a thread.
 type channel struct {
 	ID, Name, Parent string
-	Type             int // 0 text, 11 public thread
+	Guild            string // "" is the default guild, GuildID
+	Type             int    // 0 text, 11 public thread
+	Overwrites       []Overwrite
+	Archived         bool // threads: archived (auto, after inactivity, or by ArchiveThread)
 	threads          []string
+}
+
+// guildID is the ID of the channel's guild.
+func (c *channel) guildID() string {
+	if c.Guild == "" {
+		return GuildID
+	}
+	return c.Guild
 }
 
 // message is a posted message with every control it ever showed (a user
@@ -148,7 +165,9 @@ func New(t testing.TB, opts Options) *Server {
 	s := &Server{opts: opts, next: 1_100_000_000_000_000_000, buckets: map[string]*bucket{},
 		channels: map[string]*channel{ChannelID: {ID: ChannelID, Name: "general"}}, messages: map[string][]*message{},
 		webhooks: map[string]*webhook{}, interactions: map[string]*interaction{}, private: map[string][]bottest.Private{},
-		files: map[string][]File{}, modals: map[string]*modal{}, updates: make(chan struct{}, 1)}
+		files: map[string][]File{}, modals: map[string]*modal{}, updates: make(chan struct{}, 1),
+		guilds: map[string]*guild{GuildID: newGuild(GuildID, "Test guild")}}
+	s.guilds[GuildID].roles = append(s.guilds[GuildID].roles, Role{ID: ModeratorRoleID, Name: "moderators", Permissions: permMember | permManageChannels})
 	s.srv = httptest.NewServer(s.routes())
 	t.Cleanup(s.srv.Close)
 	return s
@@ -208,6 +227,9 @@ func (s *Server) routes() http.Handler {
 	api("PUT /api/v9/applications/{app}/commands", s.overwriteCommands, true)
 	api("PUT /api/v9/applications/{app}/guilds/{guild}/commands", s.overwriteCommands, true)
 	api("GET /api/v9/channels/{ch}", s.getChannel, true)
+	api("PATCH /api/v9/channels/{ch}", s.editChannel, true)
+	api("GET /api/v9/guilds/{guild}", s.getGuild, true)
+	api("GET /api/v9/guilds/{guild}/members/{user}", s.getMember, true)
 	api("POST /api/v9/channels/{ch}/messages", s.createMessage, true)
 	api("PATCH /api/v9/channels/{ch}/messages/{mid}", s.editMessage, true)
 	api("POST /api/v9/channels/{ch}/threads", s.startThread, true)

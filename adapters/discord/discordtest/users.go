@@ -15,12 +15,6 @@ import (
 // commandName is the slash command the harness runs.
 const commandName = "roundtable"
 
-// Permission bits of the members the fake makes.
-const (
-	permManageChannels = 1 << 4
-	permMember         = 1<<10 | 1<<11 | 1<<16 | 1<<31 // view, send, read history, use commands
-)
-
 // errNotConnected is returned while no bot holds a gateway session.
 var errNotConnected = errors.New("discordtest: the bot is not connected")
 
@@ -45,7 +39,7 @@ func (s *Server) command(u bottest.User, channel, name string, opts map[string]s
 	if err != nil {
 		return nil, err
 	}
-	data := map[string]any{"id": cmd.ID, "name": cmd.Name, "type": 1, "guild_id": GuildID,
+	data := map[string]any{"id": cmd.ID, "name": cmd.Name, "type": 1, "guild_id": s.guildIDOf(channel),
 		"options": []any{map[string]any{"name": name, "type": optSubcommand, "options": options}}}
 	return s.sendInteraction(u, channel, 2, data, nil)
 }
@@ -214,14 +208,14 @@ func (s *Server) sendInteraction(u bottest.User, channel string, typ int, data m
 	it := &interaction{ID: s.newID(), Channel: channel, User: u, answered: make(chan struct{})}
 	it.Token = "itoken-" + it.ID
 	s.interactions[it.ID], s.interactions[it.Token] = it, it
-	perms := permMember
-	if u.Manager {
-		perms |= permManageChannels
-	}
-	member := map[string]any{"user": userJSON(u), "roles": []string{}, "permissions": strconv.Itoa(perms),
-		"joined_at": "2026-01-01T00:00:00Z", "deaf": false, "mute": false, "flags": 0}
+	// As Discord does: the member's permissions where the interaction
+	// happened (a user acts only in guilds they are a member of).
+	g := s.join(ch, u)
+	member := map[string]any{"user": userJSON(u), "roles": append([]string{}, g.members[u.ID]...),
+		"permissions": strconv.FormatInt(s.perms(ch, u.ID), 10),
+		"joined_at":   "2026-01-01T00:00:00Z", "deaf": false, "mute": false, "flags": 0}
 	payload := map[string]any{"id": it.ID, "application_id": AppID, "type": typ, "token": it.Token, "version": 1,
-		"guild_id": GuildID, "channel_id": channel, "channel": channelJSON(ch), "member": member, "data": data,
+		"guild_id": g.ID, "channel_id": channel, "channel": channelJSON(ch), "member": member, "data": data,
 		"app_permissions": "2248473465835073", "locale": "en-US", "guild_locale": "en-US", "entitlements": []any{}, "context": 0}
 	if m != nil {
 		payload["message"] = s.messageJSON(m)

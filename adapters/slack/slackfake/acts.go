@@ -17,6 +17,7 @@ func (s *Server) Command(u User, channel, text string) (string, error) {
 	s.mu.Lock()
 	name, ok := s.channels[channel]
 	trigger := s.trigger(u.ID)
+	url := s.responseURL(u.ID, channel, "commands", trigger)
 	s.mu.Unlock()
 	if !ok {
 		return "", fmt.Errorf("slackfake: no channel %s", channel)
@@ -24,7 +25,7 @@ func (s *Server) Command(u User, channel, text string) (string, error) {
 	return s.send("slash_commands", map[string]any{"token": "verification-token", "team_id": TeamID, "team_domain": "fake",
 		"channel_id": channel, "channel_name": name, "user_id": u.ID, "user_name": u.Name, "command": appCommand,
 		"text": escaper.Replace(text), "api_app_id": AppID, "is_enterprise_install": "false",
-		"response_url": "https://hooks.slack.invalid/commands/" + trigger, "trigger_id": trigger})
+		"response_url": url, "trigger_id": trigger})
 }
 
 // trigger issues a trigger_id for u's act. The caller holds mu.
@@ -97,12 +98,14 @@ func (s *Server) Click(u User, channel, ts, actionID string, values ...string) e
 	}
 	trigger := s.trigger(u.ID)
 	name := s.channels[channel]
+	url := s.responseURL(u.ID, channel, "actions", trigger)
 	s.mu.Unlock()
 	action, err := actionOf(el, values)
 	if err != nil {
 		return err
 	}
 	payload := blockActions(u, m, name, trigger, action)
+	payload["response_url"] = url
 	_, err = s.send("interactive", payload)
 	return err
 }

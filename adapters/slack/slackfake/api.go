@@ -15,7 +15,7 @@ func (s *Server) postMessage(req request) (map[string]any, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	if err := s.checkPlace(m.Channel, m.ThreadTS); err != nil {
+	if err := s.appCheck(m.Channel, m.ThreadTS); err != nil {
 		s.mu.Unlock()
 		return nil, err
 	}
@@ -45,6 +45,15 @@ func messageFrom(req request) (*Message, error) {
 		}
 	}
 	return m, checkMessage(m.Text, m.Blocks)
+}
+
+// appCheck checks that the app may post in the channel and the place
+// exists. The caller holds mu.
+func (s *Server) appCheck(channel, threadTS string) error {
+	if err := s.appMay(channel); err != nil {
+		return err
+	}
+	return s.checkPlace(channel, threadTS)
 }
 
 // checkPlace checks that the channel exists and the thread's root is a
@@ -79,6 +88,9 @@ func (s *Server) update(req request) (map[string]any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.appMay(next.Channel); err != nil {
+		return nil, err
+	}
 	m := s.find(next.Channel, req.get("ts"))
 	switch {
 	case m == nil:
@@ -113,7 +125,7 @@ func (s *Server) postEphemeral(req request) (map[string]any, error) {
 	user := req.get("user")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.checkPlace(m.Channel, m.ThreadTS); err != nil {
+	if err := s.appCheck(m.Channel, m.ThreadTS); err != nil {
 		return nil, err
 	}
 	if _, ok := s.users[user]; !ok {
@@ -171,6 +183,9 @@ func (s *Server) history(req request) (map[string]any, error) {
 	defer s.mu.Unlock()
 	if _, ok := s.channels[req.get("channel")]; !ok {
 		return nil, fmt.Errorf("channel_not_found")
+	}
+	if st := s.states[req.get("channel")]; st.outside {
+		return nil, s.appMay(req.get("channel"))
 	}
 	all := s.messages[req.get("channel")]
 	var out []map[string]any

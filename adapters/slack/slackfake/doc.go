@@ -13,7 +13,14 @@
 // Origin, says hello, pings, delivers envelopes, reads acks, sends again
 // what was not acknowledged when the app reconnects, and asks the app to
 // reconnect on demand (Disconnect). It enforces Block Kit's limits the
-// way Slack does, by failing the call.
+// way Slack does, by failing the call, msg_blocks_too_long past 12,000
+// characters of text in a message's blocks included.
+//
+// Channels the app has not joined (AddOutsideChannel) refuse its calls
+// with not_in_channel, private ones with channel_not_found, archived ones
+// (ArchiveChannel) with is_archived; slash commands and clicks carry a
+// response_url on the fake that shows its user an ephemeral message
+// wherever they acted.
 //
 // It keeps what people see: messages per channel and thread (with the
 // persona name), ephemeral messages and opened modals per user, and the

@@ -9,9 +9,16 @@ import (
 // invalid_blocks (or msg_too_long), so an adapter that ignores a limit
 // fails its tests instead of Slack failing its users.
 
+// maxBlocksText is how many characters of text a message's blocks may
+// hold: Slack refuses more with msg_blocks_too_long, whatever the blocks.
+const maxBlocksText = 12000
+
 func checkMessage(text string, blocks []Block) error {
 	if utf8.RuneCountInString(text) > 40000 {
 		return fmt.Errorf("msg_too_long")
+	}
+	if blocksText(blocks) > maxBlocksText {
+		return fmt.Errorf("msg_blocks_too_long")
 	}
 	if text == "" && len(blocks) == 0 {
 		return fmt.Errorf("no_text")
@@ -26,6 +33,37 @@ func checkMessage(text string, blocks []Block) error {
 		}
 	}
 	return nil
+}
+
+// BlocksText is how many characters of text the message's blocks hold,
+// as Slack counts them against its 12,000.
+func (m Message) BlocksText() int { return blocksText(m.Blocks) }
+
+// blocksText counts the characters of the text objects of blocks: section
+// texts, labels, buttons' texts, placeholders and options.
+func blocksText(blocks []Block) int {
+	n := 0
+	count := func(t *Text) {
+		if t != nil {
+			n += utf8.RuneCountInString(t.Text)
+		}
+	}
+	for _, b := range blocks {
+		count(b.Text)
+		count(b.Label)
+		els := b.Elements
+		if b.Element != nil {
+			els = append(els, *b.Element)
+		}
+		for _, e := range els {
+			count(e.Text)
+			count(e.Placeholder)
+			for _, o := range e.Options {
+				count(&o.Text)
+			}
+		}
+	}
+	return n
 }
 
 func checkBlock(b Block, ids map[string]bool) error {

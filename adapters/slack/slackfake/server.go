@@ -46,6 +46,8 @@ type Server struct {
 	mu       sync.Mutex
 	seq      int                   // timestamps and IDs
 	channels map[string]string     // ID → name
+	states   map[string]chanState  // channels the app is not in or archived
+	hooks    map[string]*hook      // response_url by trigger_id
 	messages map[string][]*Message // by channel, top level and replies in order
 	users    map[string]User
 	private  map[string][]private // by user, in order
@@ -68,12 +70,14 @@ func New(opt Options) *Server {
 		users: map[string]User{BotUserID: {ID: BotUserID, Name: "roundtable", Bot: true}}, private: map[string][]private{},
 		triggers: map[string]string{}, limits: map[string][]int{}, calls: map[string]int{},
 		submits: map[string]*View{}, dms: map[string]string{}, uploads: map[string]*pending{},
+		states: map[string]chanState{}, hooks: map[string]*hook{},
 		updates: make(chan struct{}, 1)}
 	s.sock.init()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
 	mux.HandleFunc("/upload/", s.serveUpload)
+	mux.HandleFunc("POST /hooks/", s.serveHook)
 	s.http = httptest.NewServer(mux)
 	return s
 }
