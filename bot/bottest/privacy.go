@@ -132,31 +132,25 @@ func testExportKeepsSealed(t *testing.T, e *env) {
 }
 
 // testExportPseudonymisesEveryone: a table started by someone who does not
-// sit at it, and stopped by them, exports with no trace of their platform
-// identity (the starter label, the actor of the stop) unless names are
-// kept.
+// sit at it exports with no trace of their platform identity (the starter
+// label) unless names are kept.
 func testExportPseudonymisesEveryone(t *testing.T, e *env) {
 	e.start(map[string]string{"topic": "Not mine", "rounds": "1", "join": "no"})
-	e.click(Bob, "**Not mine", "Join")
-	e.private(Bob, "You joined")
-	e.command(Alice, "stop", nil)
-	e.post("**The table has ended")
+	e.post("**The table has ended") // Scribe, alone at the table, plays it through
 	created, ok := e.events()[0].Data.(roundtable.TableCreated)
 	starter := created.Config.Labels["starter"]
 	if !ok || starter == "" {
 		t.Fatalf("no starter label in %+v", e.events()[0])
 	}
 	_, user, _ := strings.Cut(starter, ":")
-	for _, who := range []User{Alice, Bob} {
-		log := e.export(who, nil)
-		for _, id := range []string{starter, user} {
-			if strings.Contains(log, id) {
-				t.Errorf("%s's pseudonymised export names the starter %q:\n%s", who.Name, id, log)
-			}
+	log := e.export(Alice, nil)
+	for _, id := range []string{starter, user} {
+		if strings.Contains(log, id) {
+			t.Errorf("the pseudonymised export names the starter %q:\n%s", id, log)
 		}
-		if !strings.Contains(log, `"starter":"human-`) {
-			t.Errorf("%s's export has no pseudonymous starter:\n%s", who.Name, log)
-		}
+	}
+	if !strings.Contains(log, `"starter":"human-1"`) {
+		t.Errorf("the export has no pseudonymous starter:\n%s", log)
 	}
 	if log := e.export(Alice, map[string]string{"names": "keep"}); !strings.Contains(log, starter) {
 		t.Errorf("the export with names lacks the starter %q", starter)
