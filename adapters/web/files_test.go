@@ -22,7 +22,7 @@ type wireFile struct {
 var (
 	_ bottest.StoreSharer   = (*harness)(nil)
 	_ bottest.FileReceiver  = (*harness)(nil)
-	_ bottest.LogDownloader = (*harness)(nil)
+	_ bottest.TableViewer   = (*harness)(nil)
 )
 
 // ShareStore implements bottest.StoreSharer: the platform (not started
@@ -35,8 +35,10 @@ func (h *harness) ShareStore(db *store.DB) {
 	h.cur = web.New(web.Config{Addr: "127.0.0.1:0", Secret: h.secret}, db)
 }
 
-// DownloadLog implements bottest.LogDownloader: GET /r/{room}/log as u.
-func (h *harness) DownloadLog(ctx context.Context, u bottest.User, room string, query map[string]string) ([]byte, error) {
+// TableViews implements bottest.TableViewer: as u, over HTTP, the room's
+// log download, its feed (what the live stream sends a page that catches
+// up from the start) and its dashboard.
+func (h *harness) TableViews(ctx context.Context, u bottest.User, room string, query map[string]string) (map[string][]byte, error) {
 	c := h.user(u)
 	if err := c.enter(ctx, room); err != nil {
 		return nil, err
@@ -45,7 +47,15 @@ func (h *harness) DownloadLog(ctx context.Context, u bottest.User, room string, 
 	for k, v := range query {
 		q.Set(k, v)
 	}
-	return c.download(ctx, "/r/"+room+"/log?"+q.Encode())
+	out := map[string][]byte{}
+	for name, path := range map[string]string{"log download": "/log?" + q.Encode(), "view:feed": "/feed", "view:dashboard": "/dashboard"} {
+		data, err := c.download(ctx, "/r/"+room+path)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = data
+	}
+	return out, nil
 }
 
 // ReceivedFiles implements bottest.FileReceiver: it downloads, over HTTP

@@ -23,12 +23,13 @@ type FileReceiver interface {
 	ReceivedFiles(u User) []File
 }
 
-// LogDownloader is a Harness whose users can download a table's log from
-// where they see the table (the web channel's /r/{room}/log).
-type LogDownloader interface {
-	// DownloadLog fetches, as u, the log of the table in channel; query
-	// holds the download's options (format, names).
-	DownloadLog(ctx context.Context, u User, channel string, query map[string]string) ([]byte, error)
+// TableViewer is a Harness whose users see a table in more ways than its
+// thread: the web channel's log download, live feed and dashboard.
+type TableViewer interface {
+	// TableViews fetches, as u, every view of the table in channel: the
+	// whole log under "log download" (query holds its options: format,
+	// names), and partial views under names starting "view:".
+	TableViews(ctx context.Context, u User, channel string, query map[string]string) (map[string][]byte, error)
 }
 
 // StoreSharer is a Harness whose platform reads the bot's store (the web
@@ -67,27 +68,34 @@ func (e *env) export(u User, opts map[string]string) string {
 }
 
 // exports returns what u gets of the table now: its /roundtable export
-// and, where the platform offers one, its log download.
+// and, where the platform offers them, its other views.
 func (e *env) exports(u User, opts map[string]string) map[string]string {
 	e.t.Helper()
 	out := map[string]string{"export": e.export(u, opts)}
-	if d, ok := e.h.(LogDownloader); ok {
-		data, err := d.DownloadLog(context.Background(), u, e.thread, opts)
+	if tv, ok := e.h.(TableViewer); ok {
+		views, err := tv.TableViews(context.Background(), u, e.thread, opts)
 		if err != nil {
-			e.t.Fatalf("%s's log download: %v", u.Name, err)
+			e.t.Fatalf("%s's views of the table: %v", u.Name, err)
 		}
-		out["log download"] = string(data)
+		for name, data := range views {
+			out[name] = string(data)
+		}
 	}
 	return out
 }
 
-// sealed checks what an export shows: each marker present or not.
-func (e *env) sealed(when string, logs map[string]string, want map[string]bool) {
+// sealed checks what each view shows: each marker present or not. A
+// partial view ("view:...") need not show everything; it must only show
+// nothing that is sealed.
+func (e *env) sealed(when string, views map[string]string, want map[string]bool) {
 	e.t.Helper()
-	for path, log := range logs {
+	for name, text := range views {
 		for mark, shown := range want {
-			if strings.Contains(log, mark) != shown {
-				e.t.Errorf("%s: the %s shows %q: %v, want %v\n%s", when, path, mark, !shown, shown, log)
+			if shown && strings.HasPrefix(name, "view:") {
+				continue
+			}
+			if strings.Contains(text, mark) != shown {
+				e.t.Errorf("%s: the %s shows %q: %v, want %v\n%s", when, name, mark, !shown, shown, text)
 			}
 		}
 	}
