@@ -20,9 +20,9 @@ type wireFile struct {
 }
 
 var (
-	_ bottest.StoreSharer   = (*harness)(nil)
-	_ bottest.FileReceiver  = (*harness)(nil)
-	_ bottest.TableViewer   = (*harness)(nil)
+	_ bottest.StoreSharer  = (*harness)(nil)
+	_ bottest.FileReceiver = (*harness)(nil)
+	_ bottest.TableViewer  = (*harness)(nil)
 )
 
 // ShareStore implements bottest.StoreSharer: the platform (not started
