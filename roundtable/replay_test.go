@@ -104,6 +104,8 @@ func TestReplayRefusesDamagedLogs(t *testing.T) {
 		{"gap in sequence", string(damage(good, 4, `{"table":"played","seq":9,"type":"participant_left","actor":"bob","data":{"id":"bob"}}`)), 9, "out of order"},
 		{"other table", string(damage(good, 4, `{"table":"other","seq":5,"type":"participant_left","actor":"bob","data":{"id":"bob"}}`)), 5, `belongs to table "other"`},
 		{"second table_created", string(damage(good, 1, `{"table":"played","seq":2,"type":"table_created","data":{"config":{"rule":"plurality","rounds":1}}}`)), 2, "after the log's first event"},
+		{"message after its phase closed", string(damage(good, 8, `{"table":"played","seq":9,"type":"message_posted","actor":"alice","data":{"round":1,"text":"late"}}`)), 9, "message phase has closed"},
+		{"phase closed twice", string(damage(good, 8, `{"table":"played","seq":9,"type":"phase_closed","data":{"round":1,"phase":"message"}}`)), 9, "message phase has closed"},
 		{"bad config", `{"table":"x","seq":1,"type":"table_created","data":{"config":{"rule":"dice","rounds":1}}}`, 1, "config: rule"},
 	}
 	for _, c := range cases {
@@ -156,6 +158,9 @@ func FuzzReplay(f *testing.F) {
 				t.Fatalf("Replay error %v is not a *LogError", err)
 			}
 			return
+		}
+		if g, want := roundtable.StageOf(evs), s.Stage(); g.Ended != want.Ended || !want.Ended && g != want {
+			t.Fatalf("the log's stage %+v differs from its state's %+v", g, want)
 		}
 		viewers := []roundtable.Viewer{{}, {Researcher: true}}
 		for _, p := range s.Participants {

@@ -87,6 +87,7 @@ type State struct {
 	Round        int                    `json:"round"`
 	Phase        Phase                  `json:"phase"`
 	Deadline     time.Time              `json:"deadline,omitzero"`
+	Closed       bool                   `json:"closed,omitempty"` // Phase has closed; the next has not opened yet
 	Acted        map[string]bool        `json:"acted,omitempty"`
 	Latest       map[string]Proposal    `json:"latest,omitempty"`
 	Ballots      map[string]vote.Ballot `json:"ballots,omitempty"`
@@ -201,6 +202,7 @@ func (s *State) apply(e Event) error {
 	case PhaseClosed:
 		s.Acted = nil
 		s.Deadline = time.Time{}
+		s.Closed = true
 	case DecisionMade:
 		r := s.record(d.Round)
 		tally := d.Tally
@@ -226,7 +228,7 @@ func (s *State) apply(e Event) error {
 func (s *State) openPhase(d PhaseOpened) {
 	s.Status = StatusRunning
 	s.Round, s.Phase, s.Deadline = d.Round, d.Phase, d.Deadline
-	s.Acted = nil
+	s.Acted, s.Closed = nil, false
 	s.record(d.Round)
 	if d.Phase == PhaseVote {
 		s.Candidates = d.Candidates

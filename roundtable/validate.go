@@ -142,6 +142,8 @@ func (s *State) checkPosition(r int, p Phase) error {
 		return fmt.Errorf("the table is %s, not running", s.Status)
 	case r != s.Round || p != s.Phase:
 		return fmt.Errorf("round %d %s phase is not the open one (round %d %s phase)", r, p, s.Round, s.Phase)
+	case s.Closed:
+		return fmt.Errorf("round %d %s phase has closed", r, p)
 	}
 	return nil
 }

@@ -37,11 +37,9 @@ type Stage struct {
 	Ended  bool
 }
 
-// Stage returns how far s has come. A State does not say whether its phase
-// closed before the next opened (both are one transaction), so a phase of
-// a running table is open.
+// Stage returns how far s has come.
 func (s *State) Stage() Stage {
-	return Stage{Mode: s.Config.Mode, Round: s.Round, Phase: s.Phase, Ended: s.Status == StatusEnded}
+	return Stage{Mode: s.Config.Mode, Round: s.Round, Phase: s.Phase, Closed: s.Closed, Ended: s.Status == StatusEnded}
 }
 
 // closed reports whether phase p of round r has closed at stage g.
