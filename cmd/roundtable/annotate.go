@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+)
+
+// maxAnnotateLine bounds one input line of `roundtable annotate`.
+const maxAnnotateLine = 16 << 20
+
+type annotateFlags struct {
+	instrument, method       string
+	statement, complement    string
+	samples, maxTurns, demoK int
+	endpoint, negotiate      string
+	embeddingModel, demos    string
+	db                       string
+	tables                   []string
+	llm                      llmFlags
+}
+
+func (a *App) annotateCmd() *cobra.Command {
+	var f annotateFlags
+	cmd := &cobra.Command{
+		Use:   "annotate --instrument readability|dialogue-acts|embedding|sentiment|stance < in.jsonl > out.jsonl",
+		Short: "Measure texts with an analysis instrument: JSON Lines in, JSON Lines out",
+		Long: `Reads JSON Lines {"id":"…","text":"…"} on stdin and writes, for each line,
+one JSON object with the same id and the instrument's fields:
+
+  readability    words, sentences, syllables, fk_grade (Flesch-Kincaid grade)
+  dialogue-acts  acts (Inform, Request, Confirm, Summarize, Evaluate, Propose,
+                 Compromise, Defend, Accept, Decline, Others)
+  embedding      vector
+  sentiment      compound, pos, neu, neg (VADER on the whole text),
+                 arguments (each text and score) and score (their mean, S_O)
+  stance         presence, label, level (2..-2) and votes (label → count),
+                 relative to --statement (and --complement)
+
+--method picks how: sentiment vader (default) or llm; dialogue-acts
+cue-phrases (default, offline) or llm; embedding hashed-tfidf (default,
+offline) or llm (the endpoint's /v1/embeddings); stance is always llm.
+Model-backed methods use the first [[llm]] endpoint (or --endpoint, or the
+--llm-* flags), asked --samples times with a majority; --negotiate A,B[,C]
+labels by negotiation between the named endpoints instead. A line whose
+model failed is written with "error" and the command exits 1 at the end; a
+malformed line stops it with exit status 2 and the line number.
+
+With --db FILE it reads no stdin: it measures every message of the stored
+tables (or of each --table ID) and stores the results as annotations beside
+each table's log (never in it, never shown to agents). A message that already
+has a result from the same instrument and model is not measured again, so a
+re-run asks no model; one whose model failed is stored as missing, with the
+reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
+"seq", and the fields above, or "missing"}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := LoadConfig(a.configPath)
+			if err != nil {
+				return err
+			}
+			in, err := a.buildInstrument(cmd.Context(), cfg, f)
+			if err != nil {
+				return err
+			}
+			if f.db != "" {
+				return a.annotateStore(cmd.Context(), cfg, f.db, f.tables, in, a.Stdout)
+			}
+			if len(f.tables) > 0 {
+				return usagef("--table needs --db FILE")
+			}
+			return annotateLines(cmd.Context(), in, a.Stdin, a.Stdout)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.instrument, "instrument", "", "readability, dialogue-acts, embedding, sentiment or stance (required)")
+	fl.StringVar(&f.method, "method", "", "sentiment: vader or llm; dialogue-acts: cue-phrases or llm; embedding: hashed-tfidf or llm")
+	fl.StringVar(&f.statement, "statement", "", "stance: the statement under audit")
+	fl.StringVar(&f.complement, "complement", "", "stance: its complement (default \"The opposite of: STATEMENT\")")
+	fl.IntVar(&f.samples, "samples", 10, "model answers per label, K; the majority wins and a tie is asked again")
+	fl.StringVar(&f.endpoint, "endpoint", "", "the [[llm]] endpoint to ask (default the first)")
+	fl.StringVar(&f.negotiate, "negotiate", "", "label by negotiation between two or three [[llm]] endpoints, e.g. gpt,llama[,mistral]")
+	fl.IntVar(&f.maxTurns, "max-turns", 3, "negotiation: turns per session before roles flip")
+	fl.StringVar(&f.demos, "demos", "", "JSON Lines file of labelled examples {\"text\":…,\"labels\":[…]}; the nearest are shown to the model")
+	fl.IntVar(&f.demoK, "demos-k", 3, "how many of the nearest labelled examples to show")
+	fl.StringVar(&f.embeddingModel, "embedding-model", "text-embedding-3-small", "embedding --method llm: the model of /v1/embeddings")
+	fl.StringVar(&f.db, "db", "", "annotate the messages of the tables in this database instead of stdin, storing the annotations")
+	fl.StringSliceVar(&f.tables, "table", nil, "with --db: the table(s) to annotate (default all)")
+	f.llm.register(fl)
+	return cmd
+}
+
+// annotateInput is one input line.
+type annotateInput struct {
+	ID   json.RawMessage `json:"id"`
+	Text *string         `json:"text"`
+}
+
+// annotateLines measures each line of r and writes the results to w, in
+// order. A malformed line is a usage error naming it; a failed
+// measurement is written with "error" and counted.
+func annotateLines(ctx context.Context, in analysis.Instrument, r io.Reader, w io.Writer) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxAnnotateLine)
+	out := bufio.NewWriter(w)
+	line, failed, total := 0, 0, 0
+	var last error
+	for sc.Scan() {
+		line++
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		inp, err := parseAnnotateLine(sc.Bytes())
+		if err != nil {
+			return errors.Join(usagef("line %d: %v", line, err), out.Flush())
+		}
+		total++
+		b, err := measureLine(ctx, in, inp)
+		if err != nil {
+			if ctx.Err() != nil {
+				return errors.Join(fmt.Errorf("line %d: %w", line, ctx.Err()), out.Flush())
+			}
+			failed, last = failed+1, fmt.Errorf("line %d: %w", line, err)
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return errors.Join(usagef("line %d: longer than %d bytes", line+1, maxAnnotateLine), out.Flush())
+		}
+		return errors.Join(fmt.Errorf("read stdin: %w", err), out.Flush())
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write stdout: %w", err)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d lines have no %s (written with \"error\"); the last: %w", failed, total, in.Name(), last)
+	}
+	return nil
+}
+
+func parseAnnotateLine(b []byte) (annotateInput, error) {
+	var inp annotateInput
+	if err := json.Unmarshal(b, &inp); err != nil {
+		return inp, fmt.Errorf("not a JSON object like {\"id\":\"…\",\"text\":\"…\"}: %v", err)
+	}
+	if len(inp.ID) == 0 || string(inp.ID) == "null" {
+		return inp, errors.New(`no "id"`)
+	}
+	if inp.Text == nil {
+		return inp, errors.New(`no "text"`)
+	}
+	return inp, nil
+}
+
+// measureLine returns the output line: the id followed by the result's
+// fields, or by "error".
+func measureLine(ctx context.Context, in analysis.Instrument, inp annotateInput) ([]byte, error) {
+	m, err := in.Measure(ctx, analysis.Item{Text: *inp.Text})
+	if err != nil {
+		msg, _ := json.Marshal(err.Error())
+		return fmt.Appendf(nil, `{"id":%s,"error":%s}`, inp.ID, msg), err
+	}
+	res, err := json.Marshal(m.Result)
+	if err != nil {
+		return nil, fmt.Errorf("encode the result: %w", err)
+	}
+	b := fmt.Appendf(nil, `{"id":%s`, inp.ID)
+	if len(res) > 2 {
+		b = append(append(b, ','), res[1:]...)
+		return b, nil
+	}
+	return append(b, '}'), nil
+}

@@ -1,0 +1,5 @@
+package label_test
+
+import "context"
+
+type contextT = context.Context

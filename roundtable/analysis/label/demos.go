@@ -1,0 +1,72 @@
+package label
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
+)
+
+// Demonstrations picks, for each question, the K labelled examples of Set
+// nearest to its text by the cosine of their embeddings (PROTOCOL.md
+// section 5). A nil *Demonstrations picks none. The zero Embedder is
+// embed.HashedTFIDF; K zero means 3.
+type Demonstrations struct {
+	Set      []Demo
+	K        int
+	Embedder embed.Embedder
+}
+
+// Nearest returns the K examples nearest to text, nearest first (ties in
+// Set order).
+func (d *Demonstrations) Nearest(ctx context.Context, text string) ([]Demo, error) {
+	if d == nil || len(d.Set) == 0 {
+		return nil, nil
+	}
+	var e embed.Embedder = embed.HashedTFIDF{}
+	if d.Embedder != nil {
+		e = d.Embedder
+	}
+	texts := []string{text}
+	for _, demo := range d.Set {
+		texts = append(texts, demo.Text)
+	}
+	vs, err := e.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed demonstrations with %s: %w", e.Model(), err)
+	}
+	type scored struct {
+		i   int
+		cos float64
+	}
+	order := make([]scored, len(d.Set))
+	for i := range d.Set {
+		c, err := embed.Cosine(vs[0], vs[i+1])
+		if err != nil {
+			return nil, err
+		}
+		order[i] = scored{i, c}
+	}
+	slices.SortStableFunc(order, func(a, b scored) int { return cmp.Compare(b.cos, a.cos) })
+	k := d.K
+	if k <= 0 {
+		k = 3
+	}
+	var out []Demo
+	for _, s := range order[:min(k, len(order))] {
+		out = append(out, d.Set[s.i])
+	}
+	return out, nil
+}
+
+// attach sets q.Demos to the nearest examples, unless q has its own.
+func (d *Demonstrations) attach(ctx context.Context, q *Question) error {
+	if d == nil || len(q.Demos) > 0 {
+		return nil
+	}
+	demos, err := d.Nearest(ctx, q.Text)
+	q.Demos = demos
+	return err
+}

@@ -1,0 +1,70 @@
+package sentiment
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/prose"
+)
+
+// Argument is one scored argument of a statement.
+type Argument struct {
+	Text  string  `json:"text"`
+	Score float64 `json:"score"`
+	// Verdict is the model's verdict with its samples (nil for VADER).
+	Verdict *label.Verdict `json:"verdict,omitempty"`
+}
+
+// Opinion is a statement's arguments and its opinion sentiment S_O, the
+// mean of their scores (0 for a statement with no arguments).
+type Opinion struct {
+	Arguments []Argument `json:"arguments"`
+	Score     float64    `json:"score"`
+}
+
+// contrast matches a contrastive conjunction with what surrounds it.
+var contrast = regexp.MustCompile(`(?i)[\s,;:]*\b(?:but|however|although)\b[\s,;:]*`)
+
+// Arguments splits text into its sentences and splits each sentence again
+// at "but", "however" and "although", dropping the conjunctions and the
+// pieces without a word.
+func Arguments(s *prose.Splitter, text string) []string {
+	var out []string
+	for _, sent := range s.Sentences(text) {
+		for _, piece := range contrast.Split(sent, -1) {
+			piece = strings.TrimSpace(piece)
+			if len(prose.Words(piece)) > 0 {
+				out = append(out, piece)
+			}
+		}
+	}
+	return out
+}
+
+// Analyzer scores statements by their arguments. It is safe for
+// concurrent use if its Scorer is.
+type Analyzer struct {
+	Split  *prose.Splitter
+	Scorer Scorer
+}
+
+// Opinion splits text into arguments and scores each.
+func (a Analyzer) Opinion(ctx context.Context, text string) (Opinion, error) {
+	var op Opinion
+	sum := 0.0
+	for _, arg := range Arguments(a.Split, text) {
+		s, err := a.Scorer.Score(ctx, arg)
+		if err != nil {
+			return Opinion{}, fmt.Errorf("score argument %q: %w", arg, err)
+		}
+		op.Arguments = append(op.Arguments, Argument{Text: arg, Score: s.Score, Verdict: s.Verdict})
+		sum += s.Score
+	}
+	if n := len(op.Arguments); n > 0 {
+		op.Score = sum / float64(n)
+	}
+	return op, nil
+}

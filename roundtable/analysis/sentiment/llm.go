@@ -1,0 +1,51 @@
+package sentiment
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
+)
+
+// Instrument is the name annotations of this package carry.
+const Instrument = "sentiment"
+
+// scale maps the labels a model chooses from to scores in [-1, 1].
+var scale = []struct {
+	label string
+	score float64
+}{{"very negative", -1}, {"negative", -0.5}, {"neutral", 0}, {"positive", 0.5}, {"very positive", 1}}
+
+// LLM scores arguments with a language model through a Labeler (k samples
+// and a majority, or a negotiation). Decision: the model picks one of five
+// levels, very negative (-1), negative (-0.5), neutral (0), positive
+// (0.5) and very positive (1), rather than a free number, so that its
+// samples can be counted, re-asked on a tie and negotiated like every
+// other label.
+type LLM struct {
+	Labeler label.Labeler
+}
+
+var _ Scorer = LLM{}
+
+// Model implements Scorer.
+func (l LLM) Model() string { return l.Labeler.Model() }
+
+// Score implements Scorer.
+func (l LLM) Score(ctx context.Context, text string) (Scored, error) {
+	labels := make([]string, len(scale))
+	for i, s := range scale {
+		labels[i] = s.label
+	}
+	v, err := l.Labeler.Label(ctx, label.Question{Name: "sentiment", Labels: labels, Text: text,
+		Instruction: "How positive or negative is the sentiment of this argument?"})
+	if err != nil {
+		return Scored{Verdict: &v}, fmt.Errorf("sentiment: %w", err)
+	}
+	for _, s := range scale {
+		if s.label == v.Label() {
+			return Scored{Score: s.score, Verdict: &v}, nil
+		}
+	}
+	return Scored{Verdict: &v}, fmt.Errorf("sentiment: the verdict %q is not on the scale", v.Label())
+}
