@@ -80,3 +80,18 @@ func TestExportOfARunningTableWithholdsWhatIsSealed(t *testing.T) {
 		t.Errorf("the export of an ended table lacks the agents' reasoning:\n%.500s", out)
 	}
 }
+
+// TestAnnotateMeasuresOnlyRevealedMessages: the sealed message of a
+// running table's open phase is not measured (nor sent to a model) until
+// the phase closes.
+func TestAnnotateMeasuresOnlyRevealedMessages(t *testing.T) {
+	path := storeWith(t)
+	code, out, errOut := run(t, "", "annotate", "--db", path, "--table", "open", "--instrument", "readability")
+	if code != 0 || strings.Contains(out, `"open/3"`) {
+		t.Errorf("annotate of a running table: exit %d, %s\n%s", code, errOut, out)
+	}
+	code, out, errOut = run(t, "", "annotate", "--db", path, "--table", "good", "--instrument", "readability")
+	if code != 0 || strings.Count(out, "\n") < 4 {
+		t.Errorf("annotate of an ended table: exit %d, %s\n%s", code, errOut, out)
+	}
+}
