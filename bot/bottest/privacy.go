@@ -140,25 +140,36 @@ func testExportKeepsSealed(t *testing.T, e *env) {
 }
 
 // testExportPseudonymisesEveryone: a table started by someone who does not
-// sit at it exports with no trace of their platform identity (the starter
-// label) unless names are kept.
+// sit at it, and stopped by them, exports with no trace of their platform
+// identity (the starter label, the actor of the stop) unless names are
+// kept.
 func testExportPseudonymisesEveryone(t *testing.T, e *env) {
-	e.start(map[string]string{"topic": "Not mine", "rounds": "1", "join": "no"})
-	e.post("**The table has ended") // Scribe, alone at the table, plays it through
+	before := len(e.h.Threads(e.h.Channel()))
+	opts := map[string]string{"topic": "Not mine", "rounds": "1", "join": "no"}
+	e.do("start command", func(ctx context.Context) error { return e.h.Command(ctx, Alice, e.h.Channel(), "start", opts) })
+	e.waitFor("the table's thread", func() bool { return len(e.h.Threads(e.h.Channel())) > before })
+	threads := e.h.Threads(e.h.Channel())
+	e.thread = threads[len(threads)-1]
+	e.click(Bob, "**Not mine", "Join") // the first person: round 1 opens
+	e.post("**Round 1 of")
+	e.command(Alice, "stop", nil)
+	e.post("**The table has ended")
 	created, ok := e.events()[0].Data.(roundtable.TableCreated)
 	starter := created.Config.Labels["starter"]
 	if !ok || starter == "" {
 		t.Fatalf("no starter label in %+v", e.events()[0])
 	}
 	_, user, _ := strings.Cut(starter, ":")
-	log := e.export(Alice, nil)
-	for _, id := range []string{starter, user} {
-		if strings.Contains(log, id) {
-			t.Errorf("the pseudonymised export names the starter %q:\n%s", id, log)
+	for _, who := range []User{Alice, Bob} {
+		log := e.export(who, nil)
+		for _, id := range []string{starter, user} {
+			if strings.Contains(log, id) {
+				t.Errorf("%s's pseudonymised export names the starter %q:\n%s", who.Name, id, log)
+			}
 		}
-	}
-	if !strings.Contains(log, `"starter":"human-1"`) {
-		t.Errorf("the export has no pseudonymous starter:\n%s", log)
+		if !strings.Contains(log, `"starter":"human-1"`) || !strings.Contains(log, `"type":"table_ended","actor":"human-1"`) {
+			t.Errorf("%s's export has no pseudonymous starter, or not as the actor of the stop:\n%s", who.Name, log)
+		}
 	}
 	if log := e.export(Alice, map[string]string{"names": "keep"}); !strings.Contains(log, starter) {
 		t.Errorf("the export with names lacks the starter %q", starter)
