@@ -107,6 +107,7 @@ type Config struct {
 	Durations    Durations         `json:"durations,omitempty"`
 	Participants []Participant     `json:"participants,omitempty"`
 	Labels       map[string]string `json:"labels,omitempty"`
+	Audit        *AuditSpec        `json:"audit,omitempty"` // nil: not audited
 }
 
 // DefaultRounds is the paper's number of rounds.
@@ -153,6 +154,9 @@ func (c Config) Validate() error {
 	}
 	if c.Mode != Sealed && c.Mode != Live {
 		return Errorf(Invalid, "mode: unknown mode %q (want sealed or live)", c.Mode)
+	}
+	if err := c.Audit.Validate(); err != nil {
+		return err
 	}
 	return validateParticipants(c.Participants)
 }

@@ -69,7 +69,7 @@ func (a *App) tablesCmd() *cobra.Command {
 }
 
 func (a *App) exportCmd() *cobra.Command {
-	var dbPath, table, format, out string
+	var dbPath, table, format, out, auditOut string
 	var pseudo bool
 	cmd := &cobra.Command{
 		Use:   "export [--table ID] [--format jsonl|csv] [--pseudonymize]",
@@ -122,7 +122,10 @@ events (who acted, not what), and private reasoning is left out.`,
 			// The operator exports as a researcher: everything of an ended
 			// table, reasoning included; of a running table only what its
 			// participants have all seen (roundtable.Visible).
-			return export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true}})
+			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true}}); err != nil {
+				return err
+			}
+			return a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo)
 		},
 	}
 	fl := cmd.Flags()
@@ -130,6 +133,7 @@ events (who acted, not what), and private reasoning is left out.`,
 	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
+	fl.StringVar(&auditOut, "audit", "", "also write the tables' audits (annotations: sentiment, stance, self-reports) as JSON lines to this file")
 	fl.BoolVar(&pseudo, "pseudonymize", false, "replace human participants' IDs and names by human-1, human-2, ...")
 	return cmd
 }

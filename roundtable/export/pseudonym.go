@@ -24,10 +24,7 @@ import (
 // Free text is not scrubbed: a message, proposal, reason or title that
 // mentions a person by name keeps the name. The input is not modified.
 func Pseudonymize(events []roundtable.Event) []roundtable.Event {
-	p := pseudonyms{ids: map[string]string{}, agents: map[string]bool{}}
-	for _, e := range events {
-		p.learnEvent(e)
-	}
+	p := learnAll(events)
 	out := make([]roundtable.Event, len(events))
 	for i, e := range events {
 		out[i] = p.event(e)
