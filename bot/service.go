@@ -82,6 +82,9 @@ func (s *Service) Run(ctx context.Context) error {
 	}()
 	claimed, err := s.claimOpen(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while listing the tables: a clean stop, like the platforms'
+		}
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
