@@ -81,6 +81,9 @@ func (s *State) Position() Position { return Position{s.Round, s.Phase} }
 // closing returns the events that close the open phase and open the next.
 func (t *Table) closing(reason string) []Payload {
 	s := t.state
+	if s.Config.Protocol != nil {
+		return t.scheduleClosing(reason)
+	}
 	pays := []Payload{PhaseClosed{Round: s.Round, Phase: s.Phase, Reason: reason}}
 	switch s.Phase {
 	case PhaseMessage:

@@ -131,7 +131,7 @@ func (r *Runner) settle(ctx context.Context, t *Table, pos Position, acts []Acti
 			todo = append(todo, f)
 			continue
 		}
-		if reason := invalidContent(t.Task(), a); reason != "" {
+		if reason := invalidContent(t, a); reason != "" {
 			st.Failures++
 			actor, key := a.Who()
 			r.logger().Debug("agent action refused", "table", t.ID(), "participant", actor, "reason", reason)
@@ -149,13 +149,16 @@ func (r *Runner) settle(ctx context.Context, t *Table, pos Position, acts []Acti
 }
 
 // invalidContent checks what an action says, before it is recorded.
-func invalidContent(task Task, a Action) string {
+func invalidContent(t *Table, a Action) string {
+	task := t.Task()
 	var err error
 	switch a := a.(type) {
 	case Say:
 		err = CheckText(a.Text)
 	case Propose:
 		_, err = task.Normalize(a.Proposal)
+	case Report:
+		err = t.checkReport(a)
 	}
 	if err != nil {
 		return ErrorMessage(err)
@@ -172,6 +175,8 @@ func usageOf(a Action) *Usage {
 	case Skip:
 		return a.Usage
 	case Cast:
+		return a.Usage
+	case Report:
 		return a.Usage
 	}
 	return nil

@@ -29,6 +29,13 @@ type View struct {
 	Decision     *Candidate    // the current decision, nil before the first
 	Own          *Proposal     // Self's latest proposal, nil if none yet
 	Seed         int64         // the table's seed, for reproducible agents
+	// Under a Protocol: its name, who may act now (empty: everyone), the
+	// participant Self must address in a paired step, and the open
+	// survey's scale.
+	Protocol string
+	Turn     []string
+	To       string
+	Scale    *Scale
 }
 
 // View returns what participant id may see now.
@@ -45,6 +52,9 @@ func (t *Table) View(id string) (View, error) {
 		Self: self, Index: s.Index(id), Participants: slices.Clone(s.Participants),
 		Round: s.Round, Rounds: s.Config.Rounds, Phase: s.Phase,
 		Candidates: slices.Clone(s.Candidates), Decision: s.Decision, Seed: s.Config.Seed,
+	}
+	if pr := s.Config.Protocol; pr != nil {
+		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.Scale()
 	}
 	if pb, ok := t.task.(PrivateBriefer); ok {
 		v.Private = pb.PrivateBrief(v.Index)
@@ -63,15 +73,19 @@ func (t *Table) View(id string) (View, error) {
 	return v, nil
 }
 
-// visibleTo returns a copy of r without other participants' reasoning.
+// visibleTo returns a copy of r without other participants' reasoning,
+// survey answers and private messages not addressed to id.
 func (r RoundRecord) visibleTo(id string) RoundRecord {
+	r.Surveys = slices.DeleteFunc(slices.Clone(r.Surveys), func(a SurveyAnswer) bool { return a.By != id })
 	r.Proposals = slices.Clone(r.Proposals)
 	for i := range r.Proposals {
 		if r.Proposals[i].By != id {
 			r.Proposals[i].Reasoning = ""
 		}
 	}
-	r.Messages = slices.Clone(r.Messages)
+	r.Messages = slices.DeleteFunc(slices.Clone(r.Messages), func(m Message) bool {
+		return m.Private && m.From != id && !slices.Contains(m.To, id)
+	})
 	return r
 }
 
