@@ -143,21 +143,32 @@ func (s *State) turn(round, step int, who Speakers) (turn, pair []string) {
 	case SpeakAllButOne:
 		return others, nil
 	case SpeakPair, SpeakBoth:
-		if len(ids) >= 2 {
+		drawn := s.roundPair(round)
+		if drawn == nil && len(ids) >= 2 {
 			i := rng.IntN(len(ids))
 			j := (i + 1 + rng.IntN(len(ids)-1)) % len(ids)
 			pair = []string{ids[i], ids[j]}
-			if who == SpeakPair {
-				return pair[:1], pair
-			}
-			return slices.Clone(pair), pair
+			drawn = pair
 		}
+		if who == SpeakPair {
+			return drawn[:min(1, len(drawn))], pair
+		}
+		return slices.Clone(drawn), pair
 	case SpeakListener:
-		if round <= len(s.Rounds) && len(s.Rounds[round-1].Pair) == 2 {
-			return s.Rounds[round-1].Pair[1:], nil
+		if drawn := s.roundPair(round); drawn != nil {
+			return drawn[1:], nil
 		}
 	}
 	return nil, nil
+}
+
+// roundPair is the pair an earlier step of round drew, or nil: a round
+// draws one pair, which every paired step uses.
+func (s *State) roundPair(round int) []string {
+	if round <= len(s.Rounds) && len(s.Rounds[round-1].Pair) == 2 {
+		return s.Rounds[round-1].Pair
+	}
+	return nil
 }
 
 func stepStream(round, step int) uint64 {

@@ -57,6 +57,21 @@ func (s *State) Scale() *Scale {
 	return st.Scale
 }
 
+// surveyScale is the open survey's scale, else the first one the schedule
+// asks.
+func (s *State) surveyScale() *Scale {
+	if sc := s.Scale(); sc != nil {
+		return sc
+	}
+	pr := s.Config.Protocol
+	for _, st := range append(pr.Round[:len(pr.Round):len(pr.Round)], pr.Final...) {
+		if st.Scale != nil {
+			return st.Scale
+		}
+	}
+	return nil
+}
+
 // HasTurn reports whether participant id may act in the open phase as far
 // as the schedule's speaker policy goes.
 func (s *State) HasTurn(id string) bool {

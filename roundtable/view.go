@@ -31,7 +31,8 @@ type View struct {
 	Seed         int64         // the table's seed, for reproducible agents
 	// Under a Protocol: its name, who may act now (empty: everyone), the
 	// participant Self must address in a paired step, and the open
-	// survey's scale.
+	// survey's scale (outside a survey, the scale the schedule will ask
+	// on, so a participant knows the question and the items).
 	Protocol string
 	Turn     []string
 	To       string
@@ -54,7 +55,7 @@ func (t *Table) View(id string) (View, error) {
 		Candidates: slices.Clone(s.Candidates), Decision: s.Decision, Seed: s.Config.Seed,
 	}
 	if pr := s.Config.Protocol; pr != nil {
-		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.Scale()
+		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.surveyScale()
 	}
 	if pb, ok := t.task.(PrivateBriefer); ok {
 		v.Private = pb.PrivateBrief(v.Index)
