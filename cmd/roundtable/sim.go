@@ -26,6 +26,7 @@ type simFlags struct {
 	seed                                                        int64
 	phaseTimeout                                                time.Duration
 	llm                                                         llmFlags
+	proto                                                       ProtocolSettings
 }
 
 func (a *App) simCmd() *cobra.Command {
@@ -67,6 +68,7 @@ same command again resumes unfinished tables and reuses finished ones.`,
 	fl.Int64Var(&f.seed, "seed", 0, "seed; the same seed and flags give the same tables (default 1)")
 	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
 	f.llm.register(fl)
+	f.proto.register(fl)
 	return cmd
 }
 
@@ -86,6 +88,13 @@ func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	pick("early-stop", &f.earlyStop, c.EarlyStop)
 	pick("out", &f.out, c.Out)
 	pick("data", &f.data, c.Data)
+	f.proto.fill(set, c.ProtocolSettings)
+	if !set("agent") && f.proto.Protocol != roundtable.ProtocolRoundTable && f.proto.Protocol != "" {
+		f.agent = defaultOfflineAgent(f.proto.Protocol)
+	}
+	if f.agent == "deffuant" {
+		f.proto.TwoWay = true // the symmetric update needs both to speak
+	}
 	if !set("agents") {
 		f.agents = c.Agents
 	}
@@ -152,6 +161,10 @@ type simReport struct {
 	Started time.Time             `json:"started"`
 	WallNS  time.Duration         `json:"wall_ns"`
 	Rules   map[string]sim.Result `json:"rules"`
+	// Protocol is the schedule's name; Units say what its figures are
+	// measured in.
+	Protocol string            `json:"protocol,omitempty"`
+	Units    map[string]string `json:"units,omitempty"`
 }
 
 func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
@@ -176,7 +189,10 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	defer stopBackups()
 	serveBackups(bctx, db, a.logger())
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
-		Started: time.Now().UTC(), Rules: map[string]sim.Result{}}
+		Started: time.Now().UTC(), Rules: map[string]sim.Result{}, Units: exp.units}
+	if exp.protocol != nil {
+		rep.Protocol = exp.protocol.Name
+	}
 	bar := a.progress(len(rules) * f.runs)
 	for _, rule := range rules {
 		tc, err := f.tableConfig(rule)

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+)
+
+// protocolExperiment runs a panel, chatroom or dyads table with offline
+// agents or language models.
+func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol) (*experiment, error) {
+	question := f.proto.Question
+	if question == "" {
+		question = f.topic
+	}
+	if question == "" {
+		return nil, usagef("--question: the %s protocol needs a statement, claim or brief, e.g. --question \"The earth is round.\"", pr.Name)
+	}
+	task := roundtable.TextTask{Topic: question}
+	e := &experiment{
+		name:     pr.Name + "-" + f.agent,
+		protocol: pr,
+		task:     func(int, int64) (roundtable.Task, error) { return task, nil },
+		seats:    protocolSeats(f),
+		units:    protocolUnits[pr.Name],
+	}
+	e.measure, e.print = protocolMeasure(pr.Name), printProtocol
+	if f.agent == "llm" {
+		m, err := a.newMinds(cfg, f.llm)
+		if err != nil {
+			return nil, err
+		}
+		if len(m.clients) == 0 {
+			return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
+		}
+		a.minds = m
+		e.agents = func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+			out := map[string]roundtable.Agent{}
+			for _, p := range ps {
+				ag, err := m.agent(p, task)
+				if err != nil {
+					return nil, err
+				}
+				out[p.ID] = ag
+			}
+			return out, nil
+		}
+		return e, nil
+	}
+	vader := sync.OnceValue(sentiment.NewVader)
+	ag, ok := offlineAgent(f.agent, f.proto, vader)
+	if !ok || !slices.Contains(offlineAgents[pr.Name], f.agent) {
+		return nil, usagef("--agent: %q is not an agent of the %s protocol (want %s or llm)", f.agent, pr.Name, strings.Join(offlineAgents[pr.Name], ", "))
+	}
+	e.agents = func(_ roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+		out := map[string]roundtable.Agent{}
+		for _, p := range ps {
+			out[p.ID] = ag
+		}
+		return out, nil
+	}
+	return e, nil
+}
+
+// offlineAgents are the model-free agents that make sense in each protocol.
+var offlineAgents = map[string][]string{
+	roundtable.ProtocolDyads:    {"degroot", "deffuant"},
+	roundtable.ProtocolChatroom: {"persona"},
+	roundtable.ProtocolPanel:    {"evaluator"},
+}
+
+// protocolSeats seats k agents with stances assigned per run.
+func protocolSeats(f simFlags) func(run int, seed int64, k int) ([]roundtable.Participant, error) {
+	return func(_ int, seed int64, k int) ([]roundtable.Participant, error) {
+		stances, err := assignStances(f.proto.Stances, k, seed)
+		if err != nil {
+			return nil, err
+		}
+		ps := make([]roundtable.Participant, k)
+		for i := range ps {
+			ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1),
+				Kind: roundtable.Bot, Agent: f.agent, Stance: formatStance(stances[i])}
+		}
+		return ps, nil
+	}
+}

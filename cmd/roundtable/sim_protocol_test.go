@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+)
+
+func readReport(t *testing.T, dir string) simReport {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep simReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func onlyResult(t *testing.T, rep simReport) map[string]float64 {
+	t.Helper()
+	if len(rep.Rules) != 1 {
+		t.Fatalf("%d results", len(rep.Rules))
+	}
+	out := map[string]float64{}
+	for _, r := range rep.Rules {
+		for k, s := range r.Summary.Scalars {
+			out[k] = s.Mean
+		}
+	}
+	return out
+}
+
+func TestSimDyadsDeGrootPullsOpinionsTogether(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "", "sim", "--protocol", "dyads", "--question", "The earth is round.", "--agents", "6",
+		"--rounds", "60", "--runs", "3", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rep := readReport(t, dir)
+	sc := onlyResult(t, rep)
+	if rep.Protocol != "dyads" || rep.Agent != "degroot" || rep.Units["D_final"] == "" {
+		t.Errorf("report: protocol %q agent %q units %v", rep.Protocol, rep.Agent, rep.Units)
+	}
+	if !(sc["D_final"] < sc["D_initial"]/3) {
+		t.Errorf("D %v -> %v: DeGroot should pull opinions together", sc["D_initial"], sc["D_final"])
+	}
+	if !strings.Contains(out, "D_final") || !strings.Contains(out, "population standard deviation") {
+		t.Errorf("output:\n%s", out)
+	}
+	for _, r := range rep.Rules {
+		if n := len(r.Summary.Series["B"]); n != 60 {
+			t.Errorf("B trajectory has %d points, want 60", n)
+		}
+	}
+}
+
+// Deffuant keeps the mean (both move by the same amount toward each
+// other) up to the 4 decimals a belief is written with.
+func TestSimDyadsDeffuantKeepsTheMean(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--protocol", "dyads", "--agent", "deffuant", "--stances", "continuous",
+		"--question", "The earth is round.", "--agents", "6", "--rounds", "40", "--runs", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	sc := onlyResult(t, readReport(t, dir))
+	if math.Abs(sc["B_final"]-sc["B_initial"]) > 1e-3 {
+		t.Errorf("B %v -> %v", sc["B_initial"], sc["B_final"])
+	}
+	if sc["changed_agents"] == 0 {
+		t.Error("nobody moved")
+	}
+}
+
+func TestSimChatroomPersonasKeepTheirStance(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "", "sim", "--protocol", "chatroom", "--stances", "echo:strongly agree",
+		"--question", "Taxes on the rich should rise.", "--agents", "4", "--rounds", "10", "--runs", "3", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	sc := onlyResult(t, readReport(t, dir))
+	if sc["chat_changed"] != 0 || sc["messages"] != 10 || sc["private_messages"] != 3 {
+		t.Errorf("figures %v", sc)
+	}
+	if !strings.Contains(out, "chatroom protocol") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestSimPanelEvaluatorsRankTheItems(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--protocol", "panel", "--items", "Ann,Ben,Cy", "--tolerance", "0.001",
+		"--question", "Hire a data engineer", "--agents", "3", "--rounds", "30", "--runs", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	sc := onlyResult(t, readReport(t, dir))
+	if sc["converged"] != 1 || sc["rounds"] >= 30 {
+		t.Errorf("converged %v after %v rounds", sc["converged"], sc["rounds"])
+	}
+	// Three judges, three items: Borda hands out 3*(3+2+1) = 18 points.
+	if total := sc["borda/Ann"] + sc["borda/Ben"] + sc["borda/Cy"]; math.Abs(total-18) > 1e-9 {
+		t.Errorf("Borda points sum to %v, want 18", total)
+	}
+}
+
+func TestSimProtocolsWithLLMAgents(t *testing.T) {
+	srv := openaitest.NewServer(nil)
+	defer srv.Close()
+	for _, args := range [][]string{
+		{"--protocol", "dyads", "--rounds", "4"},
+		{"--protocol", "chatroom", "--rounds", "3"},
+		{"--protocol", "panel", "--items", "Ann,Ben", "--rounds", "2"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			before := srv.Count(openaitest.Schema("survey"))
+			dir := t.TempDir()
+			code, _, errOut := run(t, "", append([]string{"sim", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+				"--question", "The claim", "--agents", "3", "--runs", "1", "--out", dir}, args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if srv.Count(openaitest.Schema("survey")) == before {
+				t.Error("no survey was asked of the model")
+			}
+			for _, r := range readReport(t, dir).Rules {
+				if r.Summary.Failures != 0 {
+					t.Errorf("%d failed actions", r.Summary.Failures)
+				}
+			}
+		})
+	}
+}
+
+func TestSimProtocolRefusesBadFlags(t *testing.T) {
+	cases := map[string][]string{
+		"--protocol": {"--protocol", "fishbowl", "--question", "x"},
+		"--question": {"--protocol", "dyads"},
+		"--agent":    {"--protocol", "chatroom", "--agent", "deffuant", "--question", "x"},
+		"--stances":  {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
+	}
+	for flag, args := range cases {
+		t.Run(flag, func(t *testing.T) {
+			code, _, errOut := run(t, "", append([]string{"sim", "--out", t.TempDir()}, args...)...)
+			if code != 2 || !strings.Contains(errOut, flag) {
+				t.Errorf("exit %d, stderr %q; want 2 naming %s", code, errOut, flag)
+			}
+		})
+	}
+}
