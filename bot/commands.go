@@ -152,6 +152,11 @@ func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
 			return roundtable.Errorf(roundtable.Invalid, "rounds: %q is not a number", v)
 		}
 	}
+	if v := opt["quorum"]; v != "" {
+		if cfg.Quorum, err = strconv.Atoi(v); err != nil {
+			return roundtable.Errorf(roundtable.Invalid, "quorum: %q is not a number", v)
+		}
+	}
 	if v := opt["mode"]; v != "" {
 		cfg.Mode = roundtable.Mode(strings.ToLower(v))
 	}

@@ -38,6 +38,18 @@ type TaskSpec struct {
 	Kind   string            `json:"kind"`
 	Topic  string            `json:"topic,omitempty"`
 	Params map[string]string `json:"params,omitempty"`
+	// Private is the task's ground truth, which no participant may see
+	// (the recommendation task's true rating). It is kept in the log, with
+	// the config of TableCreated, so that a run can be re-scored from its
+	// export; it may be shown only in the organiser's export after the
+	// table ends. Every other show or export path drops it (Public).
+	Private map[string]string `json:"private,omitempty"`
+}
+
+// Public returns the spec without its Private ground truth.
+func (s TaskSpec) Public() TaskSpec {
+	s.Private = nil
+	return s
 }
 
 // EarlyStop selects when a table may end before its last round.
@@ -89,6 +101,7 @@ type Config struct {
 	Task         TaskSpec          `json:"task"`
 	Rule         vote.Rule         `json:"rule"`
 	Tie          vote.TiePolicy    `json:"tie,omitempty"`
+	Quorum       int               `json:"quorum,omitempty"` // ballots (abstentions included) a vote needs to decide; 0: none
 	Rounds       int               `json:"rounds"`
 	EarlyStop    EarlyStop         `json:"early_stop,omitempty"`
 	Mode         Mode              `json:"mode,omitempty"`
@@ -133,6 +146,9 @@ func (c Config) Validate() error {
 	}
 	if c.Rounds < 1 || c.Rounds > 1000 {
 		return Errorf(Invalid, "rounds: %d is out of range 1..1000", c.Rounds)
+	}
+	if c.Quorum < 0 {
+		return Errorf(Invalid, "quorum: %d is negative", c.Quorum)
 	}
 	switch c.EarlyStop {
 	case StopNever, StopFirst, StopConsecutive:

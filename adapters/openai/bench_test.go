@@ -2,6 +2,8 @@ package openai_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,4 +48,34 @@ func BenchmarkPhaseConcurrency(b *testing.B) {
 	perTable := float64(total) / float64(b.N) / float64(latency)
 	b.ReportMetric(perTable, "L/table")
 	b.ReportMetric(perTable/90, "ratio_to_sequential")
+}
+
+// BenchmarkTenAgentPhase asks 10 agents at once, as one phase of a
+// 10-agent table does, against a fake server with latency L, under an
+// endpoint limit of 8 (the old default) and of 10 (the default now: at
+// least the agents of a table). It reports the phase's time in units of L.
+func BenchmarkTenAgentPhase(b *testing.B) {
+	const latency, agents = 20 * time.Millisecond, 10
+	srv := openaitest.NewServer(openaitest.Delay(openaitest.Responder{}.Handle, latency))
+	defer srv.Close()
+	for _, limit := range []int{8, agents} {
+		b.Run(fmt.Sprintf("max_concurrent=%d", limit), func(b *testing.B) {
+			client := openai.New(openai.Config{BaseURL: srv.URL(), Model: "fake-model", MaxConcurrent: limit})
+			var total time.Duration
+			for b.Loop() {
+				start := time.Now()
+				var wg sync.WaitGroup
+				for range agents {
+					wg.Go(func() {
+						if _, err := client.Complete(context.Background(), agent.Request{Messages: hello()}); err != nil {
+							b.Error(err)
+						}
+					})
+				}
+				wg.Wait()
+				total += time.Since(start)
+			}
+			b.ReportMetric(float64(total)/float64(b.N)/float64(latency), "L/phase")
+		})
+	}
 }

@@ -23,7 +23,13 @@ type Client struct {
 	api    *goopenai.Client
 	tr     *transport
 	now    func() time.Time
+	log    *slog.Logger
 	totals totals
+	brk    *breaker
+	// pinned is true when the config names the structured-output mode;
+	// otherwise mode may fall back once from json_schema to json_object.
+	pinned bool
+	mode   atomic.Value // agent.OutputMode
 }
 
 var (
@@ -65,20 +71,23 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 // New returns a Client for cfg; it does no I/O. An invalid cfg (see
 // Config.Validate) yields a Client whose every call fails with that error.
 func New(cfg Config, opts ...Option) *Client {
+	pinned := cfg.StructuredOutput != ""
 	cfg = cfg.WithDefaults()
 	o := options{doer: &http.Client{}, sleep: sleepCtx, now: time.Now, jitter: defaultJitter, log: slog.New(slog.DiscardHandler)}
 	for _, opt := range opts {
 		opt(&o)
 	}
+	brk := newBreaker(cfg.BreakerFailures)
 	tr := &transport{
-		base: o.doer, cfg: cfg, sem: newSemaphore(cfg.MaxConcurrent),
+		base: o.doer, cfg: cfg, sem: newSemaphore(cfg.MaxConcurrent), brk: brk,
 		rpm: newBucket(cfg.RequestsPerMinute, o.now), tpm: newBucket(cfg.TokensPerMinute, o.now),
 		sleep: o.sleep, now: o.now, jitter: o.jitter, log: o.log,
 	}
 	gc := goopenai.DefaultConfig(cfg.APIKey.Reveal())
 	gc.BaseURL = cfg.BaseURL
 	gc.HTTPClient = tr
-	c := &Client{cfg: cfg, api: goopenai.NewClientWithConfig(gc), tr: tr, now: o.now}
+	c := &Client{cfg: cfg, api: goopenai.NewClientWithConfig(gc), tr: tr, now: o.now, log: o.log, brk: brk, pinned: pinned}
+	c.mode.Store(cfg.StructuredOutput)
 	if err := cfg.Validate(); err != nil {
 		c.err = fmt.Errorf("openai endpoint %q: invalid config: %w", cfg.Name, err)
 	}
@@ -88,8 +97,17 @@ func New(cfg Config, opts ...Option) *Client {
 // Config returns the client's configuration, with defaults filled in.
 func (c *Client) Config() Config { return c.cfg }
 
-// OutputMode implements agent.OutputModer.
-func (c *Client) OutputMode() agent.OutputMode { return c.cfg.StructuredOutput }
+// OutputMode implements agent.OutputModer: the configured mode, or
+// json_object after an unpinned json_schema was refused by the server.
+func (c *Client) OutputMode() agent.OutputMode { return c.mode.Load().(agent.OutputMode) }
+
+// Done is closed when the endpoint's circuit breaker opens: the endpoint
+// cannot serve this run, and every call fails at once. Err says why.
+func (c *Client) Done() <-chan struct{} { return c.brk.done }
+
+// Err is the message of the open circuit breaker: the endpoint, what went
+// wrong and what to fix; nil while the breaker is closed.
+func (c *Client) Err() error { return c.brk.open() }
 
 // Complete implements agent.LLM.
 func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
@@ -99,15 +117,25 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Respons
 		c.totals.add(u, true)
 		return agent.Response{}, &agent.Error{Code: agent.CodeRejected, Usage: u, Err: c.err}
 	}
-	creq := c.chatRequest(req)
-	cl := &call{tokens: estimateTokens(creq)}
+	if err := c.brk.open(); err != nil {
+		c.totals.add(u, true)
+		return agent.Response{}, &agent.Error{Code: agent.CodeBroken, Usage: u, Err: err}
+	}
+	mode := req.Output
+	if mode == "" {
+		mode = c.OutputMode()
+	}
+	creq, zeroTemp := c.chatRequest(req, mode)
+	cl := &call{tokens: estimateTokens(creq), zeroTemperature: zeroTemp}
 	resp, err := c.api.CreateChatCompletion(withCall(ctx, cl), creq)
 	u.Retries = int(cl.retries.Load())
 	u.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
 		c.totals.add(u, true)
-		return agent.Response{}, c.wrap(ctx, err, u)
+		return agent.Response{}, c.failed(ctx, err, u, mode)
 	}
+	c.brk.success()
+	c.tr.retrying.Store(false)
 	u.PromptTokens, u.CompletionTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens
 	if d := resp.Usage.PromptTokensDetails; d != nil {
 		u.CachedTokens = d.CachedTokens
@@ -118,7 +146,7 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Respons
 		return agent.Response{}, &agent.Error{Code: agent.CodeUnavailable, Usage: u,
 			Err: fmt.Errorf("openai endpoint %q: the answer has no choices", c.cfg.Name)}
 	}
-	return agent.Response{Content: resp.Choices[0].Message.Content, Usage: u}, nil
+	return answer(resp.Choices[0], u), nil
 }
 
 // Usage is what a Client has spent since it was made.

@@ -45,14 +45,22 @@ type Config struct {
 	// environment; it is never read from or written to config files.
 	APIKey Secret `toml:"-" json:"-"`
 	// Temperature is the default sampling temperature; nil leaves the
-	// server's default. Zero is sent as 1e-6, because go-openai omits 0.
+	// server's default. Zero is sent as 0 (see setZeroTemperature).
 	Temperature *float64 `toml:"temperature" json:"temperature,omitempty"`
 	MaxTokens   int      `toml:"max_tokens" json:"max_tokens,omitempty"` // default answer bound; 0: none
 	// Timeout bounds one HTTP attempt (default 2m); the caller's context
 	// bounds the whole call, retries included.
-	Timeout          time.Duration    `toml:"timeout" json:"timeout,omitempty"`
-	StructuredOutput agent.OutputMode `toml:"structured_output" json:"structured_output,omitempty"` // default json_schema
-	MaxConcurrent    int              `toml:"max_concurrent" json:"max_concurrent,omitempty"`       // requests in flight (default 8)
+	Timeout time.Duration `toml:"timeout" json:"timeout,omitempty"`
+	// StructuredOutput is how JSON is asked for. Empty means json_schema,
+	// falling back once to json_object (logged) if the server refuses
+	// json_schema; a set value pins the mode.
+	StructuredOutput agent.OutputMode `toml:"structured_output" json:"structured_output,omitempty"`
+	MaxConcurrent    int              `toml:"max_concurrent" json:"max_concurrent,omitempty"` // requests in flight (default 8)
+	// BreakerFailures is how many calls in a row may get no answer (no
+	// server, 5xx, attempts timing out; after their retries) before the
+	// endpoint is given up for the run (default 3; negative: never). A refused key, an unknown model or
+	// an exhausted quota gives it up at once.
+	BreakerFailures int `toml:"breaker_failures" json:"breaker_failures,omitempty"`
 	// RequestsPerMinute and TokensPerMinute are the endpoint's budgets;
 	// 0 means unlimited. Tokens are estimated before a request (4 bytes a
 	// token plus the answer bound) and corrected from the reported usage.
@@ -74,13 +82,14 @@ type Config struct {
 
 // Defaults of Config.
 const (
-	DefaultBaseURL       = "https://api.openai.com/v1"
-	DefaultTimeout       = 2 * time.Minute
-	DefaultMaxConcurrent = 8
-	DefaultMaxRetries    = 4
-	DefaultBackoffBase   = 500 * time.Millisecond
-	DefaultBackoffMax    = 30 * time.Second
-	DefaultMaxRetryAfter = 2 * time.Minute
+	DefaultBaseURL         = "https://api.openai.com/v1"
+	DefaultTimeout         = 2 * time.Minute
+	DefaultMaxConcurrent   = 8
+	DefaultMaxRetries      = 4
+	DefaultBreakerFailures = 3
+	DefaultBackoffBase     = 500 * time.Millisecond
+	DefaultBackoffMax      = 30 * time.Second
+	DefaultMaxRetryAfter   = 2 * time.Minute
 )
 
 // WithDefaults fills zero fields with their defaults.
@@ -104,6 +113,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxRetries == 0 {
 		c.MaxRetries = DefaultMaxRetries
+	}
+	if c.BreakerFailures == 0 {
+		c.BreakerFailures = DefaultBreakerFailures
 	}
 	set(&c.Timeout, DefaultTimeout)
 	set(&c.BackoffBase, DefaultBackoffBase)

@@ -36,7 +36,8 @@ type run struct {
 
 // table runs a 3-round, 3-agent table with the real go-openai client
 // against the fake server. Sleeps are recorded and skipped.
-func table(t *testing.T, rule vote.Rule, phaseTimeout time.Duration, opt agent.Options, h openaitest.Handler) run {
+// Each edit changes the client's config.
+func table(t *testing.T, rule vote.Rule, phaseTimeout time.Duration, opt agent.Options, h openaitest.Handler, edits ...func(*openai.Config)) run {
 	t.Helper()
 	ctx := context.Background()
 	srv := openaitest.NewServer(h)
@@ -51,8 +52,11 @@ func table(t *testing.T, rule vote.Rule, phaseTimeout time.Duration, opt agent.O
 		mu.Unlock()
 		return ctx.Err()
 	}
-	client := openai.New(openai.Config{Name: "fake", BaseURL: srv.URL(), Model: "fake-model", APIKey: testKey, MaxRetries: 3},
-		openai.WithSleep(sleep), openai.WithLogger(log))
+	cfg := openai.Config{Name: "fake", BaseURL: srv.URL(), Model: "fake-model", APIKey: testKey, MaxRetries: 3}
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	client := openai.New(cfg, openai.WithSleep(sleep), openai.WithLogger(log))
 	task := roundtable.TextTask{Topic: "what should the team build next?"}
 	store := roundtabletest.NewMemStore()
 	clock := roundtabletest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

@@ -1,8 +1,11 @@
 package openai
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -81,6 +84,8 @@ func TestRequestsPerMinuteSpacesRequests(t *testing.T) {
 	c := newTestClient(t, srv, Config{RequestsPerMinute: 2}, &sleeps)
 	c.tr.sleep, c.tr.now = clock.Sleep, clock.Now
 	c.tr.rpm = newBucket(2, clock.Now)
+	var logs bytes.Buffer
+	c.tr.log = slog.New(slog.NewTextHandler(&logs, nil))
 	for range 3 {
 		if _, err := c.Complete(context.Background(), hello); err != nil {
 			t.Fatal(err)
@@ -88,6 +93,9 @@ func TestRequestsPerMinuteSpacesRequests(t *testing.T) {
 	}
 	if len(clock.sleeps) != 1 || clock.sleeps[0] != 30*time.Second {
 		t.Fatalf("waits %v, want one of 30s before the third request", clock.sleeps)
+	}
+	if !strings.Contains(logs.String(), `msg="openai: waiting for the rate budget"`) || !strings.Contains(logs.String(), "budget=requests_per_minute wait=30s") {
+		t.Errorf("the wait is not logged:\n%s", logs.String())
 	}
 }
 

@@ -53,8 +53,8 @@ func TestAPIKeyIsScrubbedFromErrors(t *testing.T) {
 	c := New(Config{BaseURL: hs.URL + "/v1", Model: "m", APIKey: secretKey})
 	_, err := c.Complete(context.Background(), hello)
 	var e *agent.Error
-	if !errors.As(err, &e) || e.Code != agent.CodeRejected {
-		t.Fatalf("err %v, want a rejected *agent.Error", err)
+	if !errors.As(err, &e) || e.Code != agent.CodeBroken {
+		t.Fatalf("err %v, want a broken-endpoint *agent.Error (401)", err)
 	}
 	if msg := err.Error(); strings.Contains(msg, secretKey) || !strings.Contains(msg, "Bearer [redacted]") {
 		t.Fatalf("the key leaked into the error: %s", msg)

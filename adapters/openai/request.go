@@ -8,17 +8,15 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
 )
 
-// minTemperature stands in for a temperature of 0, which go-openai would
-// omit from the request (omitempty), letting the server's default apply.
-const minTemperature = 1e-6
-
-// chatRequest maps an agent request to go-openai's, for this endpoint.
-func (c *Client) chatRequest(req agent.Request) goopenai.ChatCompletionRequest {
-	out := goopenai.ChatCompletionRequest{Model: c.cfg.Model, User: req.User}
+// chatRequest maps an agent request to go-openai's, for this endpoint, in
+// the given structured-output mode. zeroTemp asks the transport to send
+// "temperature": 0, which go-openai would omit (see setZeroTemperature).
+func (c *Client) chatRequest(req agent.Request, mode agent.OutputMode) (out goopenai.ChatCompletionRequest, zeroTemp bool) {
+	out = goopenai.ChatCompletionRequest{Model: c.cfg.Model, User: req.User}
 	for _, m := range req.Messages {
 		out.Messages = append(out.Messages, goopenai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content})
 	}
-	out.ResponseFormat = responseFormat(req, c.cfg.StructuredOutput)
+	out.ResponseFormat = responseFormat(req.Schema, mode)
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
 		maxTokens = c.cfg.MaxTokens
@@ -37,24 +35,21 @@ func (c *Client) chatRequest(req agent.Request) goopenai.ChatCompletionRequest {
 		//lint:ignore SA1019 see above
 		out.MaxTokens = maxTokens
 		if temp != nil {
-			out.Temperature = float32(max(*temp, minTemperature))
+			out.Temperature = float32(*temp)
+			zeroTemp = *temp == 0
 		}
 	}
 	if req.Seed != 0 {
 		seed := int(req.Seed)
 		out.Seed = &seed
 	}
-	return out
+	return out, zeroTemp
 }
 
-// responseFormat asks for the schema in the request's mode, or else the
-// endpoint's.
-func responseFormat(req agent.Request, mode agent.OutputMode) *goopenai.ChatCompletionResponseFormat {
-	if req.Output != "" {
-		mode = req.Output
-	}
+// responseFormat asks for schema in mode.
+func responseFormat(schema *agent.Schema, mode agent.OutputMode) *goopenai.ChatCompletionResponseFormat {
 	switch {
-	case req.Schema == nil || mode == agent.OutputNone:
+	case schema == nil || mode == agent.OutputNone:
 		return nil
 	case mode == agent.OutputJSONObject:
 		return &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
@@ -62,7 +57,7 @@ func responseFormat(req agent.Request, mode agent.OutputMode) *goopenai.ChatComp
 	return &goopenai.ChatCompletionResponseFormat{
 		Type: goopenai.ChatCompletionResponseFormatTypeJSONSchema,
 		JSONSchema: &goopenai.ChatCompletionResponseFormatJSONSchema{
-			Name: req.Schema.Name, Schema: req.Schema.JSON, Strict: true,
+			Name: schema.Name, Schema: schema.JSON, Strict: true,
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai"
@@ -31,22 +32,28 @@ func sent(t *testing.T, cfg openai.Config, req agent.Request) *openaitest.Reques
 	return srv.Requests()[0]
 }
 
-func TestTemperatureZeroIsSentAsTiny(t *testing.T) {
+// TestTemperatureZeroIsSentAsZero: go-openai omits a zero temperature
+// (omitempty), so the client puts it back on the wire; unset sends none.
+func TestTemperatureZeroIsSentAsZero(t *testing.T) {
 	for _, c := range []struct {
 		cfg, req *float64
 		want     float64 // -1: absent
 	}{
 		{nil, nil, -1},
-		{ptr(0), nil, 1e-6},
-		{nil, ptr(0), 1e-6},
+		{ptr(0), nil, 0},
+		{nil, ptr(0), 0},
+		{ptr(0.7), ptr(0), 0},
 		{ptr(1.2), ptr(0.7), 0.7},
 	} {
-		got := sent(t, openai.Config{Temperature: c.cfg}, agent.Request{Messages: hello(), Temperature: c.req}).Temperature
+		r := sent(t, openai.Config{Temperature: c.cfg}, agent.Request{Messages: hello(), Temperature: c.req})
+		got := r.Temperature
 		switch {
 		case c.want < 0 && got != nil:
 			t.Errorf("cfg %v req %v: temperature %v sent, want none", c.cfg, c.req, *got)
 		case c.want >= 0 && (got == nil || math.Abs(*got-c.want) > 1e-7):
 			t.Errorf("cfg %v req %v: temperature %v, want %v", c.cfg, c.req, got, c.want)
+		case c.want == 0 && !strings.Contains(string(r.Body), `"temperature":0,`):
+			t.Errorf("body %s lacks an exact zero temperature", r.Body)
 		}
 	}
 }

@@ -19,6 +19,9 @@ import (
 type call struct {
 	tokens  float64
 	retries atomic.Int32
+	// zeroTemperature asks for "temperature": 0 in the body, which
+	// go-openai omits (its field is a float32 with omitempty).
+	zeroTemperature bool
 }
 
 type callKey struct{}
@@ -46,12 +49,22 @@ type transport struct {
 	now      func() time.Time
 	jitter   func(int64) int64
 	log      *slog.Logger
+	brk      *breaker
+	// retrying is set by the first retry after a success: that retry is
+	// logged as a warning, the rest of the streak at debug level, so a
+	// dead endpoint does not flood the log (Client.Complete clears it).
+	retrying atomic.Bool
 }
 
 // Do implements goopenai.HTTPDoer.
 func (t *transport) Do(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	c := callFrom(ctx)
+	if c.zeroTemperature {
+		if err := setZeroTemperature(req); err != nil {
+			return nil, err
+		}
+	}
 	for n := 0; ; n++ {
 		resp, err := t.attempt(ctx, req, n, c)
 		wait, why, retry := t.retryWait(ctx, req, n, resp, err)
@@ -60,7 +73,11 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 		}
 		discard(resp)
 		c.retries.Add(1)
-		t.log.Warn("openai: retrying", "endpoint", t.cfg.Name, "attempt", n+1, "reason", why, "wait", wait)
+		level := slog.LevelDebug
+		if t.retrying.CompareAndSwap(false, true) {
+			level = slog.LevelWarn
+		}
+		t.log.Log(ctx, level, "openai: retrying", "endpoint", t.cfg.Name, "attempt", n+1, "reason", why, "wait", wait)
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("wait to retry after %s: %w", why, err)
 		}
@@ -70,10 +87,10 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 // attempt sends the request once. The concurrency slot and the attempt's
 // timeout last until the response body is closed.
 func (t *transport) attempt(ctx context.Context, req *http.Request, n int, c *call) (*http.Response, error) {
-	if err := t.rpm.wait(ctx, 1, t.sleep); err != nil {
+	if err := t.rpm.wait(ctx, 1, t.budgetSleep("requests_per_minute")); err != nil {
 		return nil, fmt.Errorf("wait for the request budget: %w", err)
 	}
-	if err := t.tpm.wait(ctx, c.tokens, t.sleep); err != nil {
+	if err := t.tpm.wait(ctx, c.tokens, t.budgetSleep("tokens_per_minute")); err != nil {
 		return nil, fmt.Errorf("wait for the token budget: %w", err)
 	}
 	if err := t.sem.acquire(ctx); err != nil {
@@ -99,15 +116,24 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, n int, c *ca
 	return resp, nil
 }
 
+// budgetSleep is the transport's sleep, logging (at info level) the wait
+// for the named budget first.
+func (t *transport) budgetSleep(budget string) func(context.Context, time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		t.log.Info("openai: waiting for the rate budget", "endpoint", t.cfg.Name, "budget", budget, "wait", d)
+		return t.sleep(ctx, d)
+	}
+}
+
 // retryWait decides whether to retry after attempt n and how long to wait.
 func (t *transport) retryWait(ctx context.Context, req *http.Request, n int, resp *http.Response, err error) (time.Duration, string, bool) {
-	if n >= max(t.cfg.MaxRetries, 0) || ctx.Err() != nil || (req.Body != nil && req.GetBody == nil) {
+	if n >= max(t.cfg.MaxRetries, 0) || ctx.Err() != nil || (req.Body != nil && req.GetBody == nil) || t.brk.open() != nil {
 		return 0, "", false
 	}
 	if err != nil {
 		return backoff(t.cfg.BackoffBase, t.cfg.BackoffMax, n, t.jitter), err.Error(), true
 	}
-	if !retryable(resp.StatusCode) {
+	if !retryable(resp.StatusCode) || outOfQuota(resp) {
 		return 0, "", false
 	}
 	why := resp.Status

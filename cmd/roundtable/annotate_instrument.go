@@ -97,7 +97,7 @@ func (a *App) embeddingInstrument(cfg Config, f annotateFlags) (analysis.Instrum
 
 // endpoint returns the configured models and the name of the one to ask.
 func (a *App) endpoint(cfg Config, f annotateFlags) (*minds, string, error) {
-	m, err := a.newMinds(cfg, f.llm)
+	m, err := a.newMinds(cfg, f.llm, mindOptions{})
 	if err != nil {
 		return nil, "", err
 	}

@@ -57,11 +57,12 @@ type LLMConfig struct {
 	BaseURL              string   `toml:"base_url"`
 	Model                string   `toml:"model"`
 	APIKeyEnv            string   `toml:"api_key_env"`
-	Temperature          float64  `toml:"temperature"`
+	Temperature          *float64 `toml:"temperature"` // unset: the server's default
 	MaxTokens            int      `toml:"max_tokens"`
 	Timeout              Duration `toml:"timeout"`
 	StructuredOutput     string   `toml:"structured_output"`
-	MaxConcurrent        int      `toml:"max_concurrent"`
+	MaxConcurrent        int      `toml:"max_concurrent"` // 0: max(8, agents per table)
+	BreakerFailures      int      `toml:"breaker_failures"`
 	RequestsPerMinute    int      `toml:"requests_per_minute"`
 	TokensPerMinute      int      `toml:"tokens_per_minute"`
 	MaxRetries           int      `toml:"max_retries"`
@@ -157,17 +158,8 @@ func (c *Config) applyDefaults() {
 		if l.Timeout == 0 {
 			l.Timeout = Duration(2 * time.Minute)
 		}
-		if l.StructuredOutput == "" {
-			l.StructuredOutput = "json_schema"
-		}
-		if l.MaxConcurrent == 0 {
-			l.MaxConcurrent = 8
-		}
 		if l.MaxRetries == 0 {
 			l.MaxRetries = 4
-		}
-		if l.Temperature == 0 {
-			l.Temperature = 0.7
 		}
 	}
 	for i := range c.Agents {
@@ -205,9 +197,12 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s.model: is empty", key)
 		}
 		switch l.StructuredOutput {
-		case "json_schema", "json_object", "none":
+		case "", "json_schema", "json_object", "none":
 		default:
 			return fmt.Errorf("%s.structured_output: %q is not json_schema, json_object or none", key, l.StructuredOutput)
+		}
+		if t := l.Temperature; t != nil && (*t < 0 || *t > 2) {
+			return fmt.Errorf("%s.temperature: %g is out of range 0..2", key, *t)
 		}
 		names[l.Name] = true
 	}

@@ -20,7 +20,7 @@ import (
 func TestBuiltInExchangePreset(t *testing.T) {
 	cfg := DefaultConfig()
 	app := &App{Stderr: &lockedBuffer{wrote: make(chan struct{}, 1)}, Getenv: func(string) string { return "" }}
-	m, err := app.newMinds(cfg, llmFlags{})
+	m, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,9 @@ func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.
 			}
 			cfg := tc
 			cfg.Task = roundtable.TaskSpec{Kind: task.Kind(), Topic: f.topic, Params: map[string]string{"preset": f.preset}}
+			if st, ok := task.(interface{ Spec() roundtable.TaskSpec }); ok {
+				cfg.Task = st.Spec() // what the table is about, with private ground truth
+			}
 			cfg.Protocol = e.protocol
 			if cfg.Participants, err = e.seatsFor(i, seed, f.agents); err != nil {
 				return sim.Table{}, err
@@ -80,13 +83,18 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 	switch f.agent {
 	case "utility":
 		if f.task != "exchange" {
-			return nil, usagef("--task %s needs language-model agents (--agent llm); utility agents only play the exchange economy", f.task)
+			return nil, usagef("--task %s needs language-model agents (--agent llm) or, for recommendation, --agent baseline; utility agents only play the exchange economy", f.task)
 		}
 		return exchangeUtility(f)
 	case "llm":
 		return a.llmExperiment(cfg, f)
+	case "baseline":
+		if f.task != "recommendation" {
+			return nil, usagef("--agent baseline plays the recommendation task only (--task recommendation)")
+		}
+		return recommendBaseline(f)
 	}
-	return nil, usagef("--agent: %q is not utility or llm", f.agent)
+	return nil, usagef("--agent: %q is not utility, baseline or llm", f.agent)
 }
 
 func exchangeUtility(f simFlags) (*experiment, error) {
@@ -111,11 +119,14 @@ func exchangeUtility(f simFlags) (*experiment, error) {
 	}, nil
 }
 
-// agentSeats names k agent seats agent-1 .. agent-k.
-func agentSeats(k int) []roundtable.Participant {
+// agentSeats names k utility-agent seats agent-1 .. agent-k.
+func agentSeats(k int) []roundtable.Participant { return seats(k, "utility") }
+
+// seats names k seats agent-1 .. agent-k played by agents of the kind.
+func seats(k int, kind string) []roundtable.Participant {
 	ps := make([]roundtable.Participant, k)
 	for i := range ps {
-		ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Agent: "utility"}
+		ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Agent: kind}
 	}
 	return ps
 }
@@ -144,7 +155,7 @@ func measureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
 	if m.Proposals == 0 {
 		sc["rationality"] = math.NaN()
 	}
-	out := sim.Measures{Series: map[string][]float64{"U": u}, Scalars: sc}
+	out := sim.Measures{Series: map[string][]float64{"U": u, "coverage": coverage(s)}, Scalars: sc}
 	addFormatErrors(out, s)
 	return out
 }
@@ -155,17 +166,19 @@ func printExchange(w io.Writer, rules []vote.Rule, rep simReport) {
 	fmt.Fprintf(w, "Exchange economy, %d agents, %d rounds, %d runs per rule, seed %d (mean, standard error in parentheses; percent of U_max)\n",
 		rep.Agents, rep.Rounds, rep.Runs, rep.Seed)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "RULE\tU@3\tU@5\tU@10\tAUC@3\tAUC@5\tAUC@10\tRATIONALITY\tMIN/MAX\tRIGIDITY\t")
+	fmt.Fprintln(tw, "RULE\tU@3\tU@5\tU@10\tAUC@3\tAUC@5\tAUC@10\tRATIONALITY\tMIN/MAX\tRIGIDITY\tFAILED ACTIONS\t")
 	cols := []string{"U@3", "U@5", "U@10", "AUC@3_mean", "AUC@5_mean", "AUC@10_mean", "rationality", "fairness", "rigidity"}
 	for _, r := range rules {
 		fmt.Fprintf(tw, "%s\t", r)
-		sc := rep.Rules[string(r)].Summary.Scalars
+		s := rep.Rules[string(r)].Summary
 		for _, c := range cols {
-			fmt.Fprintf(tw, "%s\t", formatStat(sc[c]))
+			fmt.Fprintf(tw, "%s\t", formatStat(s.Scalars[c]))
 		}
-		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "%s\t\n", failedActions(s))
 	}
 	_ = tw.Flush()
+	printCoverage(w, rules, rep)
+	printFailureKinds(w, rules, rep)
 }
 
 func formatStat(s sim.Stat) string {
@@ -173,4 +186,15 @@ func formatStat(s sim.Stat) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f (%.2f)", s.Mean, s.SE)
+}
+
+// failedActions is the FAILED ACTIONS column of every printed table: the
+// actions that failed (model errors, timeouts, format errors, rejected
+// ballots) out of all asked, so a run whose model calls failed cannot pass
+// for a normal one.
+func failedActions(s sim.Summary) string {
+	if s.Actions == 0 {
+		return fmt.Sprintf("%d", s.Failures)
+	}
+	return fmt.Sprintf("%d/%d (%.0f%%)", s.Failures, s.Actions, 100*float64(s.Failures)/float64(s.Actions))
 }

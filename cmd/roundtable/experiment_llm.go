@@ -10,13 +10,12 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
-	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // llmExperiment runs any task with language-model agents.
 func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
-	m, err := a.newMinds(cfg, f.llm)
+	m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +29,7 @@ func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[p.ID] = ag
+			out[p.ID] = haltOnBroken{Agent: ag, m: m}
 		}
 		return out, nil
 	}}
@@ -79,47 +78,18 @@ func llmSeats(presets []AgentConfig) func(k int) []roundtable.Participant {
 	}
 }
 
-func recommendExperiment(e *experiment, f simFlags) (*experiment, error) {
-	if f.data == "" {
-		return nil, usagef("--data: the recommendation task needs the MovieLens-100k directory (u.data, u.item, u.user, u1.base, u1.test)")
-	}
-	ds, err := recommend.Load(f.data)
-	if err != nil {
-		return nil, fmt.Errorf("--data: %w", err)
-	}
-	cases := recommend.Cases(ds, f.runs, f.seed)
-	if len(cases) < f.runs {
-		return nil, usagef("--runs: the test set has only %d usable cases", len(cases))
-	}
-	ds.Factors()
-	knnMAE, knnRMSE := recommend.Evaluate(recommend.NewKNN(ds, ds.Factors(), recommend.DefaultNeighbours), cases)
-	fourMAE, fourRMSE := recommend.Evaluate(recommend.AlwaysFour, cases)
-	e.name, e.measure = "recommendation-llm", measureRecommend
-	e.task = func(i int, _ int64) (roundtable.Task, error) { return recommend.NewTask(ds, cases[i]), nil }
-	e.print = func(w io.Writer, rules []vote.Rule, rep simReport) {
-		printRecommend(w, rules, rep)
-		fmt.Fprintf(w, "baselines on the same %d cases: always 4: MAE %.3f RMSE %.3f; collaborative filtering (kNN, NMF similarity): MAE %.3f RMSE %.3f\n",
-			len(cases), fourMAE, fourRMSE, knnMAE, knnRMSE)
-	}
-	return e, nil
-}
-
 // measureText: whether a decision stands after each round, the first
 // round of agreement, and format errors per agent and phase.
 func measureText(_ roundtable.Task, s *roundtable.State) sim.Measures {
-	decided := make([]float64, s.Config.Rounds)
 	first := math.NaN()
-	for r := range decided {
-		if r < len(s.Rounds) && s.Rounds[r].Decision != nil {
-			decided[r] = 1
-		} else if r > 0 {
-			decided[r] = decided[r-1]
-		}
-		if r < len(s.Rounds) && s.Rounds[r].Tally != nil && s.Rounds[r].Tally.Winner != "" && math.IsNaN(first) {
+	for r, rr := range s.Rounds {
+		if rr.Tally != nil && rr.Tally.Winner != "" {
 			first = float64(r + 1)
+			break
 		}
 	}
-	m := sim.Measures{Series: map[string][]float64{"decided": decided}, Scalars: map[string]float64{"first_agreement": first}}
+	cov := coverage(s)
+	m := sim.Measures{Series: map[string][]float64{"decided": cov, "coverage": cov}, Scalars: map[string]float64{"first_agreement": first}}
 	addFormatErrors(m, s)
 	return m
 }
@@ -132,25 +102,7 @@ func addFormatErrors(m sim.Measures, s *roundtable.State) {
 		total += float64(c.Count)
 	}
 	m.Scalars["format_errors"] = total
-}
-
-// measureRecommend: the error of the decision in force after each round
-// (a round with nothing decided counts as the "always 4" prediction).
-func measureRecommend(t roundtable.Task, s *roundtable.State) sim.Measures {
-	truth := float64(t.(*recommend.Task).Case().Rating)
-	abs, sq := make([]float64, s.Config.Rounds), make([]float64, s.Config.Rounds)
-	pred := 4.0
-	for r := range abs {
-		if r < len(s.Rounds) && s.Rounds[r].Decision != nil {
-			if v, err := recommend.ParseRating(s.Rounds[r].Decision.Proposal); err == nil {
-				pred = float64(v)
-			}
-		}
-		abs[r], sq[r] = math.Abs(pred-truth), (pred-truth)*(pred-truth)
-	}
-	m := sim.Measures{Series: map[string][]float64{"abs_error": abs, "sq_error": sq}, Scalars: map[string]float64{}}
-	addFormatErrors(m, s)
-	return m
+	addFailureKinds(m, s)
 }
 
 func printText(w io.Writer, rules []vote.Rule, rep simReport) {
@@ -165,36 +117,29 @@ func printText(w io.Writer, rules []vote.Rule, rep simReport) {
 			last = dec[len(dec)-1]
 			last.Mean, last.SE = 100*last.Mean, 100*last.SE
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t\n", r, formatStat(last), formatStat(s.Scalars["first_agreement"]),
-			formatStat(s.Scalars["format_errors"]), s.Failures, s.Tokens)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t\n", r, formatStat(last), formatStat(s.Scalars["first_agreement"]),
+			formatStat(s.Scalars["format_errors"]), failedActions(s), s.Tokens)
 	}
 	_ = tw.Flush()
 	printFormatErrors(w, rules, rep)
 }
 
-func printRecommend(w io.Writer, rules []vote.Rule, rep simReport) {
-	fmt.Fprintf(w, "Recommendation (MovieLens), %d agents, %d rounds, %d cases per rule: MAE / RMSE of the decision per round\n", rep.Agents, rep.Rounds, rep.Runs)
-	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "RULE\t")
-	for r := 1; r <= rep.Rounds; r++ {
-		fmt.Fprintf(tw, "R%d\t", r)
-	}
-	fmt.Fprintln(tw)
+// printCoverage prints, per rule, the share of tables with a decision
+// after each round (Figure 2 plots its complement).
+func printCoverage(w io.Writer, rules []vote.Rule, rep simReport) {
 	for _, rule := range rules {
-		s := rep.Rules[string(rule)].Summary
-		fmt.Fprintf(tw, "%s\t", rule)
-		for i := range s.Series["abs_error"] {
-			fmt.Fprintf(tw, "%.2f / %.2f\t", s.Series["abs_error"][i].Mean, math.Sqrt(s.Series["sq_error"][i].Mean))
+		fmt.Fprintf(w, "tables with a decision, %s, by round:", rule)
+		for _, st := range rep.Rules[string(rule)].Summary.Series["coverage"] {
+			fmt.Fprintf(w, " %.0f%%", 100*st.Mean)
 		}
-		fmt.Fprintln(tw)
+		fmt.Fprintln(w)
 	}
-	_ = tw.Flush()
-	printFormatErrors(w, rules, rep)
 }
 
 // printFormatErrors lists the mean format errors per table by rule, agent
 // and phase, which the paper compares across rules.
 func printFormatErrors(w io.Writer, rules []vote.Rule, rep simReport) {
+	printFailureKinds(w, rules, rep)
 	for _, r := range rules {
 		sc := rep.Rules[string(r)].Summary.Scalars
 		for _, k := range sim.Keys(sc) {

@@ -30,7 +30,7 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 	}
 	e.measure, e.print = protocolMeasure(pr.Name), printProtocol
 	if f.agent == "llm" {
-		m, err := a.newMinds(cfg, f.llm)
+		m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -34,8 +35,7 @@ func (l llmFlags) apply(eps []LLMConfig) []LLMConfig {
 	}
 	eps = append([]LLMConfig(nil), eps...)
 	if len(eps) == 0 {
-		eps = append(eps, LLMConfig{Name: "default", Temperature: 0.7, Timeout: Duration(2 * time.Minute),
-			StructuredOutput: "json_schema", MaxConcurrent: 8, MaxRetries: 4})
+		eps = append(eps, LLMConfig{Name: "default", Timeout: Duration(2 * time.Minute), MaxRetries: 4})
 	}
 	if l.baseURL != "" {
 		eps[0].BaseURL = l.baseURL
@@ -57,9 +57,22 @@ type minds struct {
 	log     *slog.Logger
 }
 
-// newMinds builds a client per endpoint. API keys come from the named
-// environment variables; a named but empty one is an error naming the key.
-func (a *App) newMinds(cfg Config, flags llmFlags) (*minds, error) {
+// mindOptions say how the endpoints are used.
+type mindOptions struct {
+	// seats is the most agents a table has: an endpoint without
+	// max_concurrent allows at least that many calls at once, so one phase
+	// is never queued behind itself.
+	seats int
+	// live is set for `serve`: an endpoint without breaker_failures never
+	// gives up for want of a server (a live table outlasts an outage; the
+	// phase deadlines bound it), only on answers no retry can change.
+	live bool
+}
+
+// newMinds builds a client per endpoint, logging through the app's logger.
+// API keys come from the named environment variables; a named but empty
+// one is an error naming the key.
+func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, error) {
 	m := &minds{clients: map[string]*openai.Client{}, presets: map[string]AgentConfig{}, log: a.logger()}
 	for i, ep := range flags.apply(cfg.LLM) {
 		key := fmt.Sprintf("llm[%d]", i)
@@ -69,9 +82,14 @@ func (a *App) newMinds(cfg Config, flags llmFlags) (*minds, error) {
 		c := openai.Config{Name: ep.Name, BaseURL: ep.BaseURL, Model: ep.Model, MaxTokens: ep.MaxTokens,
 			Timeout: time.Duration(ep.Timeout), StructuredOutput: agent.OutputMode(ep.StructuredOutput),
 			MaxConcurrent: ep.MaxConcurrent, RequestsPerMinute: ep.RequestsPerMinute, TokensPerMinute: ep.TokensPerMinute,
-			PricePer1KPrompt: ep.PricePer1KPrompt, PricePer1KCompletion: ep.PricePer1KCompletion, MaxRetries: ep.MaxRetries}
-		temp := ep.Temperature
-		c.Temperature = &temp
+			PricePer1KPrompt: ep.PricePer1KPrompt, PricePer1KCompletion: ep.PricePer1KCompletion, MaxRetries: ep.MaxRetries,
+			BreakerFailures: ep.BreakerFailures, Temperature: ep.Temperature}
+		if c.MaxConcurrent == 0 {
+			c.MaxConcurrent = max(openai.DefaultMaxConcurrent, opt.seats)
+		}
+		if c.BreakerFailures == 0 && opt.live {
+			c.BreakerFailures = -1
+		}
 		if ep.APIKeyEnv != "" {
 			v := a.Getenv(ep.APIKeyEnv)
 			if v == "" {
@@ -79,7 +97,7 @@ func (a *App) newMinds(cfg Config, flags llmFlags) (*minds, error) {
 			}
 			c.APIKey = openai.Secret(v)
 		}
-		m.clients[ep.Name] = openai.New(c)
+		m.clients[ep.Name] = openai.New(c, openai.WithLogger(m.log))
 		if m.first == "" {
 			m.first = ep.Name
 		}
@@ -133,6 +151,75 @@ func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig)
 		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
 	}
 	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, Logger: m.log}), nil
+}
+
+// maxTableAgents is the most bot agents a live table is configured with
+// ([bot] or a [[table]] preset), for the endpoints' default concurrency.
+func (c Config) maxTableAgents() int {
+	n := len(c.Bot.Agents)
+	for _, t := range c.Tables {
+		n = max(n, len(t.Agents))
+	}
+	return n
+}
+
+// stopOnBrokenEndpoint cancels ctx, with the endpoint's message as the
+// cause, as soon as any endpoint's circuit breaker opens. The watchers end
+// with ctx.
+func (m *minds) stopOnBrokenEndpoint(ctx context.Context, cancel context.CancelCauseFunc) {
+	for _, c := range m.clients {
+		go func() {
+			select {
+			case <-c.Done():
+				cancel(fmt.Errorf("stopped: %w (finished tables are kept; run the same command again to resume)", c.Err()))
+			case <-ctx.Done():
+			}
+		}()
+	}
+}
+
+// logBrokenEndpoints logs, as an error, each endpoint whose breaker opens
+// while a live server runs: its agents fail until the config is fixed and
+// the server restarted. The watchers end with ctx.
+func (m *minds) logBrokenEndpoints(ctx context.Context) {
+	for name, c := range m.clients {
+		go func() {
+			select {
+			case <-c.Done():
+				m.log.Error("language-model endpoint cannot serve; its agents' actions fail until it is fixed and roundtable restarted", "endpoint", name, "err", c.Err())
+			case <-ctx.Done():
+			}
+		}()
+	}
+}
+
+// brokenErr is the message of the first endpoint whose breaker is open.
+func (m *minds) brokenErr() error {
+	for _, c := range m.clients {
+		if err := c.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// haltOnBroken wraps the agents of a headless run: once an endpoint's
+// breaker is open, an action is not recorded as a failure; the agent waits
+// for the run to stop (stopOnBrokenEndpoint cancels it) so that a resumed
+// run asks again.
+type haltOnBroken struct {
+	roundtable.Agent
+	m *minds
+}
+
+// Act implements roundtable.Agent.
+func (h haltOnBroken) Act(ctx context.Context, v roundtable.View) (roundtable.Action, error) {
+	a, err := h.Agent.Act(ctx, v)
+	if h.m.brokenErr() != nil {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return a, err
 }
 
 // usage sums the token usage and cost of every endpoint.

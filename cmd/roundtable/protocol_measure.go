@@ -28,8 +28,8 @@ var protocolUnits = map[string]map[string]string{
 	},
 	roundtable.ProtocolPanel: {
 		"rounds": "rounds until the stop rule", "converged": "1 if every sentiment change fell below the tolerance, else 0",
-		"S/": "mean sentiment of the judges on -1..1 after each round", "borda/": "Borda points (top item n, last 1) summed over judges",
-		"gut/": "Borda points on conviction summed over judges", "tier/": "mean valence tier (1 best, 3 worst)",
+		"S/*": "mean sentiment of the judges on -1..1 after each round", "borda/*": "Borda points (top item n, last 1) summed over judges",
+		"gut/*": "Borda points on conviction summed over judges", "tier/*": "mean valence tier (1 best, 3 worst)",
 	},
 }
 
@@ -180,7 +180,19 @@ func unitOf(units map[string]string, key string) string {
 		return u
 	}
 	if i := strings.Index(key, "/"); i >= 0 {
-		return units[key[:i+1]]
+		return units[key[:i+1]+"*"]
 	}
 	return ""
+}
+
+// withUnits adds an experiment's units to the common ones.
+func withUnits(common, own map[string]string) map[string]string {
+	out := make(map[string]string, len(common)+len(own))
+	for k, v := range common {
+		out[k] = v
+	}
+	for k, v := range own {
+		out[k] = v
+	}
+	return out
 }

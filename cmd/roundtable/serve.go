@@ -56,11 +56,12 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	}
 	defer db.Close()
 	serveBackups(ctx, db, a.logger())
-	m, err := a.newMinds(cfg, llmFlags{})
+	m, err := a.newMinds(cfg, llmFlags{}, mindOptions{seats: cfg.maxTableAgents(), live: true})
 	if err != nil {
 		return err
 	}
 	a.minds = m
+	m.logBrokenEndpoints(ctx)
 	botCfg, err := a.botConfig(cfg, m)
 	if err != nil {
 		return err

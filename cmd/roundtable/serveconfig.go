@@ -18,6 +18,7 @@ type TableSettings struct {
 	Mode      string   `toml:"mode"`
 	EarlyStop string   `toml:"early_stop"`
 	Rounds    int      `toml:"rounds"`
+	Quorum    int      `toml:"quorum"` // ballots a vote needs to decide; 0: none
 	Message   Duration `toml:"message"`
 	Proposal  Duration `toml:"proposal"`
 	Vote      Duration `toml:"vote"`
@@ -170,10 +171,14 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 		Mode:      roundtable.Mode(pick(t.Mode, def.Mode)),
 		EarlyStop: roundtable.EarlyStop(pick(t.EarlyStop, def.EarlyStop)),
 		Rounds:    max(t.Rounds, 0),
+		Quorum:    t.Quorum,
 		Durations: roundtable.Durations{Message: dur(t.Message, def.Message), Proposal: dur(t.Proposal, def.Proposal), Vote: dur(t.Vote, def.Vote)},
 	}
 	if c.Rounds == 0 {
 		c.Rounds = def.Rounds
+	}
+	if c.Quorum == 0 {
+		c.Quorum = def.Quorum
 	}
 	if t.Preset != "" {
 		c.Task.Params = map[string]string{"preset": t.Preset}

@@ -22,7 +22,7 @@ import (
 // simFlags are the flags of `roundtable sim`; unset ones come from [sim].
 type simFlags struct {
 	task, topic, preset, rule, tie, earlyStop, out, agent, data string
-	agents, rounds, runs, concurrency                           int
+	agents, rounds, runs, concurrency, quorum                   int
 	seed                                                        int64
 	phaseTimeout                                                time.Duration
 	llm                                                         llmFlags
@@ -59,11 +59,12 @@ same command again resumes unfinished tables and reuses finished ones.`,
 	fl.StringVar(&f.tie, "tie", "", "tie policy: defer, random or incumbent")
 	fl.StringVar(&f.earlyStop, "early-stop", "", "none, first-agreement or consecutive-agreements")
 	fl.StringVar(&f.out, "out", "", "output directory (default runs)")
-	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (rule-based, no model) or llm")
+	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (exchange, rule-based, no model), baseline (recommendation: always-4, user-mean and collaborative-filtering agents, no model) or llm")
 	fl.StringVar(&f.data, "data", "", "MovieLens-100k directory for the recommendation task")
 	fl.IntVar(&f.agents, "agents", 0, "agents per table, K (default 3)")
 	fl.IntVar(&f.rounds, "rounds", 0, "rounds per table, R (default 10)")
 	fl.IntVar(&f.runs, "runs", 0, "tables per rule, N (default 10)")
+	fl.IntVar(&f.quorum, "quorum", 0, "ballots (abstentions included) a vote needs to decide; 0: none")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "tables run at once (default: 16 per CPU with utility agents, 4 per CPU with language models)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed; the same seed and flags give the same tables (default 1)")
 	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
@@ -142,7 +143,10 @@ func (f simFlags) tableConfig(rule vote.Rule) (roundtable.Config, error) {
 	if err != nil {
 		return roundtable.Config{}, usagef("--tie: %v", err)
 	}
-	c := roundtable.Config{Rule: rule, Tie: tie, Rounds: f.rounds, EarlyStop: roundtable.EarlyStop(f.earlyStop), Mode: roundtable.Sealed}
+	if f.quorum < 0 || f.quorum > f.agents {
+		return roundtable.Config{}, usagef("--quorum: %d is out of range 0..%d (the agents of a table)", f.quorum, f.agents)
+	}
+	c := roundtable.Config{Rule: rule, Tie: tie, Rounds: f.rounds, EarlyStop: roundtable.EarlyStop(f.earlyStop), Mode: roundtable.Sealed, Quorum: f.quorum}
 	c = c.WithDefaults()
 	if err := c.Validate(); err != nil {
 		return c, usagef("%v", err)
@@ -160,11 +164,10 @@ type simReport struct {
 	Seed    int64                 `json:"seed"`
 	Started time.Time             `json:"started"`
 	WallNS  time.Duration         `json:"wall_ns"`
+	Units   map[string]string     `json:"units"` // the unit of every metric below
 	Rules   map[string]sim.Result `json:"rules"`
-	// Protocol is the schedule's name; Units say what its figures are
-	// measured in.
-	Protocol string            `json:"protocol,omitempty"`
-	Units    map[string]string `json:"units,omitempty"`
+	// Protocol is the schedule's name, when not RoundTable's.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
@@ -185,11 +188,16 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer db.Close()
+	ctx, stop := context.WithCancelCause(cmd.Context())
+	defer stop(nil)
+	if a.minds != nil {
+		a.minds.stopOnBrokenEndpoint(ctx, stop)
+	}
 	bctx, stopBackups := context.WithCancel(cmd.Context())
 	defer stopBackups()
 	serveBackups(bctx, db, a.logger())
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
-		Started: time.Now().UTC(), Rules: map[string]sim.Result{}, Units: exp.units}
+		Started: time.Now().UTC(), Units: withUnits(metricUnits, exp.units), Rules: map[string]sim.Result{}}
 	if exp.protocol != nil {
 		rep.Protocol = exp.protocol.Name
 	}
@@ -202,8 +210,11 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		spec := exp.spec(rule, tc, f)
 		spec.Progress = func(int, int) { _ = bar.Add(1) }
 		spec.Logger = a.logger()
-		res, err := sim.Execute(cmd.Context(), db, roundtable.SystemClock{}, spec)
+		res, err := sim.Execute(ctx, db, roundtable.SystemClock{}, spec)
 		if err != nil {
+			if cause := context.Cause(ctx); cause != nil && cmd.Context().Err() == nil {
+				return cause // an endpoint cannot serve the run: its one message
+			}
 			return err
 		}
 		rep.Rules[string(rule)] = res

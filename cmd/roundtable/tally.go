@@ -15,7 +15,7 @@ const maxProfileBytes = 64 << 20
 
 func (a *App) tallyCmd() *cobra.Command {
 	var rule, tie string
-	var participants int
+	var participants, quorum int
 	var seed int64
 	cmd := &cobra.Command{
 		Use:   "tally --rule RULE [--participants N] [--tie POLICY] < profile.json",
@@ -25,7 +25,7 @@ func (a *App) tallyCmd() *cobra.Command {
    "ballots": [{"voter":"v1","choice":"B"}, {"voter":"v2","abstain":true}]}
 and prints {"winner": ..., "totals": {...}, "tied": [...], "rejected": [...]}.
 Each ballot uses the field its rule reads: choice (unanimous, majority,
-plurality), scores (rated), ranking (ranked, borda, irv), points
+plurality), scores (rated), ranking (ranked, borda, irv, copeland, schulze), points
 (cumulative), approve (approval). Exit status 0 when decided (winner or
 none), 2 when the input is malformed.`,
 		Args: cobra.NoArgs,
@@ -52,7 +52,10 @@ none), 2 when the input is malformed.`,
 			if cmd.Flags().Changed("participants") {
 				prof.Participants = participants
 			}
-			res, err := vote.Tally(r, prof, vote.Options{Tie: tp, Seed: seed})
+			if quorum < 0 {
+				return usagef("--quorum: %d is negative", quorum)
+			}
+			res, err := vote.Tally(r, prof, vote.Options{Tie: tp, Seed: seed, Quorum: quorum})
 			if err != nil {
 				return usagef("profile: %v", err)
 			}
@@ -66,6 +69,7 @@ none), 2 when the input is malformed.`,
 	f.IntVar(&participants, "participants", 0, "number of participants N (default: from the profile, else the number of voters)")
 	f.StringVar(&tie, "tie", "defer", "tie policy: defer, random or incumbent")
 	f.Int64Var(&seed, "seed", 1, "seed of the random tie policy")
+	f.IntVar(&quorum, "quorum", 0, "ballots (abstentions included) needed for a decision; 0: no quorum")
 	_ = cmd.MarkFlagRequired("rule")
 	return cmd
 }

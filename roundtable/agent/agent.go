@@ -71,10 +71,7 @@ func New(llm LLM, task roundtable.Task, opt Options) *Agent {
 		opt.Window = DefaultWindow
 	}
 	if !opt.StructuredOutput.Valid() {
-		opt.StructuredOutput = OutputJSONSchema
-		if m, ok := llm.(OutputModer); ok && m.OutputMode().Valid() {
-			opt.StructuredOutput = m.OutputMode()
-		}
+		opt.StructuredOutput = "" // ask the LLM per request: its mode can change (a downgrade)
 	}
 	log := opt.Logger
 	if log == nil {
@@ -120,17 +117,40 @@ func (a *Agent) proposalSchema() (*Schema, bool) {
 	return proposalSchema("proposal", nil), false
 }
 
+// outputMode is how to ask for JSON now: the option if set, else the
+// LLM's current mode (OutputModer), else OutputJSONSchema.
+func (a *Agent) outputMode() OutputMode {
+	if a.opt.StructuredOutput != "" {
+		return a.opt.StructuredOutput
+	}
+	if m, ok := a.llm.(OutputModer); ok && m.OutputMode().Valid() {
+		return m.OutputMode()
+	}
+	return OutputJSONSchema
+}
+
 // decide asks for one decision, re-asks once after an invalid answer, and
-// returns the action with the usage of every call made for it.
+// returns the action with the usage of every call made for it. A cut-off
+// answer or a refusal is a failure of its own kind, not a format error.
 func (a *Agent) decide(ctx context.Context, v roundtable.View, u *roundtable.Usage, s *Schema, instruction string,
 	parse func(string) (roundtable.Action, error)) roundtable.Action {
-	msgs := a.messages(v, a.historyText(ctx, v, u)+instruction, s)
+	prompt := a.historyText(ctx, v, u) + instruction
+	mode := a.outputMode()
+	msgs := a.messages(prompt, mode, v, s)
 	var invalid error
 	for attempt := range 2 {
-		resp, err := a.llm.Complete(ctx, a.request(v, v.Phase, attempt, msgs, s))
-		*u = u.Add(usageOf(resp, err))
+		resp, err := a.complete(ctx, a.request(v, v.Phase, attempt, msgs, s, mode), u)
+		if isCode(err, CodeOutputMode) && a.outputMode() != mode {
+			mode = a.outputMode() // the endpoint switched modes: ask again, spelling the schema out
+			msgs = append(a.messages(prompt, mode, v, s), msgs[2:]...)
+			resp, err = a.complete(ctx, a.request(v, v.Phase, attempt, msgs, s, mode), u)
+		}
 		if err != nil {
 			return failure(ctx, err, *u)
+		}
+		if f, ok := unfinished(resp, s); ok {
+			f.Usage = u
+			return f
 		}
 		act, err := parse(resp.Content)
 		if err == nil {
@@ -145,16 +165,23 @@ func (a *Agent) decide(ctx context.Context, v roundtable.View, u *roundtable.Usa
 // messages lays out a prompt: the fixed system part first, then the
 // changing part, with the schema spelled out when the endpoint does not
 // enforce it.
-func (a *Agent) messages(v roundtable.View, user string, s *Schema) []ChatMessage {
-	if a.opt.StructuredOutput != OutputJSONSchema {
+func (a *Agent) messages(user string, mode OutputMode, v roundtable.View, s *Schema) []ChatMessage {
+	if mode != OutputJSONSchema {
 		user += schemaHint(s)
 	}
 	return []ChatMessage{{RoleSystem, systemPrompt(v)}, {RoleUser, user}}
 }
 
-func (a *Agent) request(v roundtable.View, phase roundtable.Phase, attempt int, msgs []ChatMessage, s *Schema) Request {
+// complete calls the LLM and adds what the call spent to u.
+func (a *Agent) complete(ctx context.Context, req Request, u *roundtable.Usage) (Response, error) {
+	resp, err := a.llm.Complete(ctx, req)
+	*u = u.Add(usageOf(resp, err))
+	return resp, err
+}
+
+func (a *Agent) request(v roundtable.View, phase roundtable.Phase, attempt int, msgs []ChatMessage, s *Schema, mode OutputMode) Request {
 	return Request{
-		Messages: msgs, Schema: s, Output: a.opt.StructuredOutput,
+		Messages: msgs, Schema: s, Output: mode,
 		Temperature: a.opt.Temperature, MaxTokens: a.opt.MaxTokens,
 		Seed: seedFor(v, phase, attempt), User: v.Self.Name,
 	}
@@ -179,6 +206,27 @@ func usageOf(resp Response, err error) roundtable.Usage {
 	}
 	u.Calls = max(u.Calls, 1)
 	return u
+}
+
+// unfinished turns an answer cut at the token bound, or a refusal, into a
+// failure of kind "length" or "refusal".
+func unfinished(resp Response, s *Schema) (roundtable.Fail, bool) {
+	switch resp.Finish {
+	case FinishLength:
+		return roundtable.Fail{Kind: "length", Reason: fmt.Sprintf("the %s answer was cut off at the token limit (finish_reason length); raise max_tokens", s.Name)}, true
+	case FinishRefusal:
+		why := resp.Refusal
+		if why == "" {
+			why = "no reason given"
+		}
+		return roundtable.Fail{Kind: "refusal", Reason: fmt.Sprintf("the model refused the %s request: %s", s.Name, why)}, true
+	}
+	return roundtable.Fail{}, false
+}
+
+func isCode(err error, c Code) bool {
+	e := (*Error)(nil)
+	return errors.As(err, &e) && e.Code == c
 }
 
 // failure turns a final LLM error into a Fail of kind "timeout" when time

@@ -19,7 +19,11 @@
 // "proposal" (or "proposal_<task>" for a roundtable.StructuredTask),
 // "vote_<rule>" with the candidate IDs as enums, and "memory" for reflective
 // notes. When the endpoint cannot enforce schemas (OutputJSONObject,
-// OutputNone) the schema text is added to the instruction instead.
+// OutputNone) the schema text is added to the instruction instead. Unless
+// Options.StructuredOutput is set, the mode is asked of the LLM for each
+// request (OutputModer): an endpoint that refuses json_schema answers
+// CodeOutputMode after switching modes, and the agent asks once more with
+// the schema spelled out.
 //
 // # Validation and repair
 //
@@ -29,13 +33,17 @@
 // for once more, with the model's answer and the precise error appended; a
 // second invalid answer becomes roundtable.Fail{Kind: "format"}. Model and
 // network errors, which the LLM has already retried, become Fail{Kind:
-// "error"} or Fail{Kind: "timeout"}. Every action carries the summed Usage
-// of all calls made for it.
+// "error"} or Fail{Kind: "timeout"}. An answer cut at the token limit
+// (Response.Finish FinishLength) becomes Fail{Kind: "length"} and a refusal
+// Fail{Kind: "refusal"}, with no re-ask: neither is malformed JSON. Every
+// action carries the summed Usage of all calls made for it.
 //
 // # Memory
 //
 // Options.Memory selects what history the prompt holds: MemoryFull (every
-// round verbatim), MemoryWindow (the last Window rounds verbatim and one
-// deterministic line per older round, no model call) or MemoryReflective
+// round verbatim), MemoryWindow (the last Window rounds verbatim, 2 by
+// default, and one short deterministic line per older round, no model
+// call: 38% of full history's prompt at round 10 with the paper's message
+// lengths, BenchmarkWindowMemory) or MemoryReflective
 // (notes the model rewrites once per round, plus the last round verbatim).
 package agent

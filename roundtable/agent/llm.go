@@ -96,7 +96,22 @@ type Request struct {
 type Response struct {
 	Content string
 	Usage   roundtable.Usage
+	// Finish says why the model stopped: FinishStop (or "") for a whole
+	// answer, FinishLength when the answer was cut at the token bound,
+	// FinishRefusal when the model refused (Refusal then says why).
+	Finish  Finish
+	Refusal string
 }
+
+// Finish is why a model stopped writing.
+type Finish string
+
+// The finish reasons an agent tells apart.
+const (
+	FinishStop    Finish = "stop"
+	FinishLength  Finish = "length"  // cut at max_tokens: the content is incomplete
+	FinishRefusal Finish = "refusal" // a refusal or a content filter: no answer
+)
 
 // Code classifies an LLM failure.
 type Code string
@@ -108,6 +123,14 @@ const (
 	CodeRateLimit   Code = "rate_limit"  // the endpoint kept answering 429
 	CodeUnavailable Code = "unavailable" // server errors or network failures
 	CodeRejected    Code = "rejected"    // the request itself was refused (400, 401, 404, bad config)
+	// CodeOutputMode: the endpoint refused the structured-output mode of
+	// the request and the LLM switched to another one (see OutputModer);
+	// the caller may ask again in the new mode.
+	CodeOutputMode Code = "output_mode"
+	// CodeBroken: the endpoint cannot serve this run (dead, refused the
+	// key, no such model, no quota left); every further call fails at once
+	// with the same message, which says what to fix.
+	CodeBroken Code = "broken"
 )
 
 // Error is a failed LLM request.

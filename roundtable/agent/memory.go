@@ -16,8 +16,11 @@ const (
 	MemoryReflective = "reflective" // the model's own notes, rewritten once per round, and the last round verbatim
 )
 
-// DefaultWindow is the number of rounds MemoryWindow keeps verbatim.
-const DefaultWindow = 3
+// DefaultWindow is the number of rounds MemoryWindow keeps verbatim. With
+// the paper's message lengths, two verbatim rounds and one short line per
+// older round cost under 40% of full history per turn at round 10
+// (BenchmarkWindowMemory); three would cost over half.
+const DefaultWindow = 2
 
 // historyText is the history part of a prompt under the agent's memory
 // policy; u collects the usage of a reflective memory update.
@@ -122,9 +125,12 @@ func (a *Agent) reflect(ctx context.Context, v roundtable.View, p *page, u *roun
 		}
 	}
 	s := memorySchema()
-	req := a.request(v, roundtable.PhaseNone, 0, a.messages(v, reflectPrompt(v, p.text, since), s), s)
-	resp, err := a.llm.Complete(ctx, req)
-	*u = u.Add(usageOf(resp, err))
+	mode := a.outputMode()
+	req := a.request(v, roundtable.PhaseNone, 0, a.messages(reflectPrompt(v, p.text, since), mode, v, s), s, mode)
+	resp, err := a.complete(ctx, req, u)
+	if err == nil && resp.Finish != "" && resp.Finish != FinishStop {
+		err = fmt.Errorf("the model stopped early (%s)", resp.Finish)
+	}
 	if err == nil {
 		var notes string
 		if notes, err = parseMemory(resp.Content); err == nil {

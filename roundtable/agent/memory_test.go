@@ -31,7 +31,7 @@ func longView(n int) roundtable.View {
 
 func TestWindowKeepsRecentRoundsVerbatim(t *testing.T) {
 	got := windowText(longView(5), 2)
-	for _, want := range []string{"Earlier rounds, in short:", `- Round 1: Bob said "Message of round 1."`, "### Round 4", "### Round 5"} {
+	for _, want := range []string{"Earlier rounds, in short:", `- Round 1: Bob: "Message of round 1."`, "### Round 4", "### Round 5"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("window text lacks %q:\n%s", want, got)
 		}
@@ -92,7 +92,7 @@ func TestReflectiveMemoryFallsBackWhenTheModelFails(t *testing.T) {
 	if !ok || say.Usage.Calls != 2 {
 		t.Fatalf("got %#v, want a message with both calls in its usage", act)
 	}
-	if !strings.Contains(llm.reqs[1].Messages[1].Content, `- Round 1: Bob said "Message of round 1."`) {
+	if !strings.Contains(llm.reqs[1].Messages[1].Content, `- Round 1: Bob: "Message of round 1."`) {
 		t.Errorf("fallback notes missing:\n%s", llm.reqs[1].Messages[1].Content)
 	}
 }

@@ -62,7 +62,8 @@ type Run struct {
 	Measures Measures                 `json:"measures"`
 	Rounds   int                      `json:"rounds"`
 	Reason   string                   `json:"end_reason"`
-	Failures int                      `json:"failures"`
+	Failures int                      `json:"failures"` // failed agent actions and rejected ballots
+	Actions  int                      `json:"actions"`  // agent actions recorded, failures included
 	Usage    roundtable.Usage         `json:"usage"`
 	Phases   map[string]time.Duration `json:"phase_wall_ns"`
 	Resumed  bool                     `json:"resumed,omitempty"`
@@ -144,6 +145,7 @@ func runOne(ctx context.Context, store roundtable.Store, clock roundtable.Clock,
 	}
 	for _, rr := range s.Rounds {
 		r.Failures += len(rr.Failures) + len(rr.Rejected)
+		r.Actions += actions(rr)
 		for _, u := range rr.Usage {
 			r.Usage = r.Usage.Add(u)
 		}
@@ -189,4 +191,14 @@ func sameConfig(t *roundtable.Table, want roundtable.Config) error {
 		return fmt.Errorf("the stored table was made with other settings; write to another directory (--out)")
 	}
 	return nil
+}
+
+// actions counts the agent actions a round recorded: messages, proposals,
+// skips, failures, and ballots (counted, abstained or rejected).
+func actions(rr roundtable.RoundRecord) int {
+	n := len(rr.Messages) + len(rr.Proposals) + len(rr.Skipped) + len(rr.Failures)
+	if rr.Tally != nil {
+		n += rr.Tally.Counted + rr.Tally.Abstained + len(rr.Rejected)
+	}
+	return n
 }

@@ -18,7 +18,8 @@ type Summary struct {
 	Runs     int                      `json:"runs"`
 	Series   map[string][]Stat        `json:"series"`
 	Scalars  map[string]Stat          `json:"scalars"`
-	Failures int                      `json:"failures"`
+	Failures int                      `json:"failures"` // failed agent actions and rejected ballots, over all runs
+	Actions  int                      `json:"actions"`  // agent actions recorded, over all runs
 	Tokens   int                      `json:"tokens"`
 	Phases   map[string]time.Duration `json:"phase_wall_ns"`
 	Ends     map[string]int           `json:"end_reasons"`
@@ -33,6 +34,7 @@ func Summarize(runs []Run) Summary {
 	scalars := map[string][]float64{}
 	for _, r := range runs {
 		s.Failures += r.Failures
+		s.Actions += r.Actions
 		s.Tokens += r.Usage.PromptTokens + r.Usage.CompletionTokens
 		s.Ends[r.Reason]++
 		for p, d := range r.Phases {

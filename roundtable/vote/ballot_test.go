@@ -58,7 +58,7 @@ func TestCheck(t *testing.T) {
 		{"choice under approval", vote.Approval, choice("v", "A"), "approval ballots need an approve list, not a choice"},
 		{"approve under ranked", vote.Ranked, approve("v", "A"), "ranked ballots need a ranking, not an approve list"},
 
-		{"unknown rule", vote.Rule("x"), choice("v", "A"), `unknown rule "x" (valid: unanimous, majority, plurality, rated, ranked, cumulative, borda, approval, irv)`},
+		{"unknown rule", vote.Rule("x"), choice("v", "A"), `unknown rule "x" (valid: unanimous, majority, plurality, rated, ranked, cumulative, borda, approval, irv, copeland, schulze)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -35,6 +35,8 @@ func ExampleTally() {
 	// borda: winner "C": C wins with 3 points
 	// approval: winner "A": tie between A and C, incumbent A kept
 	// irv: winner "C": C wins in round 1 with 1 of 1 continuing ballots
+	// copeland: winner "C": C wins with 2 points head to head (1 per win, 1/2 per tie)
+	// schulze: winner "C": C beats every other candidate by strongest path (Schulze, winning votes)
 }
 
 func ExampleResult_MarshalJSON() {

@@ -19,6 +19,8 @@ const (
 	Borda         Rule = "borda"
 	Approval      Rule = "approval"
 	InstantRunoff Rule = "irv"
+	Copeland      Rule = "copeland"
+	Schulze       Rule = "schulze"
 )
 
 // BallotFormat names the Ballot field a rule reads.
@@ -74,6 +76,12 @@ var ruleTable = [...]ruleSpec{
 	{InstantRunoff, FormatRanking, "vote",
 		"Instant runoff: list candidates from best to worst; you may stop after your favourites. In each round every ballot counts for its highest-listed candidate still in the race. A candidate with more than half of those ballots wins; otherwise the candidate with the fewest votes is eliminated (all candidates tied for fewest are eliminated together) and its ballots pass to their next choice, while ballots with no choice left drop out. If every remaining candidate is tied, it is a tie for first." + tieSentence,
 		countIRV},
+	{Copeland, FormatRanking, "point",
+		"Copeland: list candidates from best to worst; you may stop after your favourites (unlisted candidates rank below listed ones, level with each other). Every pair of candidates is compared: a candidate beats another if more ballots rank it higher. A candidate scores 1 point per opponent it beats and 1/2 per opponent it ties; the highest score wins." + tieSentence,
+		countCopeland},
+	{Schulze, FormatRanking, "opponent",
+		"Schulze: list candidates from best to worst; you may stop after your favourites (unlisted candidates rank below listed ones, level with each other). Every pair is compared head to head; a candidate beats another by strongest path when its strongest chain of head-to-head wins (measured by its weakest win, in winning votes) is stronger than the reverse chain. The candidate that no other beats this way wins." + tieSentence,
+		countSchulze},
 }
 
 // Rules returns every rule, in a fixed order.

@@ -10,7 +10,7 @@ import (
 
 func TestRulesOrder(t *testing.T) {
 	want := []vote.Rule{vote.Unanimous, vote.Majority, vote.Plurality, vote.Rated, vote.Ranked,
-		vote.Cumulative, vote.Borda, vote.Approval, vote.InstantRunoff}
+		vote.Cumulative, vote.Borda, vote.Approval, vote.InstantRunoff, vote.Copeland, vote.Schulze}
 	if got := vote.Rules(); !slices.Equal(got, want) {
 		t.Fatalf("Rules() = %v, want %v", got, want)
 	}
@@ -45,7 +45,7 @@ func TestParseRule(t *testing.T) {
 
 func TestParseRuleErrorListsValidNames(t *testing.T) {
 	_, err := vote.ParseRule("condorcet")
-	want := `unknown rule "condorcet" (valid: unanimous, majority, plurality, rated, ranked, cumulative, borda, approval, irv)`
+	want := `unknown rule "condorcet" (valid: unanimous, majority, plurality, rated, ranked, cumulative, borda, approval, irv, copeland, schulze)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("ParseRule error = %v, want %q", err, want)
 	}

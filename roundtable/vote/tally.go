@@ -11,6 +11,10 @@ import (
 type Options struct {
 	Tie  TiePolicy // "" means TieDefer
 	Seed int64     // seeds TieRandom
+	// Quorum is how many participants must cast a valid ballot, an
+	// abstention included (it shows presence), for the vote to decide;
+	// below it there is no winner, whatever the totals. 0 means none.
+	Quorum int
 }
 
 // Rejection is an invalid ballot and the reason shown to its voter.
@@ -81,7 +85,7 @@ func Tally(rule Rule, p Profile, opt Options) (Result, error) {
 		spec:      spec,
 		cands:     newCandidateSet(p.Candidates),
 		incumbent: p.Incumbent,
-		opt:       Options{Tie: tie, Seed: opt.Seed},
+		opt:       Options{Tie: tie, Seed: opt.Seed, Quorum: opt.Quorum},
 		res:       Result{Rule: rule},
 	}
 	e.n = max(p.Participants, e.collect(p.Ballots))
@@ -89,7 +93,18 @@ func Tally(rule Rule, p Profile, opt Options) (Result, error) {
 		e.res.Reason = "no votes were counted"
 	}
 	spec.count(e)
+	e.applyQuorum()
 	return e.res, nil
+}
+
+// applyQuorum withdraws the outcome of a vote that too few took part in.
+func (e *election) applyQuorum() {
+	present := e.res.Counted + e.res.Abstained
+	if e.opt.Quorum <= 0 || present >= e.opt.Quorum {
+		return
+	}
+	e.res.Winner, e.res.Tied = "", nil
+	e.res.Reason = fmt.Sprintf("quorum not met: %d of the %d ballots required were cast", present, e.opt.Quorum)
 }
 
 // collect validates the ballots, keeps each voter's last valid one and

@@ -226,7 +226,7 @@ func TestTallyMalformedProfile(t *testing.T) {
 		{"duplicate candidate", vote.Plurality, vote.Profile{Candidates: []string{"A", "B", "A"}}, vote.Options{}, `tally: duplicate candidate "A"`},
 		{"blank candidate", vote.Plurality, vote.Profile{Candidates: []string{"A", " "}}, vote.Options{}, "tally: candidate 2 has a blank name"},
 		{"negative participants", vote.Plurality, vote.Profile{Participants: -1, Candidates: abc}, vote.Options{}, "tally: participants must not be negative, got -1"},
-		{"unknown rule", vote.Rule("dictator"), ok, vote.Options{}, `tally: unknown rule "dictator" (valid: unanimous, majority, plurality, rated, ranked, cumulative, borda, approval, irv)`},
+		{"unknown rule", vote.Rule("dictator"), ok, vote.Options{}, `tally: unknown rule "dictator" (valid: unanimous, majority, plurality, rated, ranked, cumulative, borda, approval, irv, copeland, schulze)`},
 		{"unknown tie policy", vote.Plurality, ok, vote.Options{Tie: "coin"}, `tally: unknown tie policy "coin" (valid: defer, random, incumbent)`},
 	}
 	for _, tt := range tests {

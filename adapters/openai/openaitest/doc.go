@@ -7,8 +7,12 @@
 // Responder plays a whole deliberation deterministically; Inject layers
 // faults over any handler: invalid JSON, rule-breaking ballots, 429 with
 // Retry-After, 5xx, and answers that never come (Hang, which waits for the
-// client to give up, so tests need no sleeps). Server.Requests and
-// Server.Count tell what was asked.
+// client to give up, so tests need no sleeps). What real endpoints do to a
+// long run is scripted too: Drop (a connection closed without an answer),
+// Unauthorized (401), ModelNotFound (404), InsufficientQuota (429
+// insufficient_quota), Truncated (finish_reason "length"), Refused (a
+// refusal), and NoJSONSchema (a server that answers 400 to json_schema
+// response formats). Server.Requests and Server.Count tell what was asked.
 //
 //	srv := openaitest.NewServer(openaitest.Inject(openaitest.Responder{}.Handle,
 //		openaitest.Fault{Match: openaitest.Persona("Bob"), Reply: openaitest.Always(openaitest.RateLimited("1"))}))

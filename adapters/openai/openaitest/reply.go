@@ -26,6 +26,59 @@ type Reply struct {
 	// PromptTokens and CompletionTokens are reported in usage; zero means
 	// an estimate of four bytes a token.
 	PromptTokens, CompletionTokens int
+	// FinishReason is the choice's finish_reason ("" means "stop"), e.g.
+	// "length" or "content_filter".
+	FinishReason string
+	// Refusal is the assistant message's refusal, as OpenAI sends when a
+	// model declines a structured-output request.
+	Refusal string
+	// Code and Type are the error body's "code" and "type" for a non-200
+	// answer ("" picks them from the status).
+	Code, Type string
+	// Drop closes the connection without an answer, as a dying server or
+	// a reset connection would.
+	Drop bool
+}
+
+// Truncated answers with content cut at the token bound: finish_reason
+// "length".
+func Truncated(content string) Reply { return Reply{Content: content, FinishReason: "length"} }
+
+// Refused answers with a refusal and no content, as OpenAI does when a
+// model declines a structured-output request.
+func Refused(why string) Reply { return Reply{Refusal: why, FinishReason: "stop"} }
+
+// Unauthorized answers 401 invalid_api_key.
+func Unauthorized() Reply {
+	return Reply{Status: 401, Message: "Incorrect API key provided.", Code: "invalid_api_key"}
+}
+
+// ModelNotFound answers 404 model_not_found for model.
+func ModelNotFound(model string) Reply {
+	return Reply{Status: 404, Message: fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model), Code: "model_not_found"}
+}
+
+// InsufficientQuota answers 429 insufficient_quota: no credit left, which
+// a client must not retry like a rate limit.
+func InsufficientQuota() Reply {
+	return Reply{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details.",
+		Code: "insufficient_quota", Type: "insufficient_quota"}
+}
+
+// Drop closes the connection without answering.
+func Drop() Reply { return Reply{Drop: true} }
+
+// NoJSONSchema wraps next with a server that does not support json_schema
+// structured output: such requests get 400 "response_format ... not
+// supported", as older vLLM and llama.cpp servers answer; the rest go to
+// next.
+func NoJSONSchema(next Handler) Handler {
+	return func(ctx context.Context, r *Request) Reply {
+		if r.Format == "json_schema" {
+			return Reply{Status: 400, Message: "response_format type 'json_schema' is not supported by this server", Type: "invalid_request_error"}
+		}
+		return next(ctx, r)
+	}
 }
 
 // Content answers with s as the assistant message.

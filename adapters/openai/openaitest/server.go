@@ -93,6 +93,8 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 	s.record(r)
 	rep := s.h(hr.Context(), r)
 	switch {
+	case rep.Drop:
+		drop(w)
 	case rep.Hang:
 		select {
 		case <-hr.Context().Done():
@@ -116,10 +118,37 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 func completion(r *Request, rep Reply) map[string]any {
 	return map[string]any{
 		"id": fmt.Sprintf("chatcmpl-%d", r.N), "object": "chat.completion", "created": time.Now().Unix(), "model": r.Model,
-		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": rep.Content}}},
-		"usage": usage(r, rep),
+		"choices": []map[string]any{{"index": 0, "finish_reason": finishReason(rep), "message": message(rep)}},
+		"usage":   usage(r, rep),
 	}
+}
+
+func finishReason(rep Reply) string {
+	if rep.FinishReason == "" {
+		return "stop"
+	}
+	return rep.FinishReason
+}
+
+func message(rep Reply) map[string]any {
+	m := map[string]any{"role": "assistant", "content": rep.Content}
+	if rep.Refusal != "" {
+		m["content"], m["refusal"] = nil, rep.Refusal
+	}
+	return m
+}
+
+// drop closes the connection under the handler without a response.
+func drop(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	conn.Close()
 }
 
 func usage(r *Request, rep Reply) map[string]int {
@@ -152,7 +181,7 @@ func writeStream(w http.ResponseWriter, r *Request, rep Reply, withUsage bool) {
 			"created": time.Now().Unix(), "model": r.Model, "choices": choices}
 	}
 	send(chunk([]map[string]any{{"index": 0, "delta": map[string]any{"role": "assistant", "content": rep.Content}}}))
-	send(chunk([]map[string]any{{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}))
+	send(chunk([]map[string]any{{"index": 0, "delta": map[string]any{}, "finish_reason": finishReason(rep)}}))
 	if withUsage {
 		c := chunk([]map[string]any{})
 		c["usage"] = usage(r, rep)
@@ -178,6 +207,12 @@ func writeError(w http.ResponseWriter, rep Reply) {
 		typ, code = "requests", "rate_limit_exceeded"
 	case rep.Status < 500:
 		typ = "invalid_request_error"
+	}
+	if rep.Code != "" {
+		code = rep.Code
+	}
+	if rep.Type != "" {
+		typ = rep.Type
 	}
 	writeJSON(w, rep.Status, map[string]any{"error": map[string]any{
 		"message": rep.Message, "type": typ, "param": nil, "code": code}})

@@ -85,3 +85,40 @@ func TestInstanceSatisfiesSimpleSchemas(t *testing.T) {
 		t.Errorf("instance %s", got)
 	}
 }
+
+// TestScriptedEndpointFailuresOnTheWire: go-openai reads each scripted
+// case as a real endpoint's answer.
+func TestScriptedEndpointFailuresOnTheWire(t *testing.T) {
+	ask := func(rep openaitest.Reply) (goopenai.ChatCompletionResponse, error) {
+		srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply { return rep })
+		defer srv.Close()
+		cfg := goopenai.DefaultConfig("k")
+		cfg.BaseURL = srv.URL()
+		return goopenai.NewClientWithConfig(cfg).CreateChatCompletion(context.Background(), goopenai.ChatCompletionRequest{
+			Model: "m", Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "hi"}}})
+	}
+	if r, err := ask(openaitest.Truncated(`{"a":`)); err != nil || r.Choices[0].FinishReason != goopenai.FinishReasonLength {
+		t.Errorf("truncated: %+v %v", r, err)
+	}
+	if r, err := ask(openaitest.Refused("no")); err != nil || r.Choices[0].Message.Refusal != "no" || r.Choices[0].Message.Content != "" {
+		t.Errorf("refused: %+v %v", r, err)
+	}
+	for _, c := range []struct {
+		rep    openaitest.Reply
+		status int
+		code   string
+	}{
+		{openaitest.InsufficientQuota(), 429, "insufficient_quota"},
+		{openaitest.ModelNotFound("m"), 404, "model_not_found"},
+		{openaitest.Unauthorized(), 401, "invalid_api_key"},
+	} {
+		_, err := ask(c.rep)
+		e := (*goopenai.APIError)(nil)
+		if !errors.As(err, &e) || e.HTTPStatusCode != c.status || e.Code != c.code {
+			t.Errorf("%d %s: got %v", c.status, c.code, err)
+		}
+	}
+	if _, err := ask(openaitest.Drop()); err == nil || errors.As(err, new(*goopenai.APIError)) {
+		t.Errorf("drop: %v, want a transport error", err)
+	}
+}

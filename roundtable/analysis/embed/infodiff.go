@@ -1,13 +1,19 @@
 package embed
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Cosine is the cosine similarity of a and b; 0 when either is the zero
-// vector. It fails when the lengths differ.
+// vector. It fails when the lengths differ. Each vector is first divided by
+// its largest magnitude, so tiny or huge components neither underflow nor
+// overflow, and the result is clamped to [-1, 1] against rounding.
 func Cosine(a, b []float64) (float64, error) {
 	if len(a) != len(b) {
 		return 0, fmt.Errorf("cosine of vectors of length %d and %d", len(a), len(b))
 	}
+	a, b = unitScale(a), unitScale(b)
 	na, nb := norm(a), norm(b)
 	if na == 0 || nb == 0 {
 		return 0, nil
@@ -16,7 +22,24 @@ func Cosine(a, b []float64) (float64, error) {
 	for i := range a {
 		dot += a[i] * b[i]
 	}
-	return dot / (na * nb), nil
+	return max(-1, min(1, dot/(na*nb))), nil
+}
+
+// unitScale returns v divided by its largest magnitude (v itself when that
+// is 0 or already 1).
+func unitScale(v []float64) []float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	if m == 0 || m == 1 {
+		return v
+	}
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x / m
+	}
+	return out
 }
 
 // Centroid is the mean of vs (nil for none).

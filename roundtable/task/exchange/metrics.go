@@ -9,6 +9,9 @@ type RoundOutcome struct {
 	Decision Allocation
 	// Proposals are the proposals made in this round (skips are left out).
 	Proposals []ProposalRecord
+	// NoVote marks a round that ended before its vote (an early stop in its
+	// proposal phase): it does not count toward Rigidity (PROTOCOL.md 6).
+	NoVote bool
 }
 
 // ProposalRecord is one proposal and the context it was made in.
@@ -31,7 +34,7 @@ type Metrics struct {
 	// 0 when there were no proposals (see Proposals).
 	Rationality float64
 	// Rigidity is the share of rounds r with U_r = U_{r-1} (U_0 = 0), equal
-	// within 1e-12; 0 for no rounds.
+	// within 1e-12, among the rounds that had a vote; 0 for none.
 	Rigidity float64
 	// Proposals counts the proposals Rationality is over.
 	Proposals int
@@ -47,13 +50,16 @@ const rigidTolerance = 1e-12
 func (e *Economy) Measure(rounds []RoundOutcome) Metrics {
 	umax, _ := e.UMax()
 	m := Metrics{U: make([]float64, len(rounds))}
-	prev, rigid, rational := 0.0, 0, 0
+	prev, rigid, voted, rational := 0.0, 0, 0, 0
 	for r, out := range rounds {
 		if out.Decision != nil && umax > 0 {
 			m.U[r] = math.Min(1, e.Total(out.Decision)/umax)
 		}
-		if math.Abs(m.U[r]-prev) <= rigidTolerance {
-			rigid++
+		if !out.NoVote {
+			voted++
+			if math.Abs(m.U[r]-prev) <= rigidTolerance {
+				rigid++
+			}
 		}
 		prev = m.U[r]
 		for _, p := range out.Proposals {
@@ -63,8 +69,10 @@ func (e *Economy) Measure(rounds []RoundOutcome) Metrics {
 			}
 		}
 	}
+	if voted > 0 {
+		m.Rigidity = float64(rigid) / float64(voted)
+	}
 	if len(rounds) > 0 {
-		m.Rigidity = float64(rigid) / float64(len(rounds))
 		m.Fairness = e.fairness(rounds[len(rounds)-1].Decision)
 	}
 	if m.Proposals > 0 {

@@ -83,3 +83,14 @@ func TestAtAndAUCCarryForward(t *testing.T) {
 		t.Errorf("AUC over no rounds is not 0")
 	}
 }
+
+// TestRigidityCountsOnlyRoundsWithAVote: PROTOCOL.md section 6, a table
+// that stops in its proposal phase does not count that round.
+func TestRigidityCountsOnlyRoundsWithAVote(t *testing.T) {
+	e := mustNew(t, 3, Asymmetric)
+	d := e.EqualSplit()
+	rounds := []RoundOutcome{{Decision: d}, {Decision: d}, {Decision: d, NoVote: true}}
+	if m := e.Measure(rounds); m.Rigidity != 0.5 {
+		t.Errorf("rigidity %v, want 1/2: round 2 kept U, round 1 changed it, round 3 had no vote", m.Rigidity)
+	}
+}

@@ -139,7 +139,7 @@ func (t *Task) Measure(s *roundtable.State) Metrics {
 	var rounds []RoundOutcome
 	var before Allocation
 	for _, r := range s.Rounds {
-		out := RoundOutcome{Decision: before}
+		out := RoundOutcome{Decision: before, NoVote: r.Tally == nil}
 		for _, p := range r.Proposals {
 			if a, err := t.Allocation(p.Proposal); err == nil {
 				out.Proposals = append(out.Proposals, ProposalRecord{Proposer: s.Index(p.By), Allocation: a, DecisionBefore: before})

@@ -47,6 +47,10 @@ type Dataset struct {
 	All    []Rating // u.data
 	Train  []Rating // u1.base
 	Test   []Rating // u1.test
+	// Occupations are the names of u.occupation, if the file is there.
+	Occupations []string
+
+	genres []string // u.genre, if there, checked against Genres
 
 	once    sync.Once
 	factors *Factors

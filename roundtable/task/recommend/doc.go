@@ -5,10 +5,15 @@
 // # Data
 //
 // Load reads the MovieLens-100k files from a directory the user gives
-// (u.data, u.item, u.user, u1.base, u1.test); the data set's licence forbids
-// redistribution, so it is never committed and tests use WriteSynthetic,
-// which writes a small set with latent tastes in the same formats. u.item is
-// Latin-1 and is decoded to UTF-8. Errors name the file and line.
+// (u.data, u.item, u.user, u1.base, u1.test, and u.genre, u.occupation and
+// u.info when present); the data set's licence forbids redistribution, so
+// it is never committed and tests use WriteSynthetic, which writes a small
+// set with latent tastes in the same formats and with every quirk of the
+// real files: Latin-1 titles, release days written "01-Jan-1995" and
+// "4-Feb-1971", the "unknown" movie 267 with empty dates and URL, a title
+// under two IDs, postcodes as zips, tab-separated ratings, u.genre's
+// trailing blank line. u.item is decoded to UTF-8. Errors name the file and
+// line.
 //
 // # Tables
 //
@@ -39,5 +44,22 @@
 // rounds are comparable and an undecided table is neither free nor fatal.
 // The baselines are AlwaysFour and KNN, a user-based k-nearest-neighbour
 // model over NMF similarity (user mean plus the similarity-weighted
-// deviations of the most similar raters of the movie).
+// deviations of the most similar raters of the movie). The paper's strong
+// baseline is Behera & Nain (2023), collaborative filtering with temporal
+// features; KNN uses no timestamps, so it is a weaker stand-in, named as
+// such wherever it is printed.
+//
+// # Without a model
+//
+// BaselineAgents seats model-free PredictorAgents that deliberate through
+// the whole protocol: the BasicInfo seat holds "always 4", UserHistory the
+// user's mean rating, MovieHistory the KNN prediction; each says its
+// estimate, proposes it in whole stars and votes by distance from it.
+//
+// # Ground truth in the log
+//
+// Task.Spec puts the user and movie in the table's task parameters and the
+// true rating in TaskSpec.Private, which only the organiser's export after
+// the table ends may show; CaseOf reads them back, so a run is re-scored
+// from its log alone.
 package recommend

@@ -21,12 +21,15 @@ type ParseError struct {
 // Error implements error: "u.item:17: want 24 fields, got 3".
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
-// releaseLayout is how u.item writes dates: "01-Jan-1995".
-const releaseLayout = "02-Jan-2006"
+// releaseLayout is how u.item writes dates: "01-Jan-1995", and for one
+// movie of the real file "4-Feb-1971" (Go's "2" reads one or two digits).
+const releaseLayout = "2-Jan-2006"
 
 // Load reads MovieLens-100k from dir: u.user, u.item, u.data, u1.base and
-// u1.test, all required. Every rating must name a known user and movie and
-// be 1..5. A malformed line is reported as a *ParseError in the chain.
+// u1.test, all required, then u.genre, u.occupation and u.info when they
+// are there (they are in the real archive), checked against the rest. Every
+// rating must name a known user and movie and be 1..5. A malformed line is
+// reported as a *ParseError in the chain.
 func Load(dir string) (*Dataset, error) {
 	ds := &Dataset{Users: map[int]User{}, Movies: map[int]Movie{}}
 	steps := []struct {
@@ -43,6 +46,9 @@ func Load(dir string) (*Dataset, error) {
 		if err := eachLine(filepath.Join(dir, s.name), s.line); err != nil {
 			return nil, fmt.Errorf("load MovieLens: %w", err)
 		}
+	}
+	if err := ds.loadExtras(dir); err != nil {
+		return nil, fmt.Errorf("load MovieLens: %w", err)
 	}
 	return ds, nil
 }
@@ -154,7 +160,7 @@ func (ds *Dataset) addMovie(line string) error {
 	}
 	if f[2] != "" {
 		if m.Released, err = time.Parse(releaseLayout, f[2]); err != nil {
-			return fmt.Errorf("release date %q is not like 01-Jan-1995", f[2])
+			return fmt.Errorf("release date %q is not like 01-Jan-1995 or 4-Feb-1971", f[2])
 		}
 	}
 	for g, flag := range f[5:] {

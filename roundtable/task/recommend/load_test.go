@@ -81,7 +81,7 @@ func TestLoadReportsMalformedLine(t *testing.T) {
 		{"gender", "u.user", "3|20|X|writer|1", `u.user:3: gender "X" is not M or F`},
 		{"duplicate user", "u.user", "2|20|M|writer|1", "u.user:3: duplicate user id 2"},
 		{"item fields", "u.item", "3|x|y", "u.item:3: want 24 fields, got 3"},
-		{"item date", "u.item", "3|X (1995)|1995-01-01||u" + strings.Repeat("|0", 19), `u.item:3: release date "1995-01-01" is not like 01-Jan-1995`},
+		{"item date", "u.item", "3|X (1995)|1995-01-01||u" + strings.Repeat("|0", 19), `u.item:3: release date "1995-01-01" is not like 01-Jan-1995 or 4-Feb-1971`},
 		{"genre flag", "u.item", "3|X (1995)|||u|0|2" + strings.Repeat("|0", 17), `u.item:3: genre flag 2 (Action) is "2", want 0 or 1`},
 		{"duplicate item", "u.item", "1|X (1995)|||u" + strings.Repeat("|0", 19), "u.item:3: duplicate movie id 1"},
 		{"rating fields", "u.data", "1\t1\t5", "u.data:4: want 4 fields, got 3"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
@@ -57,6 +58,37 @@ func NewTask(ds *Dataset, c Case) *Task {
 // rows rows of history per table.
 func NewTaskWith(ds *Dataset, f *Factors, c Case, rows int) *Task {
 	return &Task{c: c, title: ds.Movies[c.Movie].Title, tables: ds.Tables(f, c, rows)}
+}
+
+// Spec is the task's spec for a table's config: the user and the movie as
+// parameters, and the true rating as private ground truth (see
+// roundtable.TaskSpec.Private), so that the log holds what the table was
+// about and can be re-scored from an export.
+func (t *Task) Spec() roundtable.TaskSpec {
+	return roundtable.TaskSpec{Kind: t.Kind(),
+		Params:  map[string]string{"user": strconv.Itoa(t.c.User), "movie": strconv.Itoa(t.c.Movie)},
+		Private: map[string]string{"rating": strconv.Itoa(t.c.Rating)}}
+}
+
+// CaseOf reads a case back from a table's task spec (Task.Spec).
+func CaseOf(spec roundtable.TaskSpec) (Case, error) {
+	var c Case
+	for _, f := range []struct {
+		name string
+		m    map[string]string
+		dst  *int
+	}{{"params.user", spec.Params, &c.User}, {"params.movie", spec.Params, &c.Movie}, {"private.rating", spec.Private, &c.Rating}} {
+		key := f.name[strings.IndexByte(f.name, '.')+1:]
+		n, err := strconv.Atoi(f.m[key])
+		if err != nil {
+			return Case{}, fmt.Errorf("recommendation task spec: %s %q is not a number", f.name, f.m[key])
+		}
+		*f.dst = n
+	}
+	if c.Rating < 1 || c.Rating > 5 {
+		return Case{}, fmt.Errorf("recommendation task spec: private.rating %d is not in 1..5", c.Rating)
+	}
+	return c, nil
 }
 
 // Case returns the task's case, including the true rating.
