@@ -114,6 +114,9 @@ func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	if private := lt.table.Snapshot().Phase == roundtable.PhasePrivate; private {
+		return nil, roundtable.Errorf(roundtable.Invalid, "private messages go through the Write private message button: this thread is public")
+	}
 	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Text})
 }
 
@@ -155,6 +158,12 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		var f Form
 		lt.table.Read(func(st *roundtable.State) { f = ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates) })
 		return &Reply{Form: &f}, nil
+	case verbSurvey:
+		f, err := surveyForm(lt.table.Snapshot())
+		if err != nil {
+			return nil, err
+		}
+		return &Reply{Form: &f}, nil
 	}
 	return nil, roundtable.Errorf(roundtable.Invalid, "unknown control")
 }
@@ -179,6 +188,8 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 		return ephemeral("Your message is recorded."), nil
 	case verbPropose:
 		return lt.propose(ctx, ev, ev.Fields["text"])
+	case verbSurvey:
+		return lt.answer(ctx, ev)
 	case verbBallot:
 		var form Form
 		var cands []roundtable.Candidate

@@ -204,7 +204,7 @@ func (lt *live) showLive(ctx context.Context, say roundtable.Say) {
 			msg = r.Messages[len(r.Messages)-1]
 		}
 	})
-	if mode != roundtable.Live || msg.From != say.Actor {
+	if mode != roundtable.Live || msg.From != say.Actor || msg.Private {
 		return
 	}
 	st = lt.table.Snapshot()
@@ -237,6 +237,9 @@ func (lt *live) showOutcome(ctx context.Context, s *roundtable.State, pos roundt
 	switch {
 	case pos.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed:
 		for _, m := range r.Messages {
+			if m.Private {
+				continue // seen by its author and addressees only
+			}
 			lt.post(ctx, fmt.Sprintf("r%d/msg/%d", pos.Round, m.Seq), lt.messagePost(s, m))
 		}
 	case r.Tally != nil && (pos.Phase == roundtable.PhaseVote || len(r.Candidates) == 0):
@@ -348,7 +351,7 @@ func phaseControls(s *roundtable.State) []Control {
 	case roundtable.PhaseVote:
 		return ballotControls(s.ID, s.Round, s.Config.Rule, s.Candidates)
 	}
-	return nil
+	return protocolControls(s)
 }
 
 func joinNames(n []string) string {

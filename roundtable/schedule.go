@@ -129,7 +129,7 @@ func (s *State) turn(round, step int, who Speakers) (turn, pair []string) {
 	for i, p := range s.Participants {
 		ids[i] = p.ID
 	}
-	rng := rand.New(rand.NewPCG(uint64(s.Config.Seed), stepStream(round, step)))
+	rng := rand.New(rand.NewPCG(uint64(s.Config.Seed), stepStream(s.ID, round, step)))
 	last := s.lastSpeaker()
 	others := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == last })
 	if len(others) == 0 {
@@ -171,8 +171,11 @@ func (s *State) roundPair(round int) []string {
 	return nil
 }
 
-func stepStream(round, step int) uint64 {
+// stepStream names the random stream of a step: the table's ID is in it so
+// that live tables, which share a seed, draw differently.
+func stepStream(table string, round, step int) uint64 {
 	h := fnv.New64a()
+	h.Write([]byte(table))
 	var b [16]byte
 	for i := range 8 {
 		b[i] = byte(uint64(round) >> (8 * i))
