@@ -27,9 +27,9 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 		} else if _, refused := Refused(err); refused {
 			s.log.Warn("the platform refused", "platform", ev.Platform, "kind", ev.Kind, "err", err)
 		}
-		if ev.Kind == KindMessage {
+		if ev.Kind == KindMessage && !roundtable.NotYourTurn(err) {
 			s.log.Debug("thread message not recorded", "err", err)
-			return // plain chat gets no error replies
+			return // plain chat gets no error replies, but a speaker out of turn learns why
 		}
 		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true}
 	}

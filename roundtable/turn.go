@@ -1,6 +1,7 @@
 package roundtable
 
 import (
+	"errors"
 	"slices"
 	"strings"
 )
@@ -10,7 +11,16 @@ func (s *State) checkTurn(actor string) error {
 	if s.HasTurn(actor) {
 		return nil
 	}
-	return Errorf(Forbidden, "it is not your turn: only %s may act in the %s phase of round %d", s.TurnNames(), s.Phase, s.Round)
+	return Errorf(Forbidden, notYourTurn+"only %s may act in the %s phase of round %d", s.TurnNames(), s.Phase, s.Round)
+}
+
+const notYourTurn = "it is not your turn: "
+
+// NotYourTurn reports whether err refuses an action because the schedule
+// gave the turn to someone else.
+func NotYourTurn(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == Forbidden && strings.HasPrefix(e.Message, notYourTurn)
 }
 
 // TurnNames lists the names of the participants whose turn it is, or

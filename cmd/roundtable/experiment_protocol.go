@@ -8,19 +8,16 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // protocolExperiment runs a panel, chatroom or dyads table with offline
 // agents or language models.
 func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol) (*experiment, error) {
-	question := f.proto.Question
-	if question == "" {
-		question = f.topic
-	}
-	if question == "" {
+	if question(f) == "" {
 		return nil, usagef("--question: the %s protocol needs a statement, claim or brief, e.g. --question \"The earth is round.\"", pr.Name)
 	}
-	task := roundtable.TextTask{Topic: question}
+	task := roundtable.TextTask{Topic: question(f)}
 	e := &experiment{
 		name:     pr.Name + "-" + f.agent,
 		protocol: pr,
@@ -66,6 +63,14 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 	return e, nil
 }
 
+// question is what a protocol's table is about: --question, else --topic.
+func question(f simFlags) string {
+	if f.proto.Question != "" {
+		return f.proto.Question
+	}
+	return f.topic
+}
+
 // offlineAgents are the model-free agents that make sense in each protocol.
 var offlineAgents = map[string][]string{
 	roundtable.ProtocolDyads:    {"degroot", "deffuant"},
@@ -84,6 +89,10 @@ func protocolSeats(f simFlags) func(run int, seed int64, k int) ([]roundtable.Pa
 		for i := range ps {
 			ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1),
 				Kind: roundtable.Bot, Agent: f.agent, Stance: formatStance(stances[i])}
+			if f.agent == "llm" && f.proto.Protocol != roundtable.ProtocolPanel {
+				ps[i].Background = fmt.Sprintf("Your opinion on the statement %q: you %s with it (%s on a scale from -2, strongly disagree, to 2, strongly agree).",
+					question(f), opinion.LevelName(stances[i]), formatStance(stances[i]))
+			}
 		}
 		return ps, nil
 	}
