@@ -104,3 +104,98 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		t.Errorf("%d survey answers, %d private and %d public messages; want 2, 1, 3", surveys, private, public)
 	}
 }
+
+// startPreset starts a preset table as Ann with the preset's agents and
+// returns the room's path.
+func (e *browserEnv) startPreset(t *testing.T, tab context.Context, preset, rounds, intro string) string {
+	do(t, tab, "Ann starts the "+preset+" preset",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
+		chromedp.SetValue(chromedp.CSS(`#preset`), preset),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
+		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
+		waitText(`#posts`, intro))
+	return eval[string](t, tab, `location.pathname`)
+}
+
+// answer fills the survey dialog with one value per field.
+func answer(t *testing.T, tab context.Context, values ...string) {
+	do(t, tab, "open the survey", waitText(`#phase`, "survey phase"),
+		until(`[...document.querySelectorAll('#posts .controls button')].some(b => b.textContent === 'Answer')`, "for the Answer button"))
+	eval[bool](t, tab, `(() => { [...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === 'Answer').at(-1).click(); return true })()`)
+	do(t, tab, "open the survey dialog", chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)))
+	for i, v := range values {
+		do(t, tab, "fill in "+v, chromedp.SendKeys(chromedp.CSS(`#f-v`+string(rune('0'+i))), v))
+	}
+	do(t, tab, "send the answer", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"),
+		until(`!document.querySelector('#dialog').open`, "for the dialog to close"))
+}
+
+// say sends a message from the room's composer.
+func say(t *testing.T, tab context.Context, text string) {
+	eval[bool](t, tab, `(() => { document.querySelector('#say').value = `+jsString(text)+`; document.querySelector('#composer').requestSubmit(); return true })()`)
+}
+
+// A person and an agent in dyads, in the browser: each round the drawn
+// writer writes to the other, who then reports privately.
+func TestBrowserDyadsPairs(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	ann := e.browsers(t, 1)[0]
+	room := e.startPreset(t, ann, bottest.DyadsPreset, "2", "Protocol: dyads")
+	for r := 1; r <= 2; r++ {
+		round := string(rune('0' + r))
+		do(t, ann, "round "+round, waitText(`#phase`, "Round "+round+" of 2"))
+		s, err := roundtable.Replay(e.events(t, room))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pair := s.Rounds[r-1].Pair
+		if len(pair) != 2 {
+			t.Fatalf("round %d drew %v", r, pair)
+		}
+		if p, _ := s.Participant(pair[0]); p.Name == "Ann" {
+			do(t, ann, "Ann's turn to write", waitText(`#posts`, "Ann writes to Scribe"))
+			say(t, ann, "It is false.")
+			do(t, ann, "Ann wrote", waitText(`#notes`, "Your message is recorded"))
+			continue
+		}
+		answer(t, ann, "0.5")
+	}
+	do(t, ann, "the end", waitText(`#posts`, "The table has ended"))
+	s, err := roundtable.Replay(e.events(t, room))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.Rounds {
+		if len(r.Messages) != 1 || len(r.Surveys) != 1 || r.Messages[0].To[0] != r.Pair[1] || r.Surveys[0].By != r.Pair[1] {
+			t.Errorf("round %d: pair %v, messages %+v, surveys %+v", r.Round, r.Pair, r.Messages, r.Surveys)
+		}
+	}
+}
+
+// A person and an agent on a panel, in the browser: both speak, then rate
+// both items privately; steady ratings end the panel by convergence.
+func TestBrowserPanelConverges(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	ann := e.browsers(t, 1)[0]
+	room := e.startPreset(t, ann, bottest.PanelPreset, "3", "Protocol: panel")
+	for r := 1; r <= 2; r++ {
+		round := string(rune('0' + r))
+		do(t, ann, "round "+round, waitText(`#phase`, "Round "+round+" of 3 · message"))
+		say(t, ann, "Ann is great. Ben is weak.")
+		answer(t, ann, "0.8", "-0.3")
+	}
+	do(t, ann, "the end", waitText(`#posts`, "The table has ended"))
+	s, err := roundtable.Replay(e.events(t, room))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.EndReason != roundtable.EndConvergence || len(s.Rounds) != 2 {
+		t.Errorf("ended by %q after %d rounds; want convergence after 2", s.EndReason, len(s.Rounds))
+	}
+}

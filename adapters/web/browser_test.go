@@ -52,7 +52,7 @@ func newBrowserEnv(t *testing.T) *browserEnv {
 	}
 	clock := bottest.NewClock(time.Now())
 	e := &browserEnv{db: db, p: web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("browser test"),
-		Agents: []string{"Scribe"}, Presets: []string{bottest.ChatroomPreset}, Now: clock.Now}, db)}
+		Agents: []string{"Scribe"}, Presets: []string{bottest.ChatroomPreset, bottest.DyadsPreset, bottest.PanelPreset}, Now: clock.Now}, db)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()

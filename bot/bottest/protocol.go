@@ -12,8 +12,27 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
-// ChatroomPreset is the suite's preset table of the chatroom protocol.
-const ChatroomPreset = "chatroom"
+// The suite's preset tables of the three protocols.
+const (
+	ChatroomPreset = "chatroom"
+	DyadsPreset    = "dyads"
+	PanelPreset    = "panel"
+)
+
+// protocolPresets are the suite's preset tables of the protocols.
+func protocolPresets() map[string]bot.Preset {
+	base := func(title string, rounds int, pr *roundtable.Protocol) roundtable.Config {
+		return roundtable.Config{Title: title, Task: roundtable.TaskSpec{Kind: "text", Topic: title}, Rule: vote.Plurality, Rounds: rounds,
+			Mode: roundtable.Sealed, Durations: roundtable.Durations{Message: phaseTime, Proposal: phaseTime, Vote: phaseTime}, Protocol: pr}
+	}
+	return map[string]bot.Preset{
+		ChatroomPreset: chatroomPreset(),
+		DyadsPreset: {Name: DyadsPreset, Agents: []string{"Scribe"},
+			Config: base("Vaccines dyads", 2, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism."}))},
+		PanelPreset: {Name: PanelPreset, Agents: []string{"Scribe"},
+			Config: base("Hiring panel", 3, roundtable.Panel(roundtable.PresetOptions{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
+	}
+}
 
 func chatroomPreset() bot.Preset {
 	cfg := roundtable.Config{Title: "Pineapple chat", Task: roundtable.TaskSpec{Kind: "text", Topic: "Pineapple belongs on pizza."},

@@ -94,7 +94,7 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 		Agents:        map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}},
 		DefaultAgents: []string{"Scribe"},
 		Policy:        bot.Policy{Manager: true},
-		Presets:       map[string]bot.Preset{ChatroomPreset: chatroomPreset()},
+		Presets:       protocolPresets(),
 	}
 	deps := bot.Deps{Store: db, Clock: clock, Agent: agent,
 		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
