@@ -125,24 +125,25 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		return lt, nil
 	}
 	s.mu.Unlock()
-	events, err := s.deps.Store.Load(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	st, err := roundtable.Replay(events[:1])
-	if err != nil {
-		return nil, err
-	}
-	cfg := st.Config
-	p, ok := s.platforms[cfg.Labels[labelPlatform]]
-	if !ok {
+	// The log is decoded once: the task is built from the replayed config.
+	otherPlatform := errors.New("another platform's table")
+	var p Platform
+	var cfg roundtable.Config
+	t, err := roundtable.OpenFunc(ctx, s.deps.Store, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
+		var ok bool
+		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
+			return nil, otherPlatform
+		}
+		cfg = c
+		task, err := s.deps.Task(c.Task, len(c.Participants))
+		if err != nil {
+			return nil, fmt.Errorf("task of table %s: %w", id, err)
+		}
+		return task, nil
+	})
+	if errors.Is(err, otherPlatform) {
 		return nil, nil
 	}
-	task, err := s.deps.Task(cfg.Task, len(cfg.Participants))
-	if err != nil {
-		return nil, fmt.Errorf("task of table %s: %w", id, err)
-	}
-	t, err := roundtable.Open(ctx, s.deps.Store, s.deps.Clock, task, id)
 	if err != nil {
 		return nil, err
 	}

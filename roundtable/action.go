@@ -32,6 +32,7 @@ type Propose struct {
 	Proposal   Proposal
 	Reasoning  string // private
 	Usage      *Usage
+	normalized bool // the Runner has normalised Proposal already
 }
 
 // Skip is an explicit skip of the proposal phase (the latest earlier
@@ -102,9 +103,12 @@ func (a Propose) decide(s *State, task Task) ([]Payload, error) {
 	if err := s.mayAct(a.Actor, PhaseProposal); err != nil {
 		return nil, err
 	}
-	p, err := task.Normalize(a.Proposal)
-	if err != nil {
-		return nil, err
+	p := a.Proposal
+	if !a.normalized {
+		var err error
+		if p, err = task.Normalize(a.Proposal); err != nil {
+			return nil, err
+		}
 	}
 	return []Payload{ProposalMade{Round: s.Round, Proposal: p, Reasoning: a.Reasoning, Usage: a.Usage}}, nil
 }

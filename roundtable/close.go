@@ -270,7 +270,7 @@ func (t *Table) Settle(ctx context.Context, pos Position, reason string, actions
 		}
 		batch = append(batch, e)
 	}
-	if err := t.store.Append(ctx, t.state.ID, batch); err != nil {
+	if err := t.append(ctx, batch); err != nil {
 		return errs, false, t.rollback(ctx, fmt.Errorf("settle round %d %s phase: %w", pos.Round, pos.Phase, err))
 	}
 	return errs, true, nil

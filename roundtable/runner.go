@@ -131,13 +131,14 @@ func (r *Runner) settle(ctx context.Context, t *Table, pos Position, acts []Acti
 			todo = append(todo, f)
 			continue
 		}
-		if reason := invalidContent(t, a); reason != "" {
+		checked, reason := checkContent(t, a)
+		if reason != "" {
 			st.Failures++
 			actor, key := a.Who()
 			r.logger().Debug("agent action refused", "table", t.ID(), "participant", actor, "reason", reason)
-			a = Fail{Actor: actor, Key: key, Kind: "format", Reason: reason, Usage: usageOf(a)}
+			checked = Fail{Actor: actor, Key: key, Kind: "format", Reason: reason, Usage: usageOf(a)}
 		}
-		todo = append(todo, a)
+		todo = append(todo, checked)
 	}
 	errs, _, err := t.Settle(ctx, pos, ClosedAllActed, todo...)
 	for _, e := range errs {
@@ -148,22 +149,27 @@ func (r *Runner) settle(ctx context.Context, t *Table, pos Position, acts []Acti
 	return err
 }
 
-// invalidContent checks what an action says, before it is recorded.
-func invalidContent(t *Table, a Action) string {
+// checkContent checks what an action says, before it is recorded, and
+// returns it with its proposal normalised (once: the moderator does not
+// normalise it again), or why it is refused.
+func checkContent(t *Table, a Action) (Action, string) {
 	task := t.Task()
 	var err error
-	switch a := a.(type) {
+	switch act := a.(type) {
 	case Say:
-		err = CheckText(a.Text)
+		err = CheckText(act.Text)
 	case Propose:
-		_, err = task.Normalize(a.Proposal)
+		if act.Proposal, err = task.Normalize(act.Proposal); err == nil {
+			act.normalized = true
+			a = act
+		}
 	case Report:
-		err = t.checkReport(a)
+		err = t.checkReport(act)
 	}
 	if err != nil {
-		return ErrorMessage(err)
+		return a, ErrorMessage(err)
 	}
-	return ""
+	return a, ""
 }
 
 func usageOf(a Action) *Usage {

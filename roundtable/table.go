@@ -2,7 +2,6 @@ package roundtable
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -18,6 +17,7 @@ type Table struct {
 	task  Task
 	store Store
 	clock Clock
+	views viewCache
 }
 
 // Create records a new table and returns its moderator.
@@ -39,17 +39,9 @@ func Create(ctx context.Context, store Store, clock Clock, task Task, id string,
 	return t, nil
 }
 
-// Open rebuilds a stored table's moderator by replaying its log.
+// Open rebuilds a stored table's moderator from its log (see OpenFunc).
 func Open(ctx context.Context, store Store, clock Clock, task Task, id string) (*Table, error) {
-	events, err := store.Load(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("open table %s: %w", id, err)
-	}
-	s, err := Replay(events)
-	if err != nil {
-		return nil, fmt.Errorf("open table %s: %w", id, err)
-	}
-	return &Table{state: s, task: task, store: store, clock: clock}, nil
+	return OpenFunc(ctx, store, clock, id, func(Config) (Task, error) { return task, nil })
 }
 
 // ID returns the table's ID.
@@ -71,19 +63,6 @@ func (t *Table) Snapshot() *State {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.state.Clone()
-}
-
-// Clone returns a deep copy of s.
-func (s *State) Clone() *State {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("roundtable: state does not encode: %v", err))
-	}
-	var c State
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(fmt.Sprintf("roundtable: state does not decode: %v", err))
-	}
-	return &c
 }
 
 // Join seats a participant. Joining again is a no-op.
@@ -148,7 +127,7 @@ func (t *Table) Submit(ctx context.Context, actions ...Action) ([]error, error) 
 	if len(batch) == 0 {
 		return errs, nil
 	}
-	if err := t.store.Append(ctx, t.state.ID, batch); err != nil {
+	if err := t.append(ctx, batch); err != nil {
 		return errs, t.rollback(ctx, fmt.Errorf("record actions: %w", err))
 	}
 	return errs, nil
@@ -195,15 +174,12 @@ func (t *Table) applyAll(evs []Event) error {
 // rollback rebuilds the state from the store after a failed write, so the
 // state never holds events the log does not.
 func (t *Table) rollback(ctx context.Context, cause error) error {
-	events, err := t.store.Load(ctx, t.state.ID)
+	s, err := loadState(ctx, t.store, t.state.ID)
 	if err != nil {
 		return errors.Join(cause, fmt.Errorf("reload after failed write: %w", err))
 	}
-	s, err := Replay(events)
-	if err != nil {
-		return errors.Join(cause, err)
-	}
 	t.state = s
+	t.views = viewCache{}
 	return cause
 }
 
@@ -234,7 +210,7 @@ func (t *Table) commitLocked(ctx context.Context, key, actor string, payloads ..
 			return t.rollback(ctx, err)
 		}
 	}
-	if err := t.store.Append(ctx, t.state.ID, evs); err != nil {
+	if err := t.append(ctx, evs); err != nil {
 		return t.rollback(ctx, fmt.Errorf("record %s: %w", evs[0].Type(), err))
 	}
 	return nil

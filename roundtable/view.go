@@ -23,7 +23,7 @@ type View struct {
 	Round        int
 	Rounds       int
 	Phase        Phase
-	History      []RoundRecord // the rounds before the current one
+	History      []RoundRecord // the rounds before the current one (shared with later views: read only)
 	Current      RoundRecord   // the current round so far, as Self may see it
 	Candidates   []Candidate   // in the vote phase
 	Decision     *Candidate    // the current decision, nil before the first
@@ -37,9 +37,15 @@ type View struct {
 	Turn     []string
 	To       string
 	Scale    *Scale
+	// Decoded and DecodedDecision are Candidates and Decision as a Decoder
+	// task decodes them (nil for other tasks, and for what does not
+	// decode). Like History, they are shared with other views: read only.
+	Decoded         []any
+	DecodedDecision any
 }
 
-// View returns what participant id may see now.
+// View returns what participant id may see now. It costs the same in every
+// round: earlier rounds are redacted once per viewer and shared.
 func (t *Table) View(id string) (View, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -63,14 +69,11 @@ func (t *Table) View(id string) (View, error) {
 	if p, ok := s.Latest[id]; ok {
 		v.Own = &p
 	}
-	for _, r := range s.Rounds {
-		r = r.visibleTo(id)
-		if r.Round < s.Round {
-			v.History = append(v.History, r)
-		} else if r.Round == s.Round {
-			v.Current = r.sealedFor(id, s)
-		}
+	v.History = t.history(id)
+	if c := s.Current(); c != nil {
+		v.Current = c.visibleTo(id).sealedFor(id, s)
 	}
+	t.decodeCandidates(&v)
 	return v, nil
 }
 

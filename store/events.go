@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -19,19 +18,26 @@ import (
 // (unless Options.NoSync). Concurrent appends, to any tables, share
 // transactions.
 func (db *DB) Append(ctx context.Context, table string, events []roundtable.Event) error {
+	return db.append(ctx, table, events, nil)
+}
+
+// append stores events and, when snap is not nil, the state after them. All
+// encoding happens before the transaction, so that the work inside a batch,
+// which runs one function at a time, is only bbolt's.
+func (db *DB) append(ctx context.Context, table string, events []roundtable.Event, snap *roundtable.State) error {
 	if err := checkCtx(ctx, "append to table "+table); err != nil {
 		return err
 	}
 	if len(events) == 0 {
 		return nil
 	}
-	enc, err := encodeEvents(table, events)
+	w, err := db.prepare(table, events, snap)
 	if err != nil {
 		return err
 	}
 	// fn decides only from what is in the file, so it may run more than
 	// once (Batch retries it alone when another call in its batch fails).
-	fn := func(tx *bolt.Tx) error { return appendTx(tx, table, events, enc) }
+	fn := func(tx *bolt.Tx) error { return w.run(tx) }
 	// A lone caller commits at once; only when other appends are in flight
 	// does it join a batch, because a batch waits up to batchDelay for
 	// company before it commits.
@@ -46,6 +52,10 @@ func (db *DB) Append(ctx context.Context, table string, events []roundtable.Even
 	}
 	if err != nil {
 		return fmt.Errorf("append %d events to table %s: %w", len(events), table, err)
+	}
+	db.index.remember(table, w.stored)
+	if w.snap != nil {
+		db.snaps.remember(table, w.snap.done, w.stored.Status == roundtable.StatusEnded)
 	}
 	return nil
 }
@@ -70,44 +80,90 @@ func encodeEvents(table string, events []roundtable.Event) ([][]byte, error) {
 	return enc, nil
 }
 
-// appendTx stores encoded events after the table's last one and folds them
-// into its index entry.
-func appendTx(tx *bolt.Tx, table string, events []roundtable.Event, enc [][]byte) error {
-	log, err := tx.Bucket(bucketTables).CreateBucketIfNotExists([]byte(table))
+// write is one append, encoded and ready to run in a transaction.
+type write struct {
+	table  string
+	events []roundtable.Event
+	enc    [][]byte
+	base   roundtable.Summary // the index entry the new one was computed from
+	next   roundtable.Summary // the new index entry, computed from base
+	enext  []byte             // next, encoded; nil when the stored entry stays
+	snap   *snapWrite         // the snapshot, encoded; nil for none
+	stored roundtable.Summary // the index entry the last run wrote
+}
+
+func (db *DB) prepare(table string, events []roundtable.Event, snap *roundtable.State) (*write, error) {
+	enc, err := encodeEvents(table, events)
 	if err != nil {
-		return fmt.Errorf("create bucket of table %s: %w", table, err)
+		return nil, err
+	}
+	w := &write{table: table, events: events, enc: enc}
+	if w.base, err = db.index.get(db, table); err != nil {
+		return nil, fmt.Errorf("append to table %s: %w", table, err)
+	}
+	w.next = roundtable.Summarize(w.base, events)
+	if w.base.ID == "" || !sameButCount(w.base, w.next) {
+		if w.enext, err = json.Marshal(w.next); err != nil {
+			return nil, fmt.Errorf("encode index entry of table %s: %w", table, err)
+		}
+	}
+	if snap != nil {
+		if w.snap, err = db.prepareSnapshot(table, snap, enc[len(enc)-1]); err != nil {
+			return nil, fmt.Errorf("append to table %s: %w", table, err)
+		}
+	}
+	return w, nil
+}
+
+// run stores the events after the table's last one, its index entry and
+// its snapshot.
+func (w *write) run(tx *bolt.Tx) error {
+	log, err := tx.Bucket(bucketTables).CreateBucketIfNotExists([]byte(w.table))
+	if err != nil {
+		return fmt.Errorf("create bucket of table %s: %w", w.table, err)
 	}
 	last := uint64(0)
 	if k, _ := log.Cursor().Last(); k != nil {
 		last = decodeSeq(k)
 	}
-	if events[0].Seq != last+1 {
-		return roundtable.Errorf(roundtable.Conflict, "table %s: event seq %d does not follow %d", table, events[0].Seq, last)
+	if w.events[0].Seq != last+1 {
+		return roundtable.Errorf(roundtable.Conflict, "table %s: event seq %d does not follow %d", w.table, w.events[0].Seq, last)
 	}
-	for i, b := range enc {
-		if err := log.Put(encodeSeq(events[i].Seq), b); err != nil {
-			return fmt.Errorf("put event %d: %w", events[i].Seq, err)
+	if err := w.putIndex(tx, last); err != nil {
+		return err
+	}
+	for i, b := range w.enc {
+		if err := log.Put(encodeSeq(w.events[i].Seq), b); err != nil {
+			return fmt.Errorf("put event %d: %w", w.events[i].Seq, err)
 		}
 	}
-	return updateIndex(tx, table, events)
+	if w.snap == nil {
+		return nil
+	}
+	return w.snap.put(tx)
 }
 
-func updateIndex(tx *bolt.Tx, table string, events []roundtable.Event) error {
-	index := tx.Bucket(bucketIndex)
-	var s roundtable.Summary
-	if b := index.Get([]byte(table)); b != nil {
-		if err := json.Unmarshal(b, &s); err != nil {
-			return fmt.Errorf("decode index entry of table %s: %w", table, err)
+// putIndex writes the entry prepared outside the transaction when it was
+// computed from the stored one (it was, unless another append to the table
+// came between); otherwise it folds the events into the stored entry.
+func (w *write) putIndex(tx *bolt.Tx, last uint64) error {
+	if w.base.Events == last {
+		w.stored = w.next
+		if w.enext == nil {
+			return nil
 		}
+		return putIndexEntry(tx, w.table, w.enext)
 	}
-	b, err := json.Marshal(roundtable.Summarize(s, events))
+	s, err := readIndexEntry(tx, w.table)
 	if err != nil {
-		return fmt.Errorf("encode index entry of table %s: %w", table, err)
+		return err
 	}
-	if err := index.Put([]byte(table), b); err != nil {
-		return fmt.Errorf("put index entry of table %s: %w", table, err)
+	w.stored = roundtable.Summarize(s, w.events)
+	b, err := json.Marshal(w.stored)
+	if err != nil {
+		return fmt.Errorf("encode index entry of table %s: %w", w.table, err)
 	}
-	return nil
+	return putIndexEntry(tx, w.table, b)
 }
 
 // Load implements roundtable.Store.
@@ -128,10 +184,7 @@ func (db *DB) LoadFrom(ctx context.Context, table string, fromSeq uint64) ([]rou
 		if log == nil {
 			return roundtable.Errorf(roundtable.NotFound, "table %s not found", table)
 		}
-		c := log.Cursor()
-		for k, v := c.Seek(encodeSeq(fromSeq)); k != nil; k, v = c.Next() {
-			raw = append(raw, bytes.Clone(v)) // v is valid only inside the tx
-		}
+		raw = readFrom(log, fromSeq)
 		return nil
 	})
 	if err != nil {
@@ -161,13 +214,10 @@ func (db *DB) Tables(ctx context.Context) ([]roundtable.Summary, error) {
 	}
 	var out []roundtable.Summary
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketIndex).ForEach(func(k, v []byte) error {
-			var s roundtable.Summary
-			if err := json.Unmarshal(v, &s); err != nil {
-				return fmt.Errorf("decode index entry of table %s: %w", k, err)
-			}
+		return tx.Bucket(bucketIndex).ForEach(func(k, _ []byte) error {
+			s, err := readIndexEntry(tx, string(k))
 			out = append(out, s)
-			return nil
+			return err
 		})
 	})
 	if err != nil {

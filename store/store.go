@@ -5,7 +5,11 @@
 //
 //	meta                schema → version
 //	tables/<table ID>   8-byte big-endian Seq → event JSON
-//	index               table ID → roundtable.Summary JSON
+//	index               table ID → roundtable.Summary JSON (its Events and
+//	                    Updated may lag: readers take them from the log)
+//	snapshots           table ID → the latest snapshot of the table's state
+//	snapshot-rounds/<table ID>  round number → the round's record, once ended
+//	                    (see snapshot.go and roundtable.SnapshotStore)
 //	bindings            "discord:<channelID>" → table ID
 //	blobs/<ns>          key → adapter bookkeeping
 //
@@ -47,11 +51,13 @@ const batchDelay = time.Millisecond
 var ErrLocked = errors.New("database is in use by another process")
 
 var (
-	bucketMeta     = []byte("meta")
-	bucketTables   = []byte("tables")
-	bucketIndex    = []byte("index")
-	bucketBindings = []byte("bindings")
-	keySchema      = []byte("schema")
+	bucketMeta       = []byte("meta")
+	bucketTables     = []byte("tables")
+	bucketIndex      = []byte("index")
+	bucketBindings   = []byte("bindings")
+	bucketSnaps      = []byte("snapshots")
+	bucketSnapRounds = []byte("snapshot-rounds")
+	keySchema        = []byte("schema")
 )
 
 // Options tune Open. The zero value is the safe default.
@@ -73,9 +79,14 @@ type DB struct {
 	bolt    *bolt.DB
 	path    string
 	pending atomic.Int64 // Append calls in progress
+	index   indexCache
+	snaps   snapCache
 }
 
-var _ roundtable.Store = (*DB)(nil)
+var (
+	_ roundtable.Store         = (*DB)(nil)
+	_ roundtable.SnapshotStore = (*DB)(nil)
+)
 
 // Open opens (creating if needed, with mode 0600 and its parent directory)
 // the database at path.
@@ -109,7 +120,7 @@ func (db *DB) init(readOnly bool) error {
 		return db.bolt.View(checkSchema)
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings} {
+		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings, bucketSnaps, bucketSnapRounds} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}

@@ -65,11 +65,16 @@ func (e *experiment) seatsFor(run int, seed int64, k int) ([]roundtable.Particip
 	return e.people(k), nil
 }
 
+// maxSimAgents bounds --agents. Candidates are labelled A..Z, AA, AB, ...
+// so any number fits; the bound only keeps an exchange proposal (K x K
+// amounts, written in every prompt and log entry) of a sane size.
+const maxSimAgents = 100
+
 // experiment picks the task and agents of a sim from the flags.
 func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 	switch {
-	case f.agents < 2 || f.agents > 26:
-		return nil, usagef("--agents: %d is out of range 2..26", f.agents)
+	case f.agents < 2 || f.agents > maxSimAgents:
+		return nil, usagef("--agents: %d is out of range 2..%d", f.agents, maxSimAgents)
 	case f.runs < 1:
 		return nil, usagef("--runs: must be at least 1")
 	}

@@ -1,28 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 )
-
-func readReport(t *testing.T, dir string) simReport {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep simReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
 
 func onlyResult(t *testing.T, rep simReport) map[string]float64 {
 	t.Helper()

@@ -21,14 +21,7 @@ func TestSimWritesSummaryAndTable(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", col, out)
 		}
 	}
-	var rep simReport
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, dir)
 	maj := rep.Rules["majority"]
 	if len(maj.Runs) != 3 || len(maj.Summary.Series["U"]) != 10 {
 		t.Fatalf("summary for majority: %d runs, %d rounds of U", len(maj.Runs), len(maj.Summary.Series["U"]))
@@ -66,11 +59,12 @@ func TestSimWritesSummaryAndTable(t *testing.T) {
 
 func TestSimRefusesBadFlags(t *testing.T) {
 	cases := map[string][]string{
-		"rule":   {"--rule", "dictator"},
-		"agents": {"--agents", "1"},
-		"task":   {"--task", "text"},
-		"agent":  {"--agent", "oracle"},
-		"preset": {"--preset", "lopsided"},
+		"rule":           {"--rule", "dictator"},
+		"agents":         {"--agents", "1"},
+		"too many seats": {"--agents", "101"},
+		"task":           {"--task", "text"},
+		"agent":          {"--agent", "oracle"},
+		"preset":         {"--preset", "lopsided"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -80,4 +74,33 @@ func TestSimRefusesBadFlags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSimRunsFiftyAgents plays an exchange table of 50 utility agents (and
+// 50 goods) to its end: candidates past Z are labelled AA, AB, ...
+func TestSimRunsFiftyAgents(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "", "sim", "--agents", "50", "--rounds", "2", "--runs", "1", "--rule", "plurality", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rep := readReport(t, dir)
+	runs := rep.Rules["plurality"].Runs
+	if rep.Agents != 50 || len(runs) != 1 || runs[0].Rounds != 2 || runs[0].Reason != "rounds" || runs[0].Failures != 0 {
+		t.Fatalf("summary: %d agents, runs %+v\n%s", rep.Agents, runs, out)
+	}
+}
+
+// readReport reads the summary.json a sim wrote to dir.
+func readReport(t *testing.T, dir string) simReport {
+	t.Helper()
+	var rep simReport
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

@@ -104,7 +104,9 @@ func TestCacheStoresMissingWithReason(t *testing.T) {
 	down.Store(true)
 	srv := openaitest.NewServer(func(_ context.Context, r *openaitest.Request) openaitest.Reply {
 		if down.Load() {
-			return openaitest.Status(401, "invalid api key")
+			// An outage, not a refused key: a refused key opens the
+			// endpoint's circuit breaker for good.
+			return openaitest.Status(503, "model overloaded")
 		}
 		return openaitest.JSON(map[string]any{"reasoning": "r", "labels": []string{"Propose"}})
 	})
@@ -117,7 +119,7 @@ func TestCacheStoresMissingWithReason(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[0].Missing == "" || !strings.Contains(got[0].Missing, "invalid api key") || got[0].Result != nil {
+	if got[0].Missing == "" || !strings.Contains(got[0].Missing, "model overloaded") || got[0].Result != nil {
 		t.Fatalf("annotation %+v, want missing with the reason", got[0])
 	}
 	down.Store(false)

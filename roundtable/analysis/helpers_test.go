@@ -8,5 +8,5 @@ import (
 )
 
 func actsModel(srv *openaitest.Server) acts.Model {
-	return acts.Model{Labeler: &label.Sampler{LLM: openai.New(openai.Config{Name: "m", BaseURL: srv.URL(), Model: "fake", MaxRetries: -1}), Endpoint: "m", K: 1}}
+	return acts.Model{Labeler: &label.Sampler{LLM: openai.New(openai.Config{Name: "m", BaseURL: srv.URL(), Model: "fake", MaxRetries: -1, BreakerFailures: -1}), Endpoint: "m", K: 1}}
 }

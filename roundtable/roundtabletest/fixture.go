@@ -42,6 +42,21 @@ func SampleJoiner() roundtable.Participant {
 // SampleJoiner, starts the table and plays every round with PlayRound until
 // it ends. The clock moves a minute per step.
 func PlayTable(ctx context.Context, store roundtable.Store, clock *Clock, id string, rounds int) (*roundtable.Table, error) {
+	tbl, err := StartTable(ctx, store, clock, id, rounds)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < rounds; i++ {
+		if err := PlayRound(ctx, tbl, clock); err != nil {
+			return nil, err
+		}
+	}
+	return tbl, nil
+}
+
+// StartTable creates table id in store with SampleConfig(rounds), seats
+// SampleJoiner a minute later and opens round 1, ready for PlayRound.
+func StartTable(ctx context.Context, store roundtable.Store, clock *Clock, id string, rounds int) (*roundtable.Table, error) {
 	tbl, err := roundtable.Create(ctx, store, clock, SampleTask(), id, SampleConfig(rounds))
 	if err != nil {
 		return nil, err
@@ -52,11 +67,6 @@ func PlayTable(ctx context.Context, store roundtable.Store, clock *Clock, id str
 	}
 	if err := tbl.Start(ctx); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
-	}
-	for i := 0; i < rounds; i++ {
-		if err := PlayRound(ctx, tbl, clock); err != nil {
-			return nil, err
-		}
 	}
 	return tbl, nil
 }

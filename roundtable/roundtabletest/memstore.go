@@ -13,13 +13,14 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// MemStore is an in-memory roundtable.Store. Events are stored encoded, so
-// what comes back from Load went through the same JSON round trip as with a
-// real store.
+// MemStore is an in-memory roundtable.Store and roundtable.SnapshotStore.
+// Events and snapshots are stored encoded, so what comes back went through
+// the same JSON round trip as with a real store.
 type MemStore struct {
 	mu      sync.Mutex
 	logs    map[string][][]byte
 	summary map[string]roundtable.Summary
+	snaps   map[string]memSnap // latest snapshot per table, encoded
 	// FailAppend, when set, is returned by Append instead of storing.
 	FailAppend error
 }

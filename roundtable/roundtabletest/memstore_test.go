@@ -10,3 +10,7 @@ import (
 func TestMemStore(t *testing.T) {
 	roundtabletest.StoreSuite(t, func(t *testing.T) roundtable.Store { return roundtabletest.NewMemStore() })
 }
+
+func TestMemStoreSnapshots(t *testing.T) {
+	roundtabletest.SnapshotSuite(t, func(t *testing.T) roundtable.SnapshotStore { return roundtabletest.NewMemStore() })
+}

@@ -69,7 +69,7 @@ func testRoundTrip(t *testing.T, s roundtable.Store) {
 		t.Fatalf("Load returned %d events, %d were appended", len(got), len(rec.events))
 	}
 	for i := range got {
-		if g, w := mustJSON(t, got[i]), mustJSON(t, rec.events[i]); g != w {
+		if g, w := MustJSON(t, got[i]), MustJSON(t, rec.events[i]); g != w {
 			t.Errorf("event %d:\n got %s\nwant %s", i+1, g, w)
 		}
 	}
@@ -77,7 +77,7 @@ func testRoundTrip(t *testing.T, s roundtable.Store) {
 	if err != nil {
 		t.Fatalf("replay loaded log: %v", err)
 	}
-	if g, w := mustJSON(t, st), mustJSON(t, tbl.Snapshot()); g != w {
+	if g, w := MustJSON(t, st), MustJSON(t, tbl.Snapshot()); g != w {
 		t.Errorf("replayed state differs from the moderator's:\n got %s\nwant %s", g, w)
 	}
 }
@@ -179,11 +179,11 @@ func checkSummary(t *testing.T, s roundtable.Store, when string, want roundtable
 	if len(sums) != 1 {
 		t.Fatalf("%s: Tables returned %d summaries, want 1", when, len(sums))
 	}
-	if g, w := mustJSON(t, sums[0]), mustJSON(t, want); g != w {
+	if g, w := MustJSON(t, sums[0]), MustJSON(t, want); g != w {
 		t.Errorf("%s: summary\n got %s\nwant %s", when, g, w)
 	}
 	folded := roundtable.Summarize(roundtable.Summary{}, mustLoad(t, s, want.ID))
-	if g, w := mustJSON(t, sums[0]), mustJSON(t, folded); g != w {
+	if g, w := MustJSON(t, sums[0]), MustJSON(t, folded); g != w {
 		t.Errorf("%s: summary is not Summarize(log)\n got %s\nwant %s", when, g, w)
 	}
 }

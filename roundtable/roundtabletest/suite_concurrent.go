@@ -178,7 +178,8 @@ func mustLoad(t *testing.T, s roundtable.Store, table string) []roundtable.Event
 	return events
 }
 
-func mustJSON(t *testing.T, v any) string {
+// MustJSON encodes v, failing t if it does not encode.
+func MustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

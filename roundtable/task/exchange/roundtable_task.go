@@ -15,11 +15,14 @@ import (
 type Task struct {
 	Econ   *Economy
 	Preset Preset
+
+	statements statementMemo // for UtilityAgent.listen
 }
 
 var (
 	_ roundtable.StructuredTask = (*Task)(nil)
 	_ roundtable.PrivateBriefer = (*Task)(nil)
+	_ roundtable.Decoder        = (*Task)(nil)
 )
 
 // NewTask returns the economy of k agents with the given preference preset.
@@ -110,6 +113,10 @@ func (t *Task) Allocation(p roundtable.Proposal) (Allocation, error) {
 	}
 	return ParseAllocation(p.Data)
 }
+
+// Decode implements roundtable.Decoder: the proposal's Allocation, which
+// callers share and must not modify.
+func (t *Task) Decode(p roundtable.Proposal) (any, error) { return t.Allocation(p) }
 
 // ProposalSchema implements roundtable.StructuredTask.
 func (t *Task) ProposalSchema() (string, json.RawMessage) {

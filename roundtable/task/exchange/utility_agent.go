@@ -56,7 +56,7 @@ func (u *UtilityAgent) listen(v roundtable.View) map[int][]float64 {
 			if _, heard := known[i]; heard || i < 0 || i == v.Index {
 				continue
 			}
-			if w, ok := ParseStatement(m.Text, u.Task.Econ.K); ok {
+			if w, ok := u.Task.statements.parse(m.Text, u.Task.Econ.K); ok {
 				known[i] = w
 			}
 		}
@@ -72,6 +72,9 @@ func (u *UtilityAgent) decision(v roundtable.View) Allocation {
 	if v.Decision == nil {
 		return nil
 	}
+	if a, ok := v.DecodedDecision.(Allocation); ok {
+		return a
+	}
 	a, err := u.Task.Allocation(v.Decision.Proposal)
 	if err != nil {
 		return nil
@@ -79,17 +82,30 @@ func (u *UtilityAgent) decision(v roundtable.View) Allocation {
 	return a
 }
 
+// vote reads the candidates the moderator decoded for the phase (View.Decoded),
+// decoding only those it did not.
 func (u *UtilityAgent) vote(s Strategy, v roundtable.View) (roundtable.Action, error) {
 	ids := make([]string, len(v.Candidates))
 	cands := make([]Allocation, len(v.Candidates))
 	for i, c := range v.Candidates {
-		a, err := u.Task.Allocation(c.Proposal)
-		if err != nil {
-			return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+		a, ok := decodedAt(v.Decoded, i)
+		if !ok {
+			var err error
+			if a, err = u.Task.Allocation(c.Proposal); err != nil {
+				return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+			}
 		}
 		ids[i], cands[i] = c.ID, a
 	}
 	return roundtable.Cast{Ballot: ballot(s, v.Rule, ids, cands, u.decision(v))}, nil
+}
+
+func decodedAt(decoded []any, i int) (Allocation, bool) {
+	if i >= len(decoded) {
+		return nil, false
+	}
+	a, ok := decoded[i].(Allocation)
+	return a, ok
 }
 
 // ballot fills in the rule's ballot from the agent's utilities.

@@ -1,0 +1,100 @@
+package roundtable
+
+import (
+	"context"
+	"fmt"
+)
+
+// SnapshotEvery is how often, in events, a table's state is snapshotted in
+// a SnapshotStore: the append that reaches a multiple of it carries a
+// snapshot, so opening a table replays fewer than SnapshotEvery events
+// (plus one batch) after decoding its snapshot. 128 events are about six
+// rounds of a five-seat table. A snapshot costs an encoding of the round in
+// progress and of the rounds ended since the last one (stores keep ended
+// rounds, which never change, once); the interval trades the replay on open
+// against the snapshots' share of the appends.
+const SnapshotEvery = 128
+
+// SnapshotStore is an optional capability of a Store: it keeps the latest
+// snapshot of each table's state beside its log, so that opening a table
+// costs O(events since the snapshot) rather than O(log). Tables use it when
+// their store implements it; logs without snapshots open as before.
+type SnapshotStore interface {
+	Store
+	// AppendSnapshot is Append that also stores snap, the table's state
+	// after the last of events, as the table's latest snapshot, in the same
+	// transaction. The store does not keep snap past the call.
+	AppendSnapshot(ctx context.Context, table string, events []Event, snap *State) error
+	// LoadSnapshot returns the table's latest snapshot (the caller owns it)
+	// and the events after it, read together; snap is nil, and events the
+	// whole log, when the table has no snapshot. It returns an *Error with
+	// code NotFound for a table that has no events, and an error when the
+	// snapshot does not decode; callers then read the whole log with Load.
+	LoadSnapshot(ctx context.Context, table string) (snap *State, events []Event, err error)
+}
+
+// OpenFunc rebuilds a stored table's moderator, decoding its log once:
+// from its latest snapshot and the events after it when the store keeps
+// snapshots, else from the whole log. task builds the table's task from
+// its recorded configuration; its error is returned wrapped.
+func OpenFunc(ctx context.Context, store Store, clock Clock, id string, task func(Config) (Task, error)) (*Table, error) {
+	s, err := loadState(ctx, store, id)
+	if err != nil {
+		return nil, fmt.Errorf("open table %s: %w", id, err)
+	}
+	tk, err := task(s.Config)
+	if err != nil {
+		return nil, fmt.Errorf("open table %s: %w", id, err)
+	}
+	return &Table{state: s, task: tk, store: store, clock: clock}, nil
+}
+
+// loadState rebuilds table id's state. A snapshot that is damaged, belongs
+// to another table or does not fit the log is ignored: the whole log is
+// the record, the snapshot only a shortcut.
+func loadState(ctx context.Context, store Store, id string) (*State, error) {
+	if ss, ok := store.(SnapshotStore); ok {
+		s, err := fromSnapshot(ctx, ss, id)
+		if err == nil || ErrorCode(err) == NotFound || ctx.Err() != nil {
+			return s, err
+		}
+	}
+	events, err := store.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return Replay(events)
+}
+
+func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, error) {
+	snap, tail, err := ss.LoadSnapshot(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if snap == nil {
+		return Replay(tail)
+	}
+	if snap.ID != id || snap.Seq == 0 {
+		return nil, fmt.Errorf("snapshot of table %q at seq %d is not one of table %q", snap.ID, snap.Seq, id)
+	}
+	for _, e := range tail {
+		if err := snap.Apply(e); err != nil {
+			return nil, fmt.Errorf("apply log to snapshot: %w", err)
+		}
+	}
+	return snap, nil
+}
+
+// append records events that the state already holds, with a snapshot of
+// the state when they reach a multiple of SnapshotEvery.
+func (t *Table) append(ctx context.Context, events []Event) error {
+	ss, ok := t.store.(SnapshotStore)
+	if !ok || len(events) == 0 {
+		return t.store.Append(ctx, t.state.ID, events)
+	}
+	first, last := events[0].Seq, events[len(events)-1].Seq
+	if (first-1)/SnapshotEvery == last/SnapshotEvery {
+		return t.store.Append(ctx, t.state.ID, events)
+	}
+	return ss.AppendSnapshot(ctx, t.state.ID, events, t.state)
+}
