@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -251,9 +252,14 @@ func printTiming(w io.Writer, rep simReport, dbPath string) {
 		}
 	}
 	secs := rep.WallNS.Seconds()
-	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: message %s, proposal %s, vote %s\n",
-		tables, secs, float64(tables)/max(secs, 1e-9), phases["message"].Round(time.Millisecond),
-		phases["proposal"].Round(time.Millisecond), phases["vote"].Round(time.Millisecond))
+	var parts []string
+	for _, p := range []string{"message", "proposal", "vote", "survey", "private"} {
+		if d, ok := phases[p]; ok || p == "message" || p == "proposal" || p == "vote" {
+			parts = append(parts, fmt.Sprintf("%s %s", p, d.Round(time.Millisecond)))
+		}
+	}
+	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: %s\n",
+		tables, secs, float64(tables)/max(secs, 1e-9), strings.Join(parts, ", "))
 	fmt.Fprintf(w, "events: %s   summary: %s\n", dbPath, filepath.Join(filepath.Dir(dbPath), "summary.json"))
 }
 

@@ -45,6 +45,29 @@ func TestSimDyadsDeGrootPullsOpinionsTogether(t *testing.T) {
 			t.Errorf("B trajectory has %d points, want 60", n)
 		}
 	}
+	checkUnits(t, rep)
+}
+
+// checkUnits wants a unit in summary.json for every figure of a run.
+func checkUnits(t *testing.T, rep simReport) {
+	t.Helper()
+	for _, r := range rep.Rules {
+		for _, m := range []map[string]bool{keysOf(r.Summary.Scalars), keysOf(r.Summary.Series)} {
+			for k := range m {
+				if unitOf(rep.Units, k) == "" {
+					t.Errorf("summary.json gives no unit for %s", k)
+				}
+			}
+		}
+	}
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 // Deffuant keeps the mean (both move by the same amount toward each
@@ -76,6 +99,7 @@ func TestSimChatroomPersonasKeepTheirStance(t *testing.T) {
 	if sc["chat_changed"] != 0 || sc["messages"] != 10 || sc["private_messages"] != 3 {
 		t.Errorf("figures %v", sc)
 	}
+	checkUnits(t, readReport(t, dir))
 	if !strings.Contains(out, "chatroom protocol") {
 		t.Errorf("output:\n%s", out)
 	}
@@ -88,7 +112,9 @@ func TestSimPanelEvaluatorsRankTheItems(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	sc := onlyResult(t, readReport(t, dir))
+	rep := readReport(t, dir)
+	checkUnits(t, rep)
+	sc := onlyResult(t, rep)
 	if sc["converged"] != 1 || sc["rounds"] >= 30 {
 		t.Errorf("converged %v after %v rounds", sc["converged"], sc["rounds"])
 	}
