@@ -14,6 +14,9 @@ import (
 // protocolExperiment runs a panel, chatroom or dyads table with offline
 // agents or language models.
 func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol) (*experiment, error) {
+	if f.rule == "all" {
+		return nil, usagef("--rule all: the %s protocol has no vote, so there are no rules to compare", pr.Name)
+	}
 	if question(f) == "" {
 		return nil, usagef("--question: the %s protocol needs a statement, claim or brief, e.g. --question \"The earth is round.\"", pr.Name)
 	}

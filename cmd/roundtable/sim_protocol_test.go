@@ -158,6 +158,7 @@ func TestSimProtocolRefusesBadFlags(t *testing.T) {
 		"--question": {"--protocol", "dyads"},
 		"--agent":    {"--protocol", "chatroom", "--agent", "deffuant", "--question", "x"},
 		"--stances":  {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
+		"--rule":     {"--protocol", "dyads", "--rule", "all", "--question", "x"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {
