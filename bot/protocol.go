@@ -55,22 +55,10 @@ func renderProtocolPhase(s *roundtable.State) string {
 }
 
 func describeScale(sc roundtable.Scale) string {
-	var b strings.Builder
 	if sc.Question != "" {
-		fmt.Fprintf(&b, "%s ", quote(sc.Question))
+		return quote(sc.Question) + " " + sc.Describe() + "."
 	}
-	fmt.Fprintf(&b, "on a scale from %g to %g", sc.Min, sc.Max)
-	if sc.Step > 0 {
-		fmt.Fprintf(&b, " in steps of %g", sc.Step)
-	}
-	if len(sc.Labels) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(sc.Labels, "; "))
-	}
-	if len(sc.Items) > 0 {
-		fmt.Fprintf(&b, ", one value for each of %s", strings.Join(sc.Items, ", "))
-	}
-	b.WriteString(".")
-	return b.String()
+	return sc.Describe() + "."
 }
 
 // renderSchedule describes a protocol's rounds in the intro.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Speakers says who may act in a phase of a schedule.
@@ -39,6 +40,22 @@ func StanceScale(question string) *Scale {
 	return &Scale{Question: question, Min: -2, Max: 2, Step: 1, Labels: []string{
 		"strongly agree with the complement", "slightly agree with the complement", "neutral",
 		"slightly agree with the statement", "strongly agree with the statement"}}
+}
+
+// Describe says in words what an answer must be: "on a scale from -2 to
+// 2 in steps of 1 (labels, lowest first), one value for each of a, b".
+func (s Scale) Describe() string {
+	out := fmt.Sprintf("on a scale from %g to %g", s.Min, s.Max)
+	if s.Step > 0 {
+		out += fmt.Sprintf(" in steps of %g", s.Step)
+	}
+	if len(s.Labels) > 0 {
+		out += " (" + strings.Join(s.Labels, "; ") + ", lowest first)"
+	}
+	if len(s.Items) > 0 {
+		out += ", one value for each of " + strings.Join(s.Items, ", ")
+	}
+	return out
 }
 
 // Values returns how many values an answer holds.

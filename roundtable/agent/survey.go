@@ -69,18 +69,7 @@ func surveyInstruction(v roundtable.View) string {
 	if s.Question != "" {
 		fmt.Fprintf(&b, "The question: %s\n", quote(s.Question))
 	}
-	fmt.Fprintf(&b, "Report privately where you stand now, on a scale from %g to %g", s.Min, s.Max)
-	if s.Step > 0 {
-		fmt.Fprintf(&b, " in steps of %g", s.Step)
-	}
-	b.WriteString(".")
-	if len(s.Labels) > 0 {
-		fmt.Fprintf(&b, " From lowest to highest: %s.", strings.Join(s.Labels, "; "))
-	}
-	if len(s.Items) > 0 {
-		fmt.Fprintf(&b, " Give one value for each of: %s.", strings.Join(s.Items, ", "))
-	}
-	b.WriteString(" Nobody else at the table sees your answer.\n")
+	fmt.Fprintf(&b, "Report privately where you stand now, %s. Nobody else at the table sees your answer.\n", s.Describe())
 	return b.String()
 }
 
