@@ -28,7 +28,7 @@ var protocolUnits = map[string]map[string]string{
 	},
 	roundtable.ProtocolPanel: {
 		"rounds": "rounds until the stop rule", "converged": "1 if every sentiment change fell below the tolerance, else 0",
-		"S/*": "mean sentiment of the judges on -1..1 after each round", "borda/*": "Borda points (top item n, last 1) summed over judges",
+		"S/*": "mean sentiment of the judges on -1..1 after each round (a panel that stopped keeps its last)", "borda/*": "Borda points (top item n, last 1) summed over judges",
 		"gut/*": "Borda points on conviction summed over judges", "tier/*": "mean valence tier (1 best, 3 worst)",
 	},
 }
@@ -132,6 +132,13 @@ func measurePanel(_ roundtable.Task, s *roundtable.State) sim.Measures {
 		for i, it := range items {
 			m.Series["S/"+it] = append(m.Series["S/"+it], sums[i]/math.Max(1, float64(len(r.Surveys))))
 		}
+	}
+	for _, it := range items { // a panel that stopped keeps its last sentiment
+		ser := m.Series["S/"+it]
+		for len(ser) > 0 && len(ser) < s.Config.Rounds {
+			ser = append(ser, ser[len(ser)-1])
+		}
+		m.Series["S/"+it] = ser
 	}
 	gut := map[string][]float64{}
 	for judge, ts := range traj {
