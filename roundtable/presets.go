@@ -11,6 +11,9 @@ const (
 	ProtocolPanel      = "panel"
 	ProtocolChatroom   = "chatroom"
 	ProtocolDyads      = "dyads"
+	// ProtocolQuestionnaire is the chatroom's baseline: the same personas
+	// answer the stance survey once, with no conversation.
+	ProtocolQuestionnaire = "questionnaire"
 )
 
 // PresetOptions are the parameters of the protocol presets; zero values
@@ -35,9 +38,11 @@ func Preset(name string, o PresetOptions) (*Protocol, error) {
 		return Chatroom(o), nil
 	case ProtocolDyads:
 		return Dyads(o), nil
+	case ProtocolQuestionnaire:
+		return Questionnaire(o), nil
 	}
-	return nil, Errorf(Invalid, "protocol: unknown preset %q (want %s, %s, %s or %s)", name,
-		ProtocolRoundTable, ProtocolPanel, ProtocolChatroom, ProtocolDyads)
+	return nil, Errorf(Invalid, "protocol: unknown preset %q (want %s, %s, %s, %s or %s)", name,
+		ProtocolRoundTable, ProtocolPanel, ProtocolChatroom, ProtocolDyads, ProtocolQuestionnaire)
 }
 
 // Panel is the evaluation panel of Sentimental Agents: every round everyone
@@ -79,6 +84,14 @@ func Chatroom(o PresetOptions) *Protocol {
 		},
 		Stop: StopRule{Kind: StopRounds},
 	}
+}
+
+// Questionnaire is the one-shot Likert questionnaire of Conversational
+// bias: everyone privately reports a stance on the five levels, once.
+func Questionnaire(o PresetOptions) *Protocol {
+	return &Protocol{Name: ProtocolQuestionnaire,
+		Round: []Step{{Phase: PhaseSurvey, Speakers: SpeakEveryone, Scale: StanceScale(o.Question)}},
+		Stop:  StopRule{Kind: StopRounds}}
 }
 
 // Dyads is the dyadic step of Opinion dynamics: each round a sampled pair

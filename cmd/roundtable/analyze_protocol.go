@@ -35,6 +35,9 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]repor
 			continue // the RoundTable report says what it left out
 		}
 		name := s.Config.Protocol.Name
+		if name == roundtable.ProtocolQuestionnaire {
+			name = roundtable.ProtocolChatroom // the chatroom's baseline, in its table
+		}
 		if runs[name] == nil {
 			runs[name] = map[string][]sim.Measures{}
 		}

@@ -17,6 +17,13 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 	if f.rule == "all" {
 		return nil, usagef("--rule all: the %s protocol has no vote, so there are no rules to compare", pr.Name)
 	}
+	bias, err := personaBias(f.proto.ConfirmationBias)
+	if err != nil {
+		return nil, err
+	}
+	if bias != "" && f.agent != "llm" {
+		return nil, usagef("--confirmation-bias: only language-model agents take instructions (--agent llm)")
+	}
 	if question(f) == "" {
 		return nil, usagef("--question: the %s protocol needs a statement, claim or brief, e.g. --question \"The earth is round.\"", pr.Name)
 	}
@@ -25,8 +32,8 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 		name:     pr.Name + "-" + f.agent,
 		protocol: pr,
 		task:     func(int, int64) (roundtable.Task, error) { return task, nil },
-		seats:    protocolSeats(f),
-		units:    protocolUnits[pr.Name],
+		seats:    protocolSeats(f, bias),
+		units:    unitsFor(pr.Name),
 	}
 	e.measure, e.print = protocolMeasure(pr.Name), printProtocol
 	if f.agent == "llm" {
@@ -76,13 +83,15 @@ func question(f simFlags) string {
 
 // offlineAgents are the model-free agents that make sense in each protocol.
 var offlineAgents = map[string][]string{
-	roundtable.ProtocolDyads:    {"degroot", "deffuant"},
-	roundtable.ProtocolChatroom: {"persona"},
-	roundtable.ProtocolPanel:    {"evaluator"},
+	roundtable.ProtocolDyads:         {"degroot", "deffuant"},
+	roundtable.ProtocolChatroom:      {"persona"},
+	roundtable.ProtocolQuestionnaire: {"persona"},
+	roundtable.ProtocolPanel:         {"evaluator"},
 }
 
-// protocolSeats seats k agents with stances assigned per run.
-func protocolSeats(f simFlags) func(run int, seed int64, k int) ([]roundtable.Participant, error) {
+// protocolSeats seats k agents with stances assigned per run; a model's
+// persona states its stance, and bias, the confirmation-bias instruction.
+func protocolSeats(f simFlags, bias string) func(run int, seed int64, k int) ([]roundtable.Participant, error) {
 	return func(_ int, seed int64, k int) ([]roundtable.Participant, error) {
 		stances, err := assignStances(f.proto.Stances, k, seed)
 		if err != nil {
@@ -94,7 +103,7 @@ func protocolSeats(f simFlags) func(run int, seed int64, k int) ([]roundtable.Pa
 				Kind: roundtable.Bot, Agent: f.agent, Stance: formatStance(stances[i])}
 			if f.agent == "llm" && f.proto.Protocol != roundtable.ProtocolPanel {
 				ps[i].Background = fmt.Sprintf("Your opinion on the statement %q: you %s with it (%s on a scale from -2, strongly disagree, to 2, strongly agree).",
-					question(f), opinion.LevelName(stances[i]), formatStance(stances[i]))
+					question(f), opinion.LevelName(stances[i]), formatStance(stances[i])) + bias
 			}
 		}
 		return ps, nil

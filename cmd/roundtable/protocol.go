@@ -24,16 +24,19 @@ type ProtocolSettings struct {
 	Weight    float64  `toml:"weight"`    // dyads: DeGroot weight w
 	Mu        float64  `toml:"mu"`        // dyads: Deffuant mu
 	Epsilon   float64  `toml:"epsilon"`   // dyads: Deffuant confidence bound
+	// ConfirmationBias is none, weak or strong: an instruction in a
+	// language-model persona (Opinion dynamics).
+	ConfirmationBias string `toml:"confirmation_bias"`
 }
 
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: 0.5, Tolerance: 1e-5,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none"}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
-	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom or dyads (default from [sim], roundtable)")
+	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom, questionnaire (the chatroom's baseline) or dyads (default from [sim], roundtable)")
 	fl.StringVar(&p.Question, "question", "", "the statement (chatroom), claim (dyads) or brief (panel)")
 	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
 	fl.Float64Var(&p.Alpha, "alpha", 0, "panel: weight of the newest opinion in the sentiment update (default 0.5)")
@@ -43,6 +46,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
 	fl.Float64Var(&p.Mu, "mu", 0, "dyads: Deffuant mu (default 0.3)")
 	fl.Float64Var(&p.Epsilon, "epsilon", 0, "dyads: Deffuant confidence bound epsilon (default 1)")
+	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "language-model personas: none, weak or strong confirmation bias (default none)")
 }
 
 // fill takes unset flags from the config.
@@ -60,6 +64,7 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pickS("protocol", &p.Protocol, c.Protocol)
 	pickS("question", &p.Question, c.Question)
 	pickS("stances", &p.Stances, c.Stances)
+	pickS("confirmation-bias", &p.ConfirmationBias, c.ConfirmationBias)
 	pickF("alpha", &p.Alpha, c.Alpha)
 	pickF("tolerance", &p.Tolerance, c.Tolerance)
 	pickF("weight", &p.Weight, c.Weight)
@@ -89,6 +94,25 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 	return pr, nil
 }
 
+// biasInstructions are the confirmation-bias instructions of a persona.
+var biasInstructions = map[string]string{
+	"none":   "",
+	"weak":   " You tend to give more weight to what agrees with your current belief than to what contradicts it.",
+	"strong": " You hold on to your current belief: you readily accept what confirms it and mostly dismiss what contradicts it.",
+}
+
+// personaBias returns the instruction for a confirmation-bias level.
+func personaBias(level string) (string, error) {
+	if level == "" {
+		level = "none"
+	}
+	text, ok := biasInstructions[level]
+	if !ok {
+		return "", usagef("--confirmation-bias: %q is not none, weak or strong", level)
+	}
+	return text, nil
+}
+
 // offlineAgent returns the model-free agent of a kind, if kind is one.
 func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader) (roundtable.Agent, bool) {
 	switch kind {
@@ -109,7 +133,7 @@ func defaultOfflineAgent(protocol string) string {
 	switch protocol {
 	case roundtable.ProtocolDyads:
 		return string(offline.DeGroot)
-	case roundtable.ProtocolChatroom:
+	case roundtable.ProtocolChatroom, roundtable.ProtocolQuestionnaire:
 		return "persona"
 	case roundtable.ProtocolPanel:
 		return "evaluator"

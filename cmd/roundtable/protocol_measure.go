@@ -33,11 +33,20 @@ var protocolUnits = map[string]map[string]string{
 	},
 }
 
+// unitsFor are the units of a protocol's figures; the questionnaire has
+// the chatroom's.
+func unitsFor(name string) map[string]string {
+	if name == roundtable.ProtocolQuestionnaire {
+		name = roundtable.ProtocolChatroom
+	}
+	return protocolUnits[name]
+}
+
 func protocolMeasure(name string) sim.Measure {
 	switch name {
 	case roundtable.ProtocolDyads:
 		return measureDyads
-	case roundtable.ProtocolChatroom:
+	case roundtable.ProtocolChatroom, roundtable.ProtocolQuestionnaire:
 		return measureChatroom
 	}
 	return measurePanel

@@ -152,13 +152,35 @@ func TestSimProtocolsWithLLMAgents(t *testing.T) {
 	}
 }
 
+// A language-model persona is told its stance and, when asked for, its
+// confirmation bias.
+func TestSimDyadsLLMPersonasCarryStanceAndBias(t *testing.T) {
+	srv := openaitest.NewServer(nil)
+	defer srv.Close()
+	code, _, errOut := run(t, "", "sim", "--protocol", "dyads", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+		"--confirmation-bias", "strong", "--stances", "echo:2", "--question", "The claim", "--agents", "3", "--rounds", "2", "--runs", "1", "--out", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model calls")
+	}
+	for _, want := range []string{"you strongly agree with it", "mostly dismiss what contradicts it"} {
+		if !strings.Contains(reqs[0].System(), want) {
+			t.Errorf("the system prompt lacks %q:\n%s", want, reqs[0].System())
+		}
+	}
+}
+
 func TestSimProtocolRefusesBadFlags(t *testing.T) {
 	cases := map[string][]string{
-		"--protocol": {"--protocol", "fishbowl", "--question", "x"},
-		"--question": {"--protocol", "dyads"},
-		"--agent":    {"--protocol", "chatroom", "--agent", "deffuant", "--question", "x"},
-		"--stances":  {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
-		"--rule":     {"--protocol", "dyads", "--rule", "all", "--question", "x"},
+		"--protocol":          {"--protocol", "fishbowl", "--question", "x"},
+		"--question":          {"--protocol", "dyads"},
+		"--agent":             {"--protocol", "chatroom", "--agent", "deffuant", "--question", "x"},
+		"--stances":           {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
+		"--rule":              {"--protocol", "dyads", "--rule", "all", "--question", "x"},
+		"--confirmation-bias": {"--protocol", "dyads", "--confirmation-bias", "strong", "--question", "x"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {
