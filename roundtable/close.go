@@ -231,6 +231,9 @@ func toTally(r vote.Result, p vote.Profile) Tally {
 }
 
 func (s *State) playedRounds() int {
+	if s.Config.Protocol != nil {
+		return s.scheduledRounds()
+	}
 	n := s.Round
 	if c := s.Current(); c != nil && c.Tally == nil {
 		n--

@@ -239,3 +239,29 @@ func TestProtocolValidationNamesTheField(t *testing.T) {
 		t.Errorf("unknown preset: %v", err)
 	}
 }
+
+func TestStoppingAProtocolTableCountsFinishedRounds(t *testing.T) {
+	ctx := context.Background()
+	ended := func(st *logStore) int {
+		events, err := st.load(ctx, "t1")
+		must(t, err)
+		return events[len(events)-1].Data.(roundtable.TableEnded).Rounds
+	}
+	tb, st := protocolTable(t, roundtable.Dyads(roundtable.PresetOptions{}), 5, 3)
+	var writer string
+	tb.Read(func(s *roundtable.State) { writer = s.Turn[0] })
+	must(t, tb.Do(ctx, roundtable.Say{Actor: writer, Text: "hi"}))
+	closePhase(t, tb) // round 1's survey is open: round 1 has not finished
+	must(t, tb.Stop(ctx, "", ""))
+	if n := ended(st); n != 0 {
+		t.Errorf("stopped in round 1's survey: %d rounds played, want 0", n)
+	}
+	tb, st = protocolTable(t, roundtable.Chatroom(roundtable.PresetOptions{}), 1, 3)
+	tb.Read(func(s *roundtable.State) { writer = s.Turn[0] })
+	must(t, tb.Do(ctx, roundtable.Say{Actor: writer, Text: "hi"}))
+	closePhase(t, tb) // the final private phase is open: round 1 has finished
+	must(t, tb.Stop(ctx, "", ""))
+	if n := ended(st); n != 1 {
+		t.Errorf("stopped in the final steps: %d rounds played, want 1", n)
+	}
+}

@@ -198,6 +198,15 @@ func (s *State) lastSpeaker() string {
 	return ""
 }
 
+// scheduledRounds is how many rounds ran all their steps: the current
+// one counts once the table is in its final steps.
+func (s *State) scheduledRounds() int {
+	if s.Step >= len(s.Config.Protocol.Round) {
+		return s.Round
+	}
+	return max(s.Round-1, 0)
+}
+
 // firstOpening opens round 1 of the table's schedule.
 func (t *Table) firstOpening() PhaseOpened {
 	if t.state.Config.Protocol == nil {
