@@ -31,7 +31,7 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 			s.log.Debug("thread message not recorded", "err", err)
 			return // plain chat gets no error replies, but a speaker out of turn learns why
 		}
-		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true}
+		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	}
 	if reply == nil {
 		return
@@ -86,6 +86,8 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
 	case "stop":
 		return s.stop(ctx, ev, lt)
+	case "close":
+		return s.closePhase(ctx, ev, lt)
 	case "export":
 		return s.export(ctx, ev, lt)
 	}
@@ -117,7 +119,7 @@ func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
 	if private := lt.table.Snapshot().Phase == roundtable.PhasePrivate; private {
 		return nil, roundtable.Errorf(roundtable.Invalid, "private messages go through the Write private message button: this thread is public")
 	}
-	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Text})
+	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyTypedMessage + ev.ID, Text: ev.Text})
 }
 
 func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
@@ -128,6 +130,9 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	if r.Verb == verbJoin {
 		return lt.join(ctx, ev)
 	}
+	if r.Verb == verbStart {
+		return lt.startNow(ctx, ev)
+	}
 	if r.Verb == verbRefresh {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
 	}
@@ -135,7 +140,7 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return nil, err
 	}
 	switch r.Verb {
-	case verbWrite:
+	case verbWrite, verbPrivate:
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}}}}, nil
 	case verbPropose:
@@ -178,13 +183,10 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	switch r.Verb {
 	case verbMessage:
-		say := roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Fields["text"]}
+		say := roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyFormMessage + ev.ID, Text: ev.Fields["text"]}
 		if err := lt.act(ctx, say); err != nil {
 			return nil, err
 		}
-		lt.mu.Lock()
-		lt.showLive(ctx, say)
-		lt.mu.Unlock()
 		return ephemeral("Your message is recorded."), nil
 	case verbPropose:
 		return lt.propose(ctx, ev, ev.Fields["text"])
@@ -223,13 +225,13 @@ const helpText = `**roundtable**: people and bot agents deliberate in rounds (me
 - /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] or preset:<name>
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
-- /roundtable stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
+- /roundtable close (the open phase, now), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
 
 // formError answers a refused form: the message as text, and against the
 // form's first field for platforms that show errors inside the form.
 func formError(f Form, err error) *Reply {
 	msg := roundtable.ErrorMessage(err)
-	r := &Reply{Text: msg, Ephemeral: true}
+	r := &Reply{Text: msg, Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	if len(f.Fields) > 0 {
 		r.Fields = map[string]string{f.Fields[0].ID: msg}
 	}

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // Platform is a chat platform as the bot service sees it.
@@ -101,6 +103,11 @@ type Message struct {
 	// (Discord webhooks, Slack's username override); nil posts as the bot.
 	As       *Persona
 	Controls []Control
+	// Key names the post for platforms that can tell a repeated post
+	// (the web channel keeps it with the post; Discord sends a nonce
+	// derived from it): posting a key again returns the first post's ID
+	// instead of a second post. The bot sets it on every post it delivers.
+	Key string
 }
 
 // Persona is the name and look of an agent that speaks.
@@ -166,4 +173,8 @@ type Reply struct {
 	// the form open and show them there (Slack's response_action); the
 	// others show Text.
 	Fields map[string]string
+	// Refused, when set, says the reply explains why the event was not
+	// acted on, and how (roundtable.Invalid, Conflict, Internal, ...):
+	// adapters that answer requests (the web channel) pick a status by it.
+	Refused roundtable.Code
 }

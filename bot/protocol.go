@@ -9,15 +9,19 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// verbSurvey is a survey's button (open the form) and form (an answer).
-const verbSurvey = "survey"
+// Verbs of the protocols' controls: a survey's button (open the form) and
+// form (an answer), and the private phase's button (open the message form).
+const (
+	verbSurvey  = "survey"
+	verbPrivate = "pwrite"
+)
 
 // protocolControls are the buttons of the phases only protocols schedule.
 func protocolControls(s *roundtable.State) []Control {
 	r := ref{Table: s.ID, Round: s.Round}
 	switch s.Phase {
 	case roundtable.PhasePrivate:
-		return []Control{{ID: withVerb(r, verbWrite), Kind: Button, Label: "Write private message", Primary: true}}
+		return []Control{{ID: withVerb(r, verbPrivate), Kind: Button, Label: "Write private message", Primary: true}}
 	case roundtable.PhaseSurvey:
 		return []Control{{ID: withVerb(r, verbSurvey), Kind: Button, Label: "Answer", Primary: true}}
 	}

@@ -27,6 +27,7 @@ func (lt *live) join(ctx context.Context, ev *Event) (*Reply, error) {
 	if already {
 		return ephemeral("You are already at this table." + lt.privateBrief(p.ID)), nil
 	}
+	lt.openWaiting(lt.svc.context())
 	return ephemeral("You joined the table. Act in each phase with the buttons in the thread, or with /roundtable propose and /roundtable vote." + lt.privateBrief(p.ID)), nil
 }
 
@@ -66,7 +67,7 @@ func (lt *live) propose(ctx context.Context, ev *Event, text string) (*Reply, er
 	if err := lt.act(ctx, a); err != nil {
 		return nil, err
 	}
-	return ephemeral("Your proposal is recorded. It becomes a candidate when the proposal phase closes."), nil
+	return ephemeral("Your proposal is recorded. It becomes a candidate when the proposal phase closes; until then you can change it (the last one counts)."), nil
 }
 
 func (lt *live) cast(ctx context.Context, ev *Event, b vote.Ballot) (*Reply, error) {

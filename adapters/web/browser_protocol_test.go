@@ -30,13 +30,7 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		waitText(`#posts`, "Protocol: chatroom"))
 	room := eval[string](t, ann, `location.pathname`)
 	link := eval[string](t, ann, `document.querySelector('#joinlink').value`)
-	do(t, bob, "Bob joins", chromedp.Navigate(link),
-		chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
-		chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
-		chromedp.Click(chromedp.CSS(`.namegate button`)),
-		until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
-		chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
-		waitText(`#notes`, "You joined"))
+	enter(t, bob, link, "Bob")
 
 	// Bob joined after round 1 drew Ann; then the turn alternates.
 	turns := []struct{ speaker, other context.Context }{{ann, bob}, {bob, ann}, {ann, bob}}
@@ -49,30 +43,30 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		do(t, tn.speaker, "the speaker of round "+round, chromedp.SendKeys(chromedp.CSS(`#say`), "my turn "+round+"\r"))
 	}
 	do(t, ann, "the private phase", waitText(`#phase`, "private phase"),
-		chromedp.Click(lastControl("Write private message")),
+		press("Write private message"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of Ann"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes, #dialog-error`, "may act in the private phase of round 3"))
 	do(t, bob, "Bob's private message",
-		chromedp.Click(lastControl("Write private message")),
+		press("Write private message"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of Bob"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
 	do(t, ann, "Ann's survey, off the scale and then on it",
-		chromedp.Click(lastControl("Answer")),
+		press("Answer"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-v0`), "7"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes, #dialog-error`, "off the scale"),
-		chromedp.Click(lastControl("Answer")),
+		press("Answer"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
 		chromedp.SetValue(chromedp.CSS(`#f-v0`), "2"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes`, "Your answer is recorded"))
 	do(t, bob, "Bob's survey",
-		chromedp.Click(lastControl("Answer")),
+		press("Answer"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-v0`), "-1"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),

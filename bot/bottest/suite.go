@@ -52,6 +52,7 @@ var scenarios = []struct {
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
 	{"ProtocolTurnsEnforced", testProtocolTurns},
+	{"OutageDelaysPostsLosesNone", testOutage},
 }
 
 // env is one scenario's running service.
@@ -95,6 +96,8 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 		DefaultAgents: []string{"Scribe"},
 		Policy:        bot.Policy{Manager: true},
 		Presets:       protocolPresets(),
+		RetryMin:      5 * time.Millisecond,
+		RetryMax:      50 * time.Millisecond,
 	}
 	deps := bot.Deps{Store: db, Clock: clock, Agent: agent,
 		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {
