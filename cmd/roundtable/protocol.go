@@ -51,30 +51,23 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 
 // fill takes unset flags from the config.
 func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
-	pickS := func(name string, dst *string, v string) {
-		if !changed(name) {
-			*dst = v
-		}
-	}
-	pickF := func(name string, dst *float64, v float64) {
-		if !changed(name) {
-			*dst = v
-		}
-	}
-	pickS("protocol", &p.Protocol, c.Protocol)
-	pickS("question", &p.Question, c.Question)
-	pickS("stances", &p.Stances, c.Stances)
-	pickS("confirmation-bias", &p.ConfirmationBias, c.ConfirmationBias)
-	pickF("alpha", &p.Alpha, c.Alpha)
-	pickF("tolerance", &p.Tolerance, c.Tolerance)
-	pickF("weight", &p.Weight, c.Weight)
-	pickF("mu", &p.Mu, c.Mu)
-	pickF("epsilon", &p.Epsilon, c.Epsilon)
-	if !changed("items") {
-		p.Items = c.Items
-	}
-	if !changed("two-way") {
-		p.TwoWay = c.TwoWay
+	pick(changed, "protocol", &p.Protocol, c.Protocol)
+	pick(changed, "question", &p.Question, c.Question)
+	pick(changed, "stances", &p.Stances, c.Stances)
+	pick(changed, "confirmation-bias", &p.ConfirmationBias, c.ConfirmationBias)
+	pick(changed, "alpha", &p.Alpha, c.Alpha)
+	pick(changed, "tolerance", &p.Tolerance, c.Tolerance)
+	pick(changed, "weight", &p.Weight, c.Weight)
+	pick(changed, "mu", &p.Mu, c.Mu)
+	pick(changed, "epsilon", &p.Epsilon, c.Epsilon)
+	pick(changed, "items", &p.Items, c.Items)
+	pick(changed, "two-way", &p.TwoWay, c.TwoWay)
+}
+
+// pick sets *dst to the configured v unless the flag name was given.
+func pick[T any](changed func(string) bool, name string, dst *T, v T) {
+	if !changed(name) {
+		*dst = v
 	}
 }
 

@@ -77,19 +77,14 @@ same command again resumes unfinished tables and reuses finished ones.`,
 // fill takes unset flags from the [sim] section.
 func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	set := cmd.Flags().Changed
-	pick := func(name string, dst *string, v string) {
-		if !set(name) {
-			*dst = v
-		}
-	}
-	pick("task", &f.task, c.Task)
-	pick("topic", &f.topic, c.Topic)
-	pick("preset", &f.preset, c.Preset)
-	pick("rule", &f.rule, c.Rule)
-	pick("tie", &f.tie, c.Tie)
-	pick("early-stop", &f.earlyStop, c.EarlyStop)
-	pick("out", &f.out, c.Out)
-	pick("data", &f.data, c.Data)
+	pick(set, "task", &f.task, c.Task)
+	pick(set, "topic", &f.topic, c.Topic)
+	pick(set, "preset", &f.preset, c.Preset)
+	pick(set, "rule", &f.rule, c.Rule)
+	pick(set, "tie", &f.tie, c.Tie)
+	pick(set, "early-stop", &f.earlyStop, c.EarlyStop)
+	pick(set, "out", &f.out, c.Out)
+	pick(set, "data", &f.data, c.Data)
 	f.proto.fill(set, c.ProtocolSettings)
 	if !set("agent") && f.proto.Protocol != roundtable.ProtocolRoundTable && f.proto.Protocol != "" {
 		f.agent = defaultOfflineAgent(f.proto.Protocol)
