@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -223,16 +224,14 @@ func readStored(t *testing.T, path string) *stored {
 			t.Fatal(err)
 		}
 	}
-	rooms, err := db.Blobs(ctx, "web/rooms", "")
+	rooms, err := web.ReadRooms(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, raw := range rooms {
-		var r struct{ Posts []roomPost }
-		if err := json.Unmarshal(raw, &r); err != nil {
-			t.Fatal(err)
+	for id, posts := range rooms {
+		for _, p := range posts {
+			st.rooms[id] = append(st.rooms[id], roomPost{Key: p.Key, Text: p.Text})
 		}
-		st.rooms[id] = r.Posts
 	}
 	return st
 }
@@ -253,7 +252,7 @@ func (st *stored) room(t *testing.T, evs []roundtable.Event) []roomPost {
 func serveWebArgs(t *testing.T) (string, string, []byte) {
 	dbPath := filepath.Join(t.TempDir(), "rt.db")
 	addr := freeAddr(t)
-	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\n", dbPath, addr))
+	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\nopen_lobby = true\naddr = %q\n", dbPath, addr))
 	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
 	return dbPath, addr, args
 }
