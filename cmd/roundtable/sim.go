@@ -41,7 +41,12 @@ rule-based utility agents and needs no model, key or network. With
 --agent llm the agents think with the configured [[llm]] endpoint (or the
 --llm-* flags). Each table's events go to DIR/roundtable.db; DIR/summary.json
 holds the metrics per round (mean and standard error over runs). Running the
-same command again resumes unfinished tables and reuses finished ones.`,
+same command again resumes unfinished tables and reuses finished ones.
+
+--protocol panel|chatroom|dyads|questionnaire runs the other papers' schedules
+on --question (see the README's Protocols section), with model-free agents by
+default: --agent evaluator (panel), persona (chatroom, questionnaire),
+degroot or deffuant (dyads), or --agent llm.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := LoadConfig(a.configPath)
@@ -60,7 +65,7 @@ same command again resumes unfinished tables and reuses finished ones.`,
 	fl.StringVar(&f.tie, "tie", "", "tie policy: defer, random or incumbent")
 	fl.StringVar(&f.earlyStop, "early-stop", "", "none, first-agreement or consecutive-agreements")
 	fl.StringVar(&f.out, "out", "", "output directory (default runs)")
-	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (exchange, rule-based, no model), baseline (recommendation: always-4, user-mean and collaborative-filtering agents, no model) or llm")
+	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (exchange, rule-based, no model), baseline (recommendation: always-4, user-mean and collaborative-filtering agents, no model), llm, or with --protocol: degroot, deffuant, persona or evaluator")
 	fl.StringVar(&f.data, "data", "", "MovieLens-100k directory for the recommendation task")
 	fl.IntVar(&f.agents, "agents", 0, "agents per table, K (default 3)")
 	fl.IntVar(&f.rounds, "rounds", 0, "rounds per table, R (default 10)")
