@@ -127,6 +127,7 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 	if err := applyOptions(&cfg, opt); err != nil {
 		return cfg, nil, err
 	}
+	applyAudit(&cfg, opt)
 	if a, ok := opt["agents"]; ok {
 		agents = s.agentList(a)
 		if len(agents) == 1 && (strings.EqualFold(agents[0], "none") || agents[0] == "-") {
@@ -257,7 +258,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	if err := up.Upload(ctx, ev, name, buf.Bytes(), note); err != nil {
 		return nil, fmt.Errorf("upload export: %w", err)
 	}
-	return nil, nil
+	return nil, s.exportAudit(ctx, ev, up, lt.table.ID(), events, keep)
 }
 
 func defaultTo(v, def string) string {

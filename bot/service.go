@@ -31,6 +31,7 @@ type Service struct {
 	platforms map[string]Platform
 	couriers  map[string]*courier // by platform name
 	records   *recorder
+	audit     *auditor
 
 	mu      sync.Mutex
 	damaged map[string]error // quarantined tables: why their log does not replay
@@ -54,6 +55,7 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 		s.platforms[p.Name()] = p
 		s.couriers[p.Name()] = newCourier(s, p)
 	}
+	s.audit = newAuditor(s, deps.Audit)
 	return s
 }
 
@@ -103,6 +105,7 @@ func (s *Service) shutdown() {
 	for _, lt := range tables {
 		lt.stop()
 	}
+	s.audit.shutdown()
 	s.wg.Wait()
 }
 

@@ -35,6 +35,7 @@ func (c Config) clone() Config {
 	c.Participants = slices.Clone(c.Participants)
 	c.Labels = maps.Clone(c.Labels)
 	c.Protocol = clonePtr(c.Protocol, Protocol.clone)
+	c.Audit = c.Audit.clone()
 	return c
 }
 

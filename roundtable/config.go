@@ -110,7 +110,8 @@ type Config struct {
 	Participants []Participant     `json:"participants,omitempty"`
 	Labels       map[string]string `json:"labels,omitempty"`
 	// Protocol is the table's schedule of phases; nil is RoundTable's.
-	Protocol *Protocol `json:"protocol,omitempty"`
+	Protocol *Protocol  `json:"protocol,omitempty"`
+	Audit    *AuditSpec `json:"audit,omitempty"` // nil: not audited
 }
 
 // DefaultRounds is the paper's number of rounds.
@@ -165,6 +166,9 @@ func (c Config) Validate() error {
 		if err := c.Protocol.Validate(); err != nil {
 			return err
 		}
+	}
+	if err := c.Audit.Validate(); err != nil {
+		return err
 	}
 	return validateParticipants(c.Participants)
 }

@@ -22,6 +22,7 @@ type dashboardPage struct {
 	Usage                                   []usageRow
 	Chart                                   chart
 	UChart                                  *chart
+	Audit                                   auditView
 }
 
 type ballotRow struct {
@@ -65,7 +66,11 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusInternalServerError, "Internal error", "The table's log could not be read.")
 		return
 	}
-	p.render(w, http.StatusOK, "dashboard", p.dashboard(roomID, st, evs, org))
+	page := p.dashboard(roomID, st, evs, org)
+	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, org); err != nil {
+		p.log.Warn("dashboard audit", "room", roomID, "err", err)
+	}
+	p.render(w, http.StatusOK, "dashboard", page)
 }
 
 func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtable.Event, org bool) dashboardPage {

@@ -23,12 +23,14 @@ type TableSettings struct {
 	Proposal  Duration `toml:"proposal"`
 	Vote      Duration `toml:"vote"`
 	Agents    []string `toml:"agents"`
+	AuditSettings
 }
 
 // BotConfig holds the defaults of live tables started without a preset.
 type BotConfig struct {
 	TableSettings
 	AgentTimeout Duration `toml:"agent_timeout"`
+	AuditModel
 }
 
 // TableConfig is a table preset: started with /roundtable start preset:NAME.
@@ -193,6 +195,7 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if c.Protocol != nil && c.Task.Topic == "" {
 		c.Task.Topic = t.Question
 	}
+	c.Audit = t.AuditSettings.spec(def.AuditSettings)
 	c = c.WithDefaults()
 	if err := c.Validate(); err != nil {
 		return c, fmt.Errorf("%s: %s", key, strings.TrimPrefix(err.Error(), "invalid: "))

@@ -63,7 +63,7 @@ func (a *App) tablesCmd() *cobra.Command {
 }
 
 func (a *App) exportCmd() *cobra.Command {
-	var dbPath, table, format, out string
+	var dbPath, table, format, out, auditOut string
 	var pseudo bool
 	cmd := &cobra.Command{
 		Use:   "export [--table ID] [--format jsonl|csv] [--pseudonymize]",
@@ -108,7 +108,10 @@ func (a *App) exportCmd() *cobra.Command {
 				defer file.Close()
 				w = file
 			}
-			return export.Write(w, f, events, export.Options{Pseudonymize: pseudo})
+			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo}); err != nil {
+				return err
+			}
+			return a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo)
 		},
 	}
 	fl := cmd.Flags()
@@ -116,6 +119,7 @@ func (a *App) exportCmd() *cobra.Command {
 	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
+	fl.StringVar(&auditOut, "audit", "", "also write the tables' audits (annotations: sentiment, stance, self-reports) as JSON lines to this file")
 	fl.BoolVar(&pseudo, "pseudonymize", false, "replace human participants' IDs and names by human-1, human-2, ...")
 	return cmd
 }

@@ -21,17 +21,7 @@ import (
 // Free text is not scrubbed: a message, proposal, reason or title that
 // mentions a person by name keeps the name. The input is not modified.
 func Pseudonymize(events []roundtable.Event) []roundtable.Event {
-	p := pseudonyms{}
-	for _, e := range events {
-		switch d := e.Data.(type) {
-		case roundtable.TableCreated:
-			for _, part := range d.Config.Participants {
-				p.learn(part)
-			}
-		case roundtable.ParticipantJoined:
-			p.learn(d.Participant)
-		}
-	}
+	p := learnAll(events)
 	out := make([]roundtable.Event, len(events))
 	for i, e := range events {
 		out[i] = p.event(e)
