@@ -134,7 +134,7 @@ func richState() *roundtable.State {
 			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"}, Protocol: richProtocol(),
 			Audit: &roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "S", Complement: "C", SelfReport: true}},
 		Created: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
-		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Acted: map[string]bool{"p1": true},
+		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
 		Latest: map[string]roundtable.Proposal{"p1": prop}, Ballots: map[string]vote.Ballot{"p1": ballot},
 		Candidates: []roundtable.Candidate{cand}, Decision: &cand, Rounds: []roundtable.RoundRecord{round},
 		Output: &cand, EndReason: "rounds", Keys: map[string]uint64{"k": 1}, Step: 1, Turn: []string{"p1"}}

@@ -197,6 +197,8 @@ func newPayload(typ string) (Payload, error) {
 		return &DecisionMade{}, nil
 	case "table_ended":
 		return &TableEnded{}, nil
+	case "withheld":
+		return &Withheld{}, nil
 	}
 	return nil, fmt.Errorf("unknown event type %q", typ)
 }
@@ -279,6 +281,8 @@ func deref(p Payload) Payload {
 	case *DecisionMade:
 		return *v
 	case *TableEnded:
+		return *v
+	case *Withheld:
 		return *v
 	}
 	return p

@@ -2,6 +2,7 @@ package roundtable
 
 import (
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -233,4 +234,19 @@ func (s *State) addressee(actor string) string {
 		return r.Pair[0]
 	}
 	return ""
+}
+
+// checkStep checks, in Replay, that a phase of a protocol table opens a
+// later step of its schedule, with the phase that step schedules.
+func (s *State) checkStep(d PhaseOpened) error {
+	st, ok := s.Config.Protocol.Step(d.Step)
+	switch {
+	case !ok || st.Phase != d.Phase:
+		return fmt.Errorf("step %d of the schedule is not a %s phase", d.Step, d.Phase)
+	case s.Status == StatusCreated:
+		return nil
+	case d.Round < s.Round || d.Round == s.Round && d.Step <= s.Step:
+		return fmt.Errorf("round %d step %d does not come after round %d step %d", d.Round, d.Step, s.Round, s.Step)
+	}
+	return nil
 }

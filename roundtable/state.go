@@ -1,6 +1,7 @@
 package roundtable
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -90,8 +91,9 @@ type State struct {
 	Round        int                    `json:"round"`
 	Phase        Phase                  `json:"phase"`
 	Deadline     time.Time              `json:"deadline,omitzero"`
-	Step         int                    `json:"step,omitempty"` // schedule step of the open phase, under a Protocol
-	Turn         []string               `json:"turn,omitempty"` // who may act in the open phase; empty: everyone
+	Step         int                    `json:"step,omitempty"`   // schedule step of the open phase, under a Protocol
+	Turn         []string               `json:"turn,omitempty"`   // who may act in the open phase; empty: everyone
+	Closed       bool                   `json:"closed,omitempty"` // Phase has closed; the next has not opened yet
 	Acted        map[string]bool        `json:"acted,omitempty"`
 	Latest       map[string]Proposal    `json:"latest,omitempty"`
 	Ballots      map[string]vote.Ballot `json:"ballots,omitempty"`
@@ -141,18 +143,16 @@ func (s *State) Pending() []Participant {
 	return out
 }
 
-// Apply folds one event into the state. It checks only what keeps the fold
-// well defined (sequence, table); the moderator validated the event before
-// it was recorded.
+// Apply folds one event into the state. It first checks that the event
+// can follow the log (see LogError): the moderator checks every event
+// before it is recorded, and a damaged log must give an error, never a
+// panic or a state the moderator could not have made.
 func (s *State) Apply(e Event) error {
-	if e.Seq != s.Seq+1 {
-		return fmt.Errorf("apply event %d to table %q at seq %d: out of order", e.Seq, s.ID, s.Seq)
-	}
-	if s.Seq > 0 && e.Table != s.ID {
-		return fmt.Errorf("apply event of table %q to table %q", e.Table, s.ID)
+	if err := s.check(e); err != nil {
+		return &LogError{Table: cmp.Or(s.ID, e.Table), Seq: e.Seq, Type: e.Type(), Err: err}
 	}
 	if err := s.apply(e); err != nil {
-		return fmt.Errorf("apply %s event %d: %w", e.Type(), e.Seq, err)
+		return &LogError{Table: cmp.Or(s.ID, e.Table), Seq: e.Seq, Type: e.Type(), Err: err}
 	}
 	s.Seq = e.Seq
 	s.Updated = e.Time
@@ -217,6 +217,7 @@ func (s *State) apply(e Event) error {
 	case PhaseClosed:
 		s.Acted, s.Turn = nil, nil
 		s.Deadline = time.Time{}
+		s.Closed = true
 	case DecisionMade:
 		r := s.record(d.Round)
 		tally := d.Tally
@@ -231,6 +232,8 @@ func (s *State) apply(e Event) error {
 		s.Phase, s.Turn = PhaseNone, nil
 		s.Acted = nil
 		s.Deadline = time.Time{}
+	case Withheld:
+		s.withheld(e.Actor, d)
 	default:
 		return fmt.Errorf("unknown payload %T", e.Data)
 	}
@@ -240,7 +243,7 @@ func (s *State) apply(e Event) error {
 func (s *State) openPhase(d PhaseOpened) {
 	s.Status = StatusRunning
 	s.Round, s.Phase, s.Deadline = d.Round, d.Phase, d.Deadline
-	s.Acted = nil
+	s.Acted, s.Closed = nil, false
 	s.Step, s.Turn = d.Step, d.Turn
 	if len(d.Pair) > 0 {
 		s.record(d.Round).Pair = d.Pair
@@ -282,7 +285,8 @@ func (s *State) acted(id string, u *Usage) {
 	r.Usage[id] = r.Usage[id].Add(*u)
 }
 
-// Replay folds events into a new State.
+// Replay folds events into a new State. A log that does not replay gives
+// a *LogError naming the table, the event and what is wrong.
 func Replay(events []Event) (*State, error) {
 	s := &State{}
 	for _, e := range events {

@@ -97,3 +97,13 @@ func (t *Table) checkReport(a Report) error {
 	defer t.mu.Unlock()
 	return t.state.checkReport(a)
 }
+
+// private drops from r what only others may see: their survey answers and
+// private messages not addressed to id.
+func (r RoundRecord) private(id string) RoundRecord {
+	r.Surveys = slices.DeleteFunc(slices.Clone(r.Surveys), func(a SurveyAnswer) bool { return a.By != id })
+	r.Messages = slices.DeleteFunc(slices.Clone(r.Messages), func(m Message) bool {
+		return m.Private && m.From != id && !slices.Contains(m.To, id)
+	})
+	return r
+}

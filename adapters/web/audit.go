@@ -141,7 +141,7 @@ func (p *Platform) auditedRoom(w http.ResponseWriter, r *http.Request) (string, 
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return roomID, v, nil, nil, false
 	}
-	st, evs, err := p.table(r.Context(), roomID)
+	st, evs, err := p.table(r.Context(), roomID, viewerOf(v))
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")
 		return roomID, v, nil, nil, false

@@ -50,7 +50,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusForbidden, "Join link needed", "Open the table's join link to see its dashboard.")
 		return
 	}
-	_, evs, err := p.table(r.Context(), roomID)
+	_, evs, err := p.table(r.Context(), roomID, viewerOf(v))
 	if err != nil {
 		p.log.Warn("dashboard", "room", roomID, "err", err)
 		p.renderMessage(w, http.StatusNotFound, "No table yet", "This room has no stored table to show.")
@@ -153,8 +153,11 @@ func usage(st *roundtable.State, n names) []usageRow {
 
 // ballotText writes a ballot as the vote command reads it.
 
-// serveLog downloads the table's log. Names are kept only for the
-// organiser who asks for them.
+// serveLog downloads the table's log as the visitor may see it now (an
+// open phase's sealed messages, proposals and ballots are withheld from
+// everyone; private reasoning only reaches the organiser's download with
+// names of an ended table). Names are kept only for the organiser who asks
+// for them.
 func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
@@ -173,13 +176,15 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return
 	}
-	st, evs, err := p.table(r.Context(), roomID)
+	viewer := viewerOf(v)
+	viewer.Researcher = keep // only the organiser may keep names
+	st, evs, err := p.table(r.Context(), roomID, viewer)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")
 		return
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, format, evs, export.Options{Pseudonymize: !keep}); err != nil {
+	if err := export.Write(&buf, format, evs, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		p.log.Error("export", "table", st.ID, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal error")
 		return

@@ -57,17 +57,12 @@ func PseudonymizeAnnotations(events []roundtable.Event, anns []roundtable.Annota
 	return out, nil
 }
 
+// learnAll learns the people and agents of events, in order of first
+// appearance (see Pseudonymize).
 func learnAll(events []roundtable.Event) pseudonyms {
-	p := pseudonyms{}
+	p := pseudonyms{ids: map[string]string{}, agents: map[string]bool{}}
 	for _, e := range events {
-		switch d := e.Data.(type) {
-		case roundtable.TableCreated:
-			for _, part := range d.Config.Participants {
-				p.learn(part)
-			}
-		case roundtable.ParticipantJoined:
-			p.learn(d.Participant)
-		}
+		p.learnEvent(e)
 	}
 	return p
 }
@@ -76,7 +71,7 @@ func learnAll(events []roundtable.Event) pseudonyms {
 // model and its result).
 func (p pseudonyms) annotation(a roundtable.Annotation) (roundtable.Annotation, error) {
 	who, ok := strings.CutPrefix(a.Model, selfModel)
-	if !ok || len(p) == 0 {
+	if !ok || len(p.ids) == 0 {
 		return a, nil
 	}
 	a.Model = selfModel + p.id(who)
