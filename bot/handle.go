@@ -27,9 +27,9 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 		} else if _, refused := Refused(err); refused {
 			s.log.Warn("the platform refused", "platform", ev.Platform, "kind", ev.Kind, "err", err)
 		}
-		if ev.Kind == KindMessage {
+		if ev.Kind == KindMessage && !roundtable.NotYourTurn(err) {
 			s.log.Debug("thread message not recorded", "err", err)
-			return // plain chat gets no error replies
+			return // plain chat gets no error replies, but a speaker out of turn learns why
 		}
 		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	}
@@ -116,6 +116,9 @@ func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	if private := lt.table.Snapshot().Phase == roundtable.PhasePrivate; private {
+		return nil, roundtable.Errorf(roundtable.Invalid, "private messages go through the Write private message button: this thread is public")
+	}
 	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyTypedMessage + ev.ID, Text: ev.Text})
 }
 
@@ -140,7 +143,7 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return nil, err
 	}
 	switch r.Verb {
-	case verbWrite:
+	case verbWrite, verbPrivate:
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}}}}, nil
 	case verbPropose:
@@ -163,6 +166,12 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		var f Form
 		lt.table.Read(func(st *roundtable.State) { f = ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates) })
 		return &Reply{Form: &f}, nil
+	case verbSurvey:
+		f, err := surveyForm(lt.table.Snapshot())
+		if err != nil {
+			return nil, err
+		}
+		return &Reply{Form: &f}, nil
 	}
 	return nil, roundtable.Errorf(roundtable.Invalid, "unknown control")
 }
@@ -184,6 +193,8 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 		return ephemeral("Your message is recorded."), nil
 	case verbPropose:
 		return lt.propose(ctx, ev, ev.Fields["text"])
+	case verbSurvey:
+		return lt.answer(ctx, ev)
 	case verbBallot:
 		var form Form
 		var cands []roundtable.Candidate

@@ -249,7 +249,7 @@ func phaseControls(s *roundtable.State) []Control {
 	case roundtable.PhaseVote:
 		return ballotControls(s.ID, s.Round, s.Config.Rule, s.Candidates)
 	}
-	return nil
+	return protocolControls(s)
 }
 
 func joinNames(n []string) string {

@@ -93,7 +93,7 @@ func (p *planner) implied(e roundtable.Event) {
 		p.post(phaseKey(s.Position(), "open"), func() Message { return Message{Text: renderPhaseOpen(s, e.Time), Controls: phaseControls(s)} })
 	case roundtable.MessagePosted:
 		shown := channelViewer.May(s.Stage(), roundtable.Sight{Author: e.Actor, Round: d.Round, Phase: roundtable.PhaseMessage})
-		if shown && !strings.HasPrefix(e.Key, keyTypedMessage) { // live mode: shown as it comes
+		if shown && !d.Private && !strings.HasPrefix(e.Key, keyTypedMessage) { // live mode: shown as it comes
 			r := s.Rounds[d.Round-1]
 			m := r.Messages[len(r.Messages)-1]
 			p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
@@ -105,6 +105,9 @@ func (p *planner) implied(e roundtable.Event) {
 		})
 		if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed && d.Round >= 1 && d.Round <= len(s.Rounds) {
 			for _, m := range s.Rounds[d.Round-1].For(channelViewer, s.Stage()).Messages {
+				if m.Private {
+					continue // seen by its author and addressees only
+				}
 				p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
 			}
 		}

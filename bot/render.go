@@ -15,7 +15,7 @@ func renderIntro(s *roundtable.State, brief string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**\n%s\n\n", titleOf(s), brief)
 	fmt.Fprintf(&b, "Rule: **%s**. %s\n", s.Config.Rule, s.Config.Rule.Describe())
-	fmt.Fprintf(&b, "Rounds: %d, each with a message, a proposal and a vote phase. Mode: %s", s.Config.Rounds, s.Config.Mode)
+	fmt.Fprintf(&b, "%s Mode: %s", renderSchedule(s), s.Config.Mode)
 	if s.Config.Mode == roundtable.Sealed {
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
@@ -75,7 +75,10 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 		}
 		b.WriteString(s.Config.Rule.Describe())
 		b.WriteString("\nYou can change your ballot until the phase closes; the last valid one counts.")
+	default:
+		b.WriteString(renderProtocolPhase(s))
 	}
+	b.WriteString(renderTurn(s))
 	return b.String()
 }
 

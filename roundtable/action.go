@@ -7,7 +7,7 @@ import (
 )
 
 // Action is something a participant does. The concrete types are Say,
-// Propose, Skip, Cast and Fail.
+// Propose, Skip, Cast, Report and Fail.
 type Action interface {
 	// Who returns the acting participant's ID and the idempotency key.
 	Who() (actor, key string)
@@ -81,18 +81,22 @@ func (a Cast) with(actor, key string) Action    { a.Actor, a.Key = actor, key; r
 func (a Fail) with(actor, key string) Action    { a.Actor, a.Key = actor, key; return a }
 
 func (a Say) decide(s *State, _ Task) ([]Payload, error) {
-	if err := s.mayAct(a.Actor, PhaseMessage); err != nil {
+	phase := PhaseMessage
+	if s.Phase == PhasePrivate {
+		phase = PhasePrivate
+	}
+	if err := s.mayAct(a.Actor, phase); err != nil {
 		return nil, err
 	}
 	if err := CheckText(a.Text); err != nil {
 		return nil, err
 	}
-	for _, to := range a.To {
-		if _, ok := s.Participant(to); !ok {
-			return nil, Errorf(Invalid, "recipient %q is not at this table", to)
-		}
+	to, err := s.recipients(a)
+	if err != nil {
+		return nil, err
 	}
-	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage}}, nil
+	a.To = to
+	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage, Private: phase == PhasePrivate}}, nil
 }
 
 // decide accepts a proposal from a participant who already proposed in
@@ -148,6 +152,9 @@ func (a Fail) decide(s *State, _ Task) ([]Payload, error) {
 	if s.Acted[a.Actor] {
 		return nil, Errorf(Conflict, "%s already acted in this phase", a.Actor)
 	}
+	if err := s.checkTurn(a.Actor); err != nil {
+		return nil, err
+	}
 	return []Payload{ActionFailed{Round: s.Round, Phase: s.Phase, Kind: a.Kind, Reason: a.Reason, Usage: a.Usage}}, nil
 }
 
@@ -188,7 +195,7 @@ func (s *State) inPhase(actor string, p Phase) error {
 	case s.Phase != p:
 		return Errorf(Conflict, "round %d is in its %s phase, not the %s phase", s.Round, s.Phase, p)
 	}
-	return nil
+	return s.checkTurn(actor)
 }
 
 // WithActor returns a copy of a with its actor and idempotency key set.

@@ -25,6 +25,7 @@ func (s *State) Clone() *State {
 	c.Rounds = cloneEach(s.Rounds, RoundRecord.clone)
 	c.Output = clonePtr(s.Output, Candidate.clone)
 	c.Keys = maps.Clone(s.Keys)
+	c.Turn = slices.Clone(s.Turn)
 	return &c
 }
 
@@ -33,8 +34,24 @@ func (c Config) clone() Config {
 	c.Task.Private = maps.Clone(c.Task.Private)
 	c.Participants = slices.Clone(c.Participants)
 	c.Labels = maps.Clone(c.Labels)
+	c.Protocol = clonePtr(c.Protocol, Protocol.clone)
 	c.Audit = c.Audit.clone()
 	return c
+}
+
+func (p Protocol) clone() Protocol {
+	p.Round = cloneEach(p.Round, Step.clone)
+	p.Final = cloneEach(p.Final, Step.clone)
+	p.Params = maps.Clone(p.Params)
+	return p
+}
+
+func (s Step) clone() Step {
+	s.Scale = clonePtr(s.Scale, func(sc Scale) Scale {
+		sc.Labels, sc.Items = slices.Clone(sc.Labels), slices.Clone(sc.Items)
+		return sc
+	})
+	return s
 }
 
 func (p Proposal) clone() Proposal {
@@ -58,6 +75,8 @@ func (r RoundRecord) clone() RoundRecord {
 	r.Tally = clonePtr(r.Tally, Tally.clone)
 	r.Decision = clonePtr(r.Decision, Candidate.clone)
 	r.Usage = maps.Clone(r.Usage)
+	r.Surveys = cloneEach(r.Surveys, func(a SurveyAnswer) SurveyAnswer { a.Values = slices.Clone(a.Values); return a })
+	r.Pair = slices.Clone(r.Pair)
 	return r
 }
 

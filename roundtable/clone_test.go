@@ -118,7 +118,9 @@ func richState() *roundtable.State {
 		Ranking: []string{"A"}, Ballots: []vote.Ballot{ballot}, Rejected: []vote.Rejection{rej}, Counted: 1, Abstained: 1,
 		Participants: 1, Reason: "won"}
 	round := roundtable.RoundRecord{Round: 1,
-		Messages:   []roundtable.Message{{Seq: 3, From: "p1", To: []string{"p2"}, Text: "hi"}},
+		Messages:   []roundtable.Message{{Seq: 3, From: "p1", To: []string{"p2"}, Text: "hi", Private: true}},
+		Surveys:    []roundtable.SurveyAnswer{{By: "p1", Values: []float64{1}, Reason: "so"}},
+		Pair:       []string{"p1", "p2"},
 		Proposals:  []roundtable.ProposalRecord{{By: "p1", Proposal: prop, Reasoning: "why"}},
 		Skipped:    []string{"p2"},
 		Failures:   []roundtable.Failure{{Participant: "p2", Phase: roundtable.PhaseVote, Kind: "format", Reason: "bad"}},
@@ -129,13 +131,20 @@ func richState() *roundtable.State {
 			Private: map[string]string{"rating": "4"}},
 			Rule: vote.Majority, Tie: "random", Quorum: 2, Rounds: 3, EarlyStop: roundtable.StopFirst, Mode: roundtable.Live, Seed: 9,
 			Durations:    roundtable.Durations{Message: 1, Proposal: 2, Vote: 3},
-			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"},
+			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"}, Protocol: richProtocol(),
 			Audit: &roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "S", Complement: "C", SelfReport: true}},
 		Created: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
 		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
 		Latest: map[string]roundtable.Proposal{"p1": prop}, Ballots: map[string]vote.Ballot{"p1": ballot},
 		Candidates: []roundtable.Candidate{cand}, Decision: &cand, Rounds: []roundtable.RoundRecord{round},
-		Output: &cand, EndReason: "rounds", Keys: map[string]uint64{"k": 1}}
+		Output: &cand, EndReason: "rounds", Keys: map[string]uint64{"k": 1}, Step: 1, Turn: []string{"p1"}}
+}
+
+func richProtocol() *roundtable.Protocol {
+	step := roundtable.Step{Phase: roundtable.PhaseSurvey, Speakers: roundtable.SpeakPair,
+		Scale: &roundtable.Scale{Question: "q", Min: -2, Max: 2, Step: 1, Labels: []string{"l"}, Items: []string{"i"}}}
+	return &roundtable.Protocol{Name: "p", Round: []roundtable.Step{step}, Final: []roundtable.Step{step},
+		Stop: roundtable.StopRule{Kind: roundtable.StopConvergence, Tolerance: 0.1}, Params: map[string]string{"a": "1"}}
 }
 
 // BenchmarkStateClone copies the state of a played sample table of 10 and

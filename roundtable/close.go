@@ -84,6 +84,9 @@ func (s *State) Position() Position { return Position{s.Round, s.Phase} }
 // closing returns the events that close the open phase and open the next.
 func (t *Table) closing(reason string) []Payload {
 	s := t.state
+	if s.Config.Protocol != nil {
+		return t.scheduleClosing(reason)
+	}
 	pays := []Payload{PhaseClosed{Round: s.Round, Phase: s.Phase, Reason: reason}}
 	switch s.Phase {
 	case PhaseMessage:
@@ -262,6 +265,9 @@ func toTally(r vote.Result, p vote.Profile) Tally {
 }
 
 func (s *State) playedRounds() int {
+	if s.Config.Protocol != nil {
+		return s.scheduledRounds()
+	}
 	n := s.Round
 	if c := s.Current(); c != nil && c.Tally == nil {
 		n--

@@ -86,8 +86,10 @@ func (d Durations) For(p Phase) time.Duration {
 		return d.Message
 	case PhaseProposal:
 		return d.Proposal
-	case PhaseVote:
+	case PhaseVote, PhaseSurvey:
 		return d.Vote
+	case PhasePrivate:
+		return d.Message
 	}
 	return 0
 }
@@ -107,7 +109,9 @@ type Config struct {
 	Durations    Durations         `json:"durations,omitempty"`
 	Participants []Participant     `json:"participants,omitempty"`
 	Labels       map[string]string `json:"labels,omitempty"`
-	Audit        *AuditSpec        `json:"audit,omitempty"` // nil: not audited
+	// Protocol is the table's schedule of phases; nil is RoundTable's.
+	Protocol *Protocol  `json:"protocol,omitempty"`
+	Audit    *AuditSpec `json:"audit,omitempty"` // nil: not audited
 }
 
 // DefaultRounds is the paper's number of rounds.
@@ -154,6 +158,14 @@ func (c Config) Validate() error {
 	}
 	if c.Mode != Sealed && c.Mode != Live {
 		return Errorf(Invalid, "mode: unknown mode %q (want sealed or live)", c.Mode)
+	}
+	if c.Protocol != nil {
+		if c.EarlyStop != StopNever {
+			return Errorf(Invalid, "early_stop: a table with a protocol stops by protocol.stop, not early_stop %q", c.EarlyStop)
+		}
+		if err := c.Protocol.Validate(); err != nil {
+			return err
+		}
 	}
 	if err := c.Audit.Validate(); err != nil {
 		return err

@@ -45,6 +45,11 @@ type (
 		Phase      Phase       `json:"phase"`
 		Deadline   time.Time   `json:"deadline,omitzero"`
 		Candidates []Candidate `json:"candidates,omitempty"`
+		// Step, Turn and Pair are set under a Protocol: the schedule step,
+		// who may act (empty: everyone) and the pair sampled for the round.
+		Step int      `json:"step,omitempty"`
+		Turn []string `json:"turn,omitempty"`
+		Pair []string `json:"pair,omitempty"`
 	}
 	// MessagePosted is the actor's message of a round.
 	MessagePosted struct {
@@ -52,6 +57,16 @@ type (
 		To    []string `json:"to,omitempty"` // empty: everyone
 		Text  string   `json:"text"`
 		Usage *Usage   `json:"usage,omitempty"`
+		// Private messages (the private phase) are seen by their author and
+		// addressees only.
+		Private bool `json:"private,omitempty"`
+	}
+	// SurveyAnswered is the actor's private self-report in a survey phase.
+	SurveyAnswered struct {
+		Round  int       `json:"round"`
+		Values []float64 `json:"values"`
+		Reason string    `json:"reason,omitempty"`
+		Usage  *Usage    `json:"usage,omitempty"`
 	}
 	// ProposalMade is the actor's proposal; Reasoning is private.
 	ProposalMade struct {
@@ -125,6 +140,9 @@ func (PhaseOpened) EventType() string { return "phase_opened" }
 func (MessagePosted) EventType() string { return "message_posted" }
 
 // EventType implements Payload.
+func (SurveyAnswered) EventType() string { return "survey_answered" }
+
+// EventType implements Payload.
 func (ProposalMade) EventType() string { return "proposal_made" }
 
 // EventType implements Payload.
@@ -163,6 +181,8 @@ func newPayload(typ string) (Payload, error) {
 		return &MessagePosted{}, nil
 	case "proposal_made":
 		return &ProposalMade{}, nil
+	case "survey_answered":
+		return &SurveyAnswered{}, nil
 	case "proposal_skipped":
 		return &ProposalSkipped{}, nil
 	case "ballot_cast":
@@ -245,6 +265,8 @@ func deref(p Payload) Payload {
 	case *MessagePosted:
 		return *v
 	case *ProposalMade:
+		return *v
+	case *SurveyAnswered:
 		return *v
 	case *ProposalSkipped:
 		return *v

@@ -2,7 +2,8 @@ package roundtable
 
 import "fmt"
 
-// Phase is one of the three phases of a round.
+// Phase is a kind of phase of a round: RoundTable's three, and the survey
+// and private-message phases of other protocols.
 type Phase int
 
 // The phases, in the order they run within a round.
@@ -11,9 +12,11 @@ const (
 	PhaseMessage
 	PhaseProposal
 	PhaseVote
+	PhaseSurvey  // each participant privately reports values on a scale
+	PhasePrivate // messages only their author (and addressee) see
 )
 
-var phaseNames = [...]string{"none", "message", "proposal", "vote"}
+var phaseNames = [...]string{"none", "message", "proposal", "vote", "survey", "private"}
 
 // String returns the phase's name.
 func (p Phase) String() string {

@@ -131,7 +131,7 @@ func (r *Runner) settle(ctx context.Context, t *Table, pos Position, acts []Acti
 			todo = append(todo, f)
 			continue
 		}
-		checked, reason := checkContent(t.Task(), a)
+		checked, reason := checkContent(t, a)
 		if reason != "" {
 			st.Failures++
 			actor, key := a.Who()
@@ -152,7 +152,8 @@ func (r *Runner) settle(ctx context.Context, t *Table, pos Position, acts []Acti
 // checkContent checks what an action says, before it is recorded, and
 // returns it with its proposal normalised (once: the moderator does not
 // normalise it again), or why it is refused.
-func checkContent(task Task, a Action) (Action, string) {
+func checkContent(t *Table, a Action) (Action, string) {
+	task := t.Task()
 	var err error
 	switch act := a.(type) {
 	case Say:
@@ -162,6 +163,8 @@ func checkContent(task Task, a Action) (Action, string) {
 			act.normalized = true
 			a = act
 		}
+	case Report:
+		err = t.checkReport(act)
 	}
 	if err != nil {
 		return a, ErrorMessage(err)
@@ -178,6 +181,8 @@ func usageOf(a Action) *Usage {
 	case Skip:
 		return a.Usage
 	case Cast:
+		return a.Usage
+	case Report:
 		return a.Usage
 	}
 	return nil

@@ -26,6 +26,8 @@ type Message struct {
 	From string   `json:"from"`
 	To   []string `json:"to,omitempty"`
 	Text string   `json:"text"`
+	// Private is set on a message of the private phase.
+	Private bool `json:"private,omitempty"`
 }
 
 // ProposalRecord is a proposal made in a round; Reasoning is private to its
@@ -71,6 +73,8 @@ type RoundRecord struct {
 	Tally      *Tally           `json:"tally,omitempty"`
 	Decision   *Candidate       `json:"decision,omitempty"` // in force after the round
 	Usage      map[string]Usage `json:"usage,omitempty"`    // per participant
+	Surveys    []SurveyAnswer   `json:"surveys,omitempty"`  // private to their authors
+	Pair       []string         `json:"pair,omitempty"`     // the pair sampled for the round
 }
 
 // State is a table's state: the fold of its events. The zero State is a
@@ -87,6 +91,8 @@ type State struct {
 	Round        int                    `json:"round"`
 	Phase        Phase                  `json:"phase"`
 	Deadline     time.Time              `json:"deadline,omitzero"`
+	Step         int                    `json:"step,omitempty"`   // schedule step of the open phase, under a Protocol
+	Turn         []string               `json:"turn,omitempty"`   // who may act in the open phase; empty: everyone
 	Closed       bool                   `json:"closed,omitempty"` // Phase has closed; the next has not opened yet
 	Acted        map[string]bool        `json:"acted,omitempty"`
 	Latest       map[string]Proposal    `json:"latest,omitempty"`
@@ -130,7 +136,7 @@ func (s *State) Pending() []Participant {
 	}
 	var out []Participant
 	for _, p := range s.Participants {
-		if !s.Acted[p.ID] {
+		if !s.Acted[p.ID] && s.HasTurn(p.ID) {
 			out = append(out, p)
 		}
 	}
@@ -175,7 +181,11 @@ func (s *State) apply(e Event) error {
 		s.openPhase(d)
 	case MessagePosted:
 		r := s.record(d.Round)
-		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text})
+		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text, Private: d.Private})
+		s.acted(e.Actor, d.Usage)
+	case SurveyAnswered:
+		r := s.record(d.Round)
+		r.Surveys = append(r.Surveys, SurveyAnswer{By: e.Actor, Values: d.Values, Reason: d.Reason})
 		s.acted(e.Actor, d.Usage)
 	case ProposalMade:
 		r := s.record(d.Round)
@@ -205,7 +215,7 @@ func (s *State) apply(e Event) error {
 		r.Failures = append(r.Failures, Failure{Participant: e.Actor, Phase: d.Phase, Kind: d.Kind, Reason: d.Reason})
 		s.acted(e.Actor, d.Usage)
 	case PhaseClosed:
-		s.Acted = nil
+		s.Acted, s.Turn = nil, nil
 		s.Deadline = time.Time{}
 		s.Closed = true
 	case DecisionMade:
@@ -219,7 +229,7 @@ func (s *State) apply(e Event) error {
 		s.Status = StatusEnded
 		s.Output = d.Output
 		s.EndReason = d.Reason
-		s.Phase = PhaseNone
+		s.Phase, s.Turn = PhaseNone, nil
 		s.Acted = nil
 		s.Deadline = time.Time{}
 	case Withheld:
@@ -234,6 +244,10 @@ func (s *State) openPhase(d PhaseOpened) {
 	s.Status = StatusRunning
 	s.Round, s.Phase, s.Deadline = d.Round, d.Phase, d.Deadline
 	s.Acted, s.Closed = nil, false
+	s.Step, s.Turn = d.Step, d.Turn
+	if len(d.Pair) > 0 {
+		s.record(d.Round).Pair = d.Pair
+	}
 	s.record(d.Round)
 	if d.Phase == PhaseVote {
 		s.Candidates = d.Candidates

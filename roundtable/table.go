@@ -102,7 +102,7 @@ func (t *Table) Start(ctx context.Context) error {
 	if len(t.state.Participants) == 0 {
 		return Errorf(Conflict, "nobody is at the table yet")
 	}
-	return t.commitLocked(ctx, "", "", t.opening(1, PhaseMessage, nil))
+	return t.commitLocked(ctx, "", "", t.firstOpening())
 }
 
 // Submit records actions. Valid actions are recorded together in one

@@ -57,6 +57,8 @@ func (s *State) checkPayload(e Event) error {
 		return s.checkOpened(d)
 	case MessagePosted:
 		return s.checkMessage(e.Actor, d)
+	case SurveyAnswered:
+		return s.checkAction(e.Actor, d.Round, PhaseSurvey)
 	case ProposalMade:
 		return s.checkAction(e.Actor, d.Round, PhaseProposal)
 	case ProposalSkipped:
@@ -116,10 +118,12 @@ func (s *State) checkOpened(d PhaseOpened) error {
 	switch {
 	case s.Status == StatusEnded:
 		return errors.New("the table has ended")
-	case d.Phase < PhaseMessage || d.Phase > PhaseVote:
+	case d.Phase < PhaseMessage || d.Phase > PhasePrivate:
 		return fmt.Errorf("unknown phase %d", int(d.Phase))
 	case d.Round < 1 || d.Round > s.Config.Rounds:
 		return fmt.Errorf("round %d is out of range 1..%d", d.Round, s.Config.Rounds)
+	case s.Config.Protocol != nil:
+		return s.checkStep(d)
 	case d.Round < s.Round || d.Round == s.Round && d.Phase <= s.Phase:
 		return fmt.Errorf("round %d %s phase does not come after round %d %s phase", d.Round, d.Phase, s.Round, s.Phase)
 	case d.Phase == PhaseVote && len(d.Candidates) == 0:
@@ -157,7 +161,11 @@ func (s *State) checkAction(actor string, r int, p Phase) error {
 }
 
 func (s *State) checkMessage(actor string, d MessagePosted) error {
-	if err := s.checkAction(actor, d.Round, PhaseMessage); err != nil {
+	phase := PhaseMessage
+	if d.Private {
+		phase = PhasePrivate
+	}
+	if err := s.checkAction(actor, d.Round, phase); err != nil {
 		return err
 	}
 	for _, to := range d.To {

@@ -29,6 +29,14 @@ type View struct {
 	Decision     *Candidate    // the current decision, nil before the first
 	Own          *Proposal     // Self's latest proposal, nil if none yet
 	Seed         int64         // the table's seed, for reproducible agents
+	// Under a Protocol: its name, who may act now (empty: everyone), the
+	// participant Self must address in a paired step, and the open
+	// survey's scale (outside a survey, the scale the schedule will ask
+	// on, so a participant knows the question and the items).
+	Protocol string
+	Turn     []string
+	To       string
+	Scale    *Scale
 	// Decoded and DecodedDecision are Candidates and Decision as a Decoder
 	// task decodes them (nil for other tasks, and for what does not
 	// decode). Like History, they are shared with other views: read only.
@@ -52,6 +60,9 @@ func (t *Table) View(id string) (View, error) {
 		Round: s.Round, Rounds: s.Config.Rounds, Phase: s.Phase,
 		Candidates: slices.Clone(s.Candidates), Decision: s.Decision, Seed: s.Config.Seed,
 	}
+	if pr := s.Config.Protocol; pr != nil {
+		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.surveyScale()
+	}
 	if pb, ok := t.task.(PrivateBriefer); ok {
 		v.Private = pb.PrivateBrief(v.Index)
 	}
@@ -70,14 +81,14 @@ func (t *Table) View(id string) (View, error) {
 // it (the visibility rule, Viewer.May): without other participants'
 // reasoning.
 func (r RoundRecord) visibleTo(id string) RoundRecord {
-	return r.For(Viewer{Participant: id}, Stage{Round: r.Round + 1})
+	return r.For(Viewer{Participant: id}, Stage{Round: r.Round + 1}).private(id)
 }
 
 // sealedFor returns r as participant id may see it at s's stage (the
 // visibility rule, Viewer.May): what an open phase has not revealed yet is
 // left out.
 func (r RoundRecord) sealedFor(id string, s *State) RoundRecord {
-	return r.For(Viewer{Participant: id}, s.Stage())
+	return r.For(Viewer{Participant: id}, s.Stage()).private(id)
 }
 
 // Name returns the display name of participant id, or id itself.

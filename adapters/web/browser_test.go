@@ -48,7 +48,8 @@ func requireBrowser(t *testing.T) {
 }
 
 func newBrowserEnv(t *testing.T) *browserEnv {
-	return newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+	return newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"},
+		Presets: []string{bottest.ChatroomPreset, bottest.DyadsPreset, bottest.PanelPreset}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
 		return bottest.Service(p, db, clock, nil)
 	})
 }

@@ -70,6 +70,8 @@ func whyNot(s *roundtable.State, who string) string {
 		return fmt.Sprintf("it is the %s phase; messages are taken in the message phase", s.Phase)
 	case s.Acted[who]:
 		return "you already sent your message this round"
+	case !s.HasTurn(who):
+		return "it is not your turn: only " + s.TurnNames() + " may speak now"
 	}
 	return "the table did not accept it"
 }

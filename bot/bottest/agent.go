@@ -17,6 +17,14 @@ func (Scribe) Act(_ context.Context, v roundtable.View) (roundtable.Action, erro
 	switch v.Phase {
 	case roundtable.PhaseMessage:
 		return roundtable.Say{Text: fmt.Sprintf("Scribe here, round %d: let us keep it simple.", v.Round)}, nil
+	case roundtable.PhasePrivate:
+		return roundtable.Say{Text: "Scribe, privately: still simple."}, nil
+	case roundtable.PhaseSurvey:
+		vals := make([]float64, v.Scale.Values())
+		for i := range vals {
+			vals[i] = v.Scale.Max
+		}
+		return roundtable.Report{Values: vals}, nil
 	case roundtable.PhaseProposal:
 		if v.Own != nil {
 			return roundtable.Skip{}, nil

@@ -51,6 +51,7 @@ var scenarios = []struct {
 	{"DeadlinesCloseEarlyAndLate", testDeadlines},
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
+	{"ProtocolTurnsEnforced", testProtocolTurns},
 	{"OutageDelaysPostsLosesNone", testOutage},
 	{"ExportKeepsSealed", testExportKeepsSealed},
 	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
@@ -99,6 +100,7 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 		Agents:        map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}},
 		DefaultAgents: []string{"Scribe"},
 		Policy:        bot.Policy{Manager: true},
+		Presets:       protocolPresets(),
 		RetryMin:      5 * time.Millisecond,
 		RetryMax:      50 * time.Millisecond,
 	}

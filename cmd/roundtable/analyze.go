@@ -159,6 +159,11 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	rep := report.Build(tables, f.seed)
+	more, err := protocolArtifacts(ctx, db, ids)
+	if err != nil {
+		return err
+	}
+	rep.Artifacts = append(rep.Artifacts, more...)
 	rep.Skipped = append(rep.Skipped, problems...)
 	missing := ms.missingError()
 	if missing != nil {

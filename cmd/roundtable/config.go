@@ -48,6 +48,7 @@ type SimConfig struct {
 	Concurrency  int      `toml:"concurrency"`
 	PhaseTimeout Duration `toml:"phase_timeout"`
 	Data         string   `toml:"data"`
+	ProtocolSettings
 }
 
 // LLMConfig is one OpenAI-compatible endpoint.
@@ -101,7 +102,8 @@ func DefaultConfig() Config {
 	return Config{
 		Store: StoreConfig{Path: "roundtable.db", LockTimeout: Duration(time.Second)},
 		Sim: SimConfig{Task: "exchange", Preset: "asymmetric", Rule: "majority", Tie: "defer", EarlyStop: "none",
-			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute)},
+			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute),
+			ProtocolSettings: protocolDefaults()},
 		Bot: BotConfig{TableSettings: TableSettings{Rule: "plurality", Tie: "defer", Mode: "sealed", EarlyStop: "none", Rounds: 3,
 			Message: Duration(3 * time.Minute), Proposal: Duration(3 * time.Minute), Vote: Duration(2 * time.Minute),
 			Agents: []string{"Facilitator"}, AuditSettings: AuditSettings{Audit: []string{}}}, AgentTimeout: Duration(2 * time.Minute), AuditModel: AuditModel{AuditSamples: 10}},

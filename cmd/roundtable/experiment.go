@@ -20,6 +20,11 @@ type experiment struct {
 	people  func(k int) []roundtable.Participant
 	measure sim.Measure
 	print   func(w io.Writer, rules []vote.Rule, rep simReport)
+	// Set by protocol experiments: the schedule, seats drawn per run, and
+	// the units of the figures.
+	protocol *roundtable.Protocol
+	seats    func(run int, seed int64, k int) ([]roundtable.Participant, error)
+	units    map[string]string
 }
 
 func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.Spec {
@@ -40,7 +45,10 @@ func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.
 			if st, ok := task.(interface{ Spec() roundtable.TaskSpec }); ok {
 				cfg.Task = st.Spec() // what the table is about, with private ground truth
 			}
-			cfg.Participants = e.people(f.agents)
+			cfg.Protocol = e.protocol
+			if cfg.Participants, err = e.seatsFor(i, seed, f.agents); err != nil {
+				return sim.Table{}, err
+			}
 			agents, err := e.agents(task, cfg.Participants)
 			if err != nil {
 				return sim.Table{}, err
@@ -48,6 +56,13 @@ func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.
 			return sim.Table{Task: task, Config: cfg, Agents: agents}, nil
 		},
 	}
+}
+
+func (e *experiment) seatsFor(run int, seed int64, k int) ([]roundtable.Participant, error) {
+	if e.seats != nil {
+		return e.seats(run, seed, k)
+	}
+	return e.people(k), nil
 }
 
 // maxSimAgents bounds --agents. Candidates are labelled A..Z, AA, AB, ...
@@ -62,6 +77,13 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 		return nil, usagef("--agents: %d is out of range 2..%d", f.agents, maxSimAgents)
 	case f.runs < 1:
 		return nil, usagef("--runs: must be at least 1")
+	}
+	pr, err := f.proto.protocol("--protocol")
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if pr != nil {
+		return a.protocolExperiment(cfg, f, pr)
 	}
 	switch f.agent {
 	case "utility":

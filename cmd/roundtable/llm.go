@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -12,6 +13,7 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/openai"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 )
@@ -55,6 +57,9 @@ type minds struct {
 	first   string
 	presets map[string]AgentConfig
 	log     *slog.Logger
+	// vader is the lexicon of the offline panel evaluators, loaded once.
+	vader     *sentiment.Vader
+	vaderOnce sync.Once
 }
 
 // mindOptions say how the endpoints are used.
@@ -135,6 +140,9 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 			return nil, fmt.Errorf("no [[agent]] preset is named %q", arg)
 		}
 		return m.llmAgent(pre.Endpoint, task, pre)
+	}
+	if ag, ok := m.offline(kind); ok {
+		return ag, nil
 	}
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
 }

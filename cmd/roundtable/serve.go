@@ -109,6 +109,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 		bc.Agents[p.Name] = m.seat(p)
 	}
 	addExchangePreset(&bc)
+	addProtocolPresets(&bc)
 	for i, name := range cfg.Bot.Agents {
 		if _, ok := bc.Agents[name]; !ok {
 			return bc, fmt.Errorf("bot.agents[%d]: no agent is named %q (Facilitator or an [[agent]] name)", i, name)

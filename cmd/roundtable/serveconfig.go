@@ -42,6 +42,7 @@ type TableConfig struct {
 	Topic  string `toml:"topic"`
 	Preset string `toml:"preset"`
 	TableSettings
+	ProtocolSettings
 }
 
 // PolicyConfig says who may start and stop tables on a platform.
@@ -187,6 +188,12 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	}
 	if t.Preset != "" {
 		c.Task.Params = map[string]string{"preset": t.Preset}
+	}
+	if c.Protocol, err = t.ProtocolSettings.protocol(key + ".protocol"); err != nil {
+		return c, err
+	}
+	if c.Protocol != nil && c.Task.Topic == "" {
+		c.Task.Topic = t.Question
 	}
 	c.Audit = t.AuditSettings.spec(def.AuditSettings)
 	c = c.WithDefaults()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -26,6 +27,7 @@ type simFlags struct {
 	seed                                                        int64
 	phaseTimeout                                                time.Duration
 	llm                                                         llmFlags
+	proto                                                       ProtocolSettings
 }
 
 func (a *App) simCmd() *cobra.Command {
@@ -39,7 +41,12 @@ rule-based utility agents and needs no model, key or network. With
 --agent llm the agents think with the configured [[llm]] endpoint (or the
 --llm-* flags). Each table's events go to DIR/roundtable.db; DIR/summary.json
 holds the metrics per round (mean and standard error over runs). Running the
-same command again resumes unfinished tables and reuses finished ones.`,
+same command again resumes unfinished tables and reuses finished ones.
+
+--protocol panel|chatroom|dyads|questionnaire runs the other papers' schedules
+on --question (see the README's Protocols section), with model-free agents by
+default: --agent evaluator (panel), persona (chatroom, questionnaire),
+degroot or deffuant (dyads), or --agent llm.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := LoadConfig(a.configPath)
@@ -58,7 +65,7 @@ same command again resumes unfinished tables and reuses finished ones.`,
 	fl.StringVar(&f.tie, "tie", "", "tie policy: defer, random or incumbent")
 	fl.StringVar(&f.earlyStop, "early-stop", "", "none, first-agreement or consecutive-agreements")
 	fl.StringVar(&f.out, "out", "", "output directory (default runs)")
-	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (exchange, rule-based, no model), baseline (recommendation: always-4, user-mean and collaborative-filtering agents, no model) or llm")
+	fl.StringVar(&f.agent, "agent", "utility", "agent kind: utility (exchange, rule-based, no model), baseline (recommendation: always-4, user-mean and collaborative-filtering agents, no model), llm, or with --protocol: degroot, deffuant, persona or evaluator")
 	fl.StringVar(&f.data, "data", "", "MovieLens-100k directory for the recommendation task")
 	fl.IntVar(&f.agents, "agents", 0, "agents per table, K (default 3)")
 	fl.IntVar(&f.rounds, "rounds", 0, "rounds per table, R (default 10)")
@@ -68,25 +75,28 @@ same command again resumes unfinished tables and reuses finished ones.`,
 	fl.Int64Var(&f.seed, "seed", 0, "seed; the same seed and flags give the same tables (default 1)")
 	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
 	f.llm.register(fl)
+	f.proto.register(fl)
 	return cmd
 }
 
 // fill takes unset flags from the [sim] section.
 func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	set := cmd.Flags().Changed
-	pick := func(name string, dst *string, v string) {
-		if !set(name) {
-			*dst = v
-		}
+	pick(set, "task", &f.task, c.Task)
+	pick(set, "topic", &f.topic, c.Topic)
+	pick(set, "preset", &f.preset, c.Preset)
+	pick(set, "rule", &f.rule, c.Rule)
+	pick(set, "tie", &f.tie, c.Tie)
+	pick(set, "early-stop", &f.earlyStop, c.EarlyStop)
+	pick(set, "out", &f.out, c.Out)
+	pick(set, "data", &f.data, c.Data)
+	f.proto.fill(set, c.ProtocolSettings)
+	if !set("agent") && f.proto.Protocol != roundtable.ProtocolRoundTable && f.proto.Protocol != "" {
+		f.agent = defaultOfflineAgent(f.proto.Protocol)
 	}
-	pick("task", &f.task, c.Task)
-	pick("topic", &f.topic, c.Topic)
-	pick("preset", &f.preset, c.Preset)
-	pick("rule", &f.rule, c.Rule)
-	pick("tie", &f.tie, c.Tie)
-	pick("early-stop", &f.earlyStop, c.EarlyStop)
-	pick("out", &f.out, c.Out)
-	pick("data", &f.data, c.Data)
+	if f.agent == "deffuant" {
+		f.proto.TwoWay = true // the symmetric update needs both to speak
+	}
 	if !set("agents") {
 		f.agents = c.Agents
 	}
@@ -157,6 +167,8 @@ type simReport struct {
 	WallNS  time.Duration         `json:"wall_ns"`
 	Units   map[string]string     `json:"units"` // the unit of every metric below
 	Rules   map[string]sim.Result `json:"rules"`
+	// Protocol is the schedule's name, when not RoundTable's.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
@@ -186,7 +198,10 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	defer stopBackups()
 	serveBackups(bctx, db, a.logger())
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
-		Started: time.Now().UTC(), Units: metricUnits, Rules: map[string]sim.Result{}}
+		Started: time.Now().UTC(), Units: withUnits(metricUnits, exp.units), Rules: map[string]sim.Result{}}
+	if exp.protocol != nil {
+		rep.Protocol = exp.protocol.Name
+	}
 	bar := a.progress(len(rules) * f.runs)
 	for _, rule := range rules {
 		tc, err := f.tableConfig(rule)
@@ -237,9 +252,14 @@ func printTiming(w io.Writer, rep simReport, dbPath string) {
 		}
 	}
 	secs := rep.WallNS.Seconds()
-	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: message %s, proposal %s, vote %s\n",
-		tables, secs, float64(tables)/max(secs, 1e-9), phases["message"].Round(time.Millisecond),
-		phases["proposal"].Round(time.Millisecond), phases["vote"].Round(time.Millisecond))
+	var parts []string
+	for _, p := range []string{"message", "proposal", "vote", "survey", "private"} {
+		if d, ok := phases[p]; ok || p == "message" || p == "proposal" || p == "vote" {
+			parts = append(parts, fmt.Sprintf("%s %s", p, d.Round(time.Millisecond)))
+		}
+	}
+	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: %s\n",
+		tables, secs, float64(tables)/max(secs, 1e-9), strings.Join(parts, ", "))
 	fmt.Fprintf(w, "events: %s   summary: %s\n", dbPath, filepath.Join(filepath.Dir(dbPath), "summary.json"))
 }
 

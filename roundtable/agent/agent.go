@@ -87,6 +87,9 @@ func (a *Agent) Forget(table string) { a.notes.forget(table) }
 // cannot act in; model failures and invalid answers come back as
 // roundtable.Fail, with the usage spent on them.
 func (a *Agent) Act(ctx context.Context, v roundtable.View) (roundtable.Action, error) {
+	if act, ok := a.actScheduled(ctx, v); ok {
+		return act, nil
+	}
 	var u roundtable.Usage
 	switch v.Phase {
 	case roundtable.PhaseMessage:
@@ -249,6 +252,9 @@ func withUsage(act roundtable.Action, u roundtable.Usage) roundtable.Action {
 		a.Usage = &u
 		return a
 	case roundtable.Cast:
+		a.Usage = &u
+		return a
+	case roundtable.Report:
 		a.Usage = &u
 		return a
 	}

@@ -31,7 +31,7 @@ func systemPrompt(v roundtable.View) string {
 	if v.Title != "" {
 		fmt.Fprintf(&b, "The table is called %q.\n", v.Title)
 	}
-	b.WriteString(protocolText(v.Rounds))
+	b.WriteString(scheduleText(v))
 	section(&b, "Voting rule", v.Rule.Describe())
 	section(&b, "The task", v.Brief)
 	if strings.TrimSpace(v.Private) != "" {

@@ -95,6 +95,11 @@ func position(data roundtable.Payload) (round, phase string) {
 		r, p = d.Round, d.Phase
 	case roundtable.MessagePosted:
 		r, p = d.Round, roundtable.PhaseMessage
+		if d.Private {
+			p = roundtable.PhasePrivate
+		}
+	case roundtable.SurveyAnswered:
+		r, p = d.Round, roundtable.PhaseSurvey
 	case roundtable.ProposalMade:
 		r, p = d.Round, roundtable.PhaseProposal
 	case roundtable.ProposalSkipped:
@@ -135,6 +140,8 @@ func summary(data roundtable.Payload) string {
 		return d.Proposal.Text
 	case roundtable.ProposalSkipped:
 		return "skipped"
+	case roundtable.SurveyAnswered:
+		return fmt.Sprint(d.Values)
 	case roundtable.BallotCast:
 		return ballot(d.Ballot)
 	case roundtable.BallotRejected:

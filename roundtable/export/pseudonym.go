@@ -120,6 +120,7 @@ func (p pseudonyms) payload(data roundtable.Payload) roundtable.Payload {
 		return d
 	case roundtable.PhaseOpened:
 		d.Candidates = p.candidates(d.Candidates)
+		d.Turn, d.Pair = p.list(d.Turn), p.list(d.Pair)
 		return d
 	case roundtable.MessagePosted:
 		d.To = p.list(d.To)

@@ -1,0 +1,153 @@
+package bottest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// The suite's preset tables of the three protocols.
+const (
+	ChatroomPreset = "chatroom"
+	DyadsPreset    = "dyads"
+	PanelPreset    = "panel"
+)
+
+// protocolPresets are the suite's preset tables of the protocols.
+func protocolPresets() map[string]bot.Preset {
+	base := func(title string, rounds int, pr *roundtable.Protocol) roundtable.Config {
+		return roundtable.Config{Title: title, Task: roundtable.TaskSpec{Kind: "text", Topic: title}, Rule: vote.Plurality, Rounds: rounds,
+			Mode: roundtable.Sealed, Durations: roundtable.Durations{Message: phaseTime, Proposal: phaseTime, Vote: phaseTime}, Protocol: pr}
+	}
+	return map[string]bot.Preset{
+		ChatroomPreset: chatroomPreset(),
+		DyadsPreset: {Name: DyadsPreset, Agents: []string{"Scribe"},
+			Config: base("Vaccines dyads", 2, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism."}))},
+		PanelPreset: {Name: PanelPreset, Agents: []string{"Scribe"},
+			Config: base("Hiring panel", 3, roundtable.Panel(roundtable.PresetOptions{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
+	}
+}
+
+func chatroomPreset() bot.Preset {
+	cfg := roundtable.Config{Title: "Pineapple chat", Task: roundtable.TaskSpec{Kind: "text", Topic: "Pineapple belongs on pizza."},
+		Rule: vote.Plurality, Rounds: 3, Mode: roundtable.Sealed,
+		Durations: roundtable.Durations{Message: phaseTime, Proposal: phaseTime, Vote: phaseTime},
+		Protocol:  roundtable.Chatroom(roundtable.PresetOptions{Question: "Pineapple belongs on pizza."})}
+	return bot.Preset{Name: ChatroomPreset, Config: cfg, Agents: []string{"Scribe"}}
+}
+
+// turnOf waits for round r's message phase to open and returns the name
+// of its speaker, from the log (the phase's post may already be closed
+// when an agent spoke at once).
+func (e *env) turnOf(r int) string {
+	e.t.Helper()
+	var name string
+	e.waitFor(fmt.Sprintf("round %d's message phase", r), func() bool {
+		evs := e.events()
+		s, err := roundtable.Replay(evs)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if o, ok := ev.Data.(roundtable.PhaseOpened); ok && o.Round == r && o.Phase == roundtable.PhaseMessage && len(o.Turn) == 1 {
+				p, _ := s.Participant(o.Turn[0])
+				name = p.Name
+				return true
+			}
+		}
+		return false
+	})
+	return name
+}
+
+// startQuiet starts a table as Alice and waits for its intro (its first
+// phase may close at once when an agent has the first turn).
+func (e *env) startQuiet(opts map[string]string, intro string) {
+	e.t.Helper()
+	before := len(e.h.Threads(e.h.Channel()))
+	e.do("start command", func(ctx context.Context) error { return e.h.Command(ctx, Alice, e.h.Channel(), "start", opts) })
+	e.waitFor("the table's thread", func() bool { return len(e.h.Threads(e.h.Channel())) > before })
+	threads := e.h.Threads(e.h.Channel())
+	e.thread = threads[len(threads)-1]
+	e.post(intro)
+}
+
+// testProtocolTurns runs a chatroom: two people and an agent; each round
+// one speaker other than the last; then private messages by all but the
+// last speaker and a private survey. Out-of-turn actions are refused with
+// the reason, and nothing private reaches the thread.
+func testProtocolTurns(t *testing.T, e *env) {
+	e.startQuiet(map[string]string{"preset": ChatroomPreset}, "**Pineapple chat")
+	e.click(Bob, "**Pineapple chat", "Join")
+	e.private(Bob, "You joined")
+	people := map[string]User{Alice.Name: Alice, Bob.Name: Bob}
+	msgs := 0
+	var last string
+	for r := 1; r <= 3; r++ {
+		prefix := fmt.Sprintf("**Round %d of 3: message", r)
+		who := e.turnOf(r)
+		if who == last {
+			t.Errorf("round %d: %s speaks twice in a row", r, who)
+		}
+		last = who
+		if holder, ok := people[who]; ok {
+			e.mustContain("turn", e.post(prefix).Text, "It is the turn of **"+who+"**")
+			other := Alice
+			if holder == Alice {
+				other = Bob
+			}
+			e.form(other, prefix, "Write message", fmt.Sprintf("Round %d message", r), map[string]string{"text": "out of turn"})
+			e.private(other, fmt.Sprintf("only %s may act in the message phase of round %d", who, r))
+			e.form(holder, prefix, "Write message", fmt.Sprintf("Round %d message", r), map[string]string{"text": fmt.Sprintf("my turn %d", r)})
+		}
+		msgs++
+		e.waitEvents("message_posted", msgs)
+	}
+	e.clock.Advance(time.Millisecond) // nothing waits on the clock: every phase closed when its speaker spoke
+	priv := "**Round 3 of 3: private phase"
+	e.post(priv)
+	if u, ok := people[last]; ok { // the last speaker first, while the phase is open
+		e.form(u, priv, "Write private message", "Round 3 message", map[string]string{"text": "secret of " + last})
+		e.private(u, "may act in the private phase of round 3")
+	}
+	for name, u := range people {
+		if name != last {
+			e.form(u, priv, "Write private message", "Round 3 message", map[string]string{"text": "secret of " + name})
+			msgs++
+		}
+	}
+	if last != "Scribe" {
+		msgs++ // Scribe writes one too
+	}
+	e.waitEvents("message_posted", msgs)
+	surv := "**Round 3 of 3: survey phase"
+	e.mustContain("survey post", e.post(surv).Text, "-2 to 2")
+	e.form(Alice, surv, "Answer", "Round 3 survey", map[string]string{"v0": "7"})
+	e.private(Alice, "off the scale")
+	for _, u := range people {
+		e.form(u, surv, "Answer", "Round 3 survey", map[string]string{"v0": "1"})
+	}
+	e.post("**The table has ended")
+	evs := e.events()
+	if n := count(evs, "survey_answered"); n != 3 {
+		t.Errorf("%d survey answers, want 3", n)
+	}
+	for _, p := range e.h.Posts(e.thread) {
+		if strings.Contains(p.Text, "secret of") || strings.Contains(p.Text, "privately") {
+			t.Errorf("a private message reached the thread: %q", p.Text)
+		}
+	}
+	s, err := roundtable.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.EndReason != roundtable.EndRounds {
+		t.Errorf("end %q", s.EndReason)
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+)
+
+// protocolExperiment runs a panel, chatroom or dyads table with offline
+// agents or language models.
+func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol) (*experiment, error) {
+	if f.rule == "all" {
+		return nil, usagef("--rule all: the %s protocol has no vote, so there are no rules to compare", pr.Name)
+	}
+	bias, err := personaBias(f.proto.ConfirmationBias)
+	if err != nil {
+		return nil, err
+	}
+	if bias != "" && f.agent != "llm" {
+		return nil, usagef("--confirmation-bias: only language-model agents take instructions (--agent llm)")
+	}
+	if question(f) == "" {
+		return nil, usagef("--question: the %s protocol needs a statement, claim or brief, e.g. --question \"The earth is round.\"", pr.Name)
+	}
+	task := roundtable.TextTask{Topic: question(f)}
+	e := &experiment{
+		name:     pr.Name + "-" + f.agent,
+		protocol: pr,
+		task:     func(int, int64) (roundtable.Task, error) { return task, nil },
+		seats:    protocolSeats(f, bias),
+		units:    unitsFor(pr.Name),
+	}
+	e.measure, e.print = protocolMeasure(pr.Name), printProtocol
+	if f.agent == "llm" {
+		m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
+		if err != nil {
+			return nil, err
+		}
+		if len(m.clients) == 0 {
+			return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
+		}
+		a.minds = m
+		e.agents = func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+			out := map[string]roundtable.Agent{}
+			for _, p := range ps {
+				ag, err := m.agent(p, task)
+				if err != nil {
+					return nil, err
+				}
+				out[p.ID] = ag
+			}
+			return out, nil
+		}
+		return e, nil
+	}
+	vader := sync.OnceValue(sentiment.NewVader)
+	ag, ok := offlineAgent(f.agent, f.proto, vader)
+	if !ok || !slices.Contains(offlineAgents[pr.Name], f.agent) {
+		return nil, usagef("--agent: %q is not an agent of the %s protocol (want %s or llm)", f.agent, pr.Name, strings.Join(offlineAgents[pr.Name], ", "))
+	}
+	e.agents = func(_ roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+		out := map[string]roundtable.Agent{}
+		for _, p := range ps {
+			out[p.ID] = ag
+		}
+		return out, nil
+	}
+	return e, nil
+}
+
+// question is what a protocol's table is about: --question, else --topic.
+func question(f simFlags) string {
+	if f.proto.Question != "" {
+		return f.proto.Question
+	}
+	return f.topic
+}
+
+// offlineAgents are the model-free agents that make sense in each protocol.
+var offlineAgents = map[string][]string{
+	roundtable.ProtocolDyads:         {"degroot", "deffuant"},
+	roundtable.ProtocolChatroom:      {"persona"},
+	roundtable.ProtocolQuestionnaire: {"persona"},
+	roundtable.ProtocolPanel:         {"evaluator"},
+}
+
+// protocolSeats seats k agents with stances assigned per run; a model's
+// persona states its stance, and bias, the confirmation-bias instruction.
+func protocolSeats(f simFlags, bias string) func(run int, seed int64, k int) ([]roundtable.Participant, error) {
+	return func(_ int, seed int64, k int) ([]roundtable.Participant, error) {
+		stances, err := assignStances(f.proto.Stances, k, seed)
+		if err != nil {
+			return nil, err
+		}
+		ps := make([]roundtable.Participant, k)
+		for i := range ps {
+			ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1),
+				Kind: roundtable.Bot, Agent: f.agent, Stance: formatStance(stances[i])}
+			if f.agent == "llm" && f.proto.Protocol != roundtable.ProtocolPanel {
+				ps[i].Background = fmt.Sprintf("Your opinion on the statement %q: you %s with it (%s on a scale from -2, strongly disagree, to 2, strongly agree).",
+					question(f), opinion.LevelName(stances[i]), formatStance(stances[i])) + bias
+			}
+		}
+		return ps, nil
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/offline"
+)
+
+// ProtocolSettings choose a table's schedule (PROTOCOL.md sections 2-4):
+// in [sim], in a [[table]] preset, and as sim flags.
+type ProtocolSettings struct {
+	Protocol  string   `toml:"protocol"`  // roundtable, panel, chatroom or dyads
+	Question  string   `toml:"question"`  // the statement or claim surveyed
+	Items     []string `toml:"items"`     // panel: the items evaluated
+	Alpha     float64  `toml:"alpha"`     // panel: weight of the newest opinion
+	Tolerance float64  `toml:"tolerance"` // panel: stop when no sentiment moves this much
+	TwoWay    bool     `toml:"two_way"`   // dyads: both of the pair write and report
+	Stances   string   `toml:"stances"`   // sim: how agents' stances are assigned
+	Weight    float64  `toml:"weight"`    // dyads: DeGroot weight w
+	Mu        float64  `toml:"mu"`        // dyads: Deffuant mu
+	Epsilon   float64  `toml:"epsilon"`   // dyads: Deffuant confidence bound
+	// ConfirmationBias is none, weak or strong: an instruction in a
+	// language-model persona (Opinion dynamics).
+	ConfirmationBias string `toml:"confirmation_bias"`
+}
+
+// protocolDefaults are the papers' defaults.
+func protocolDefaults() ProtocolSettings {
+	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: 0.5, Tolerance: 1e-5,
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none"}
+}
+
+func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
+	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom, questionnaire (the chatroom's baseline) or dyads (default from [sim], roundtable)")
+	fl.StringVar(&p.Question, "question", "", "the statement (chatroom), claim (dyads) or brief (panel)")
+	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
+	fl.Float64Var(&p.Alpha, "alpha", 0, "panel: weight of the newest opinion in the sentiment update (default 0.5)")
+	fl.Float64Var(&p.Tolerance, "tolerance", 0, "panel: stop when every sentiment moves less than this (default 1e-5)")
+	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
+	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
+	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
+	fl.Float64Var(&p.Mu, "mu", 0, "dyads: Deffuant mu (default 0.3)")
+	fl.Float64Var(&p.Epsilon, "epsilon", 0, "dyads: Deffuant confidence bound epsilon (default 1)")
+	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "language-model personas: none, weak or strong confirmation bias (default none)")
+}
+
+// fill takes unset flags from the config.
+func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
+	pick(changed, "protocol", &p.Protocol, c.Protocol)
+	pick(changed, "question", &p.Question, c.Question)
+	pick(changed, "stances", &p.Stances, c.Stances)
+	pick(changed, "confirmation-bias", &p.ConfirmationBias, c.ConfirmationBias)
+	pick(changed, "alpha", &p.Alpha, c.Alpha)
+	pick(changed, "tolerance", &p.Tolerance, c.Tolerance)
+	pick(changed, "weight", &p.Weight, c.Weight)
+	pick(changed, "mu", &p.Mu, c.Mu)
+	pick(changed, "epsilon", &p.Epsilon, c.Epsilon)
+	pick(changed, "items", &p.Items, c.Items)
+	pick(changed, "two-way", &p.TwoWay, c.TwoWay)
+}
+
+// pick sets *dst to the configured v unless the flag name was given.
+func pick[T any](changed func(string) bool, name string, dst *T, v T) {
+	if !changed(name) {
+		*dst = v
+	}
+}
+
+// protocol builds the schedule; key names the config section or flag in
+// errors.
+func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
+	pr, err := roundtable.Preset(p.Protocol, roundtable.PresetOptions{Question: p.Question, Items: p.Items,
+		Alpha: p.Alpha, Tolerance: p.Tolerance, TwoWay: p.TwoWay})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", key, strings.TrimPrefix(roundtable.ErrorMessage(err), "protocol: "))
+	}
+	if pr != nil {
+		if err := pr.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %s", key, roundtable.ErrorMessage(err))
+		}
+	}
+	return pr, nil
+}
+
+// biasInstructions are the confirmation-bias instructions of a persona.
+var biasInstructions = map[string]string{
+	"none":   "",
+	"weak":   " You tend to give more weight to what agrees with your current belief than to what contradicts it.",
+	"strong": " You hold on to your current belief: you readily accept what confirms it and mostly dismiss what contradicts it.",
+}
+
+// personaBias returns the instruction for a confirmation-bias level.
+func personaBias(level string) (string, error) {
+	if level == "" {
+		level = "none"
+	}
+	text, ok := biasInstructions[level]
+	if !ok {
+		return "", usagef("--confirmation-bias: %q is not none, weak or strong", level)
+	}
+	return text, nil
+}
+
+// offlineAgent returns the model-free agent of a kind, if kind is one.
+func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader) (roundtable.Agent, bool) {
+	switch kind {
+	case string(offline.DeGroot):
+		return offline.Dyad{Rule: offline.DeGroot, Weight: p.Weight}, true
+	case string(offline.Deffuant):
+		return offline.Dyad{Rule: offline.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon}, true
+	case "persona":
+		return offline.Persona{}, true
+	case "evaluator":
+		return &offline.Evaluator{Vader: vader(), Alpha: p.Alpha}, true
+	}
+	return nil, false
+}
+
+// defaultOfflineAgent is the model-free agent of each protocol.
+func defaultOfflineAgent(protocol string) string {
+	switch protocol {
+	case roundtable.ProtocolDyads:
+		return string(offline.DeGroot)
+	case roundtable.ProtocolChatroom, roundtable.ProtocolQuestionnaire:
+		return "persona"
+	case roundtable.ProtocolPanel:
+		return "evaluator"
+	}
+	return "utility"
+}

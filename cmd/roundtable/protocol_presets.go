@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+)
+
+// protocolSeat is a built-in model-free agent of a protocol preset.
+type protocolSeat struct {
+	name, agent, stance string
+}
+
+// protocolPresets are the built-in live tables of the three protocols:
+// whoever starts one takes a seat beside model-free agents, so each runs
+// with nothing configured. A [[table]] of the same name replaces it.
+var protocolPresets = []struct {
+	name, title, topic string
+	rounds             int
+	opt                roundtable.PresetOptions
+	seats              []protocolSeat
+}{
+	{name: roundtable.ProtocolChatroom, title: "Chatroom: one speaker at a time", topic: "Cities should ban cars from their centres.", rounds: 6,
+		opt: roundtable.PresetOptions{Question: "Cities should ban cars from their centres."},
+		seats: []protocolSeat{{"Pat (agrees)", "persona", "strongly agree"}, {"Sam (neutral)", "persona", "neutral"},
+			{"Lee (disagrees)", "persona", "strongly disagree"}}},
+	{name: roundtable.ProtocolDyads, title: "Dyads: opinions in pairs", topic: "The Great Wall of China is visible from space with the naked eye.", rounds: 12,
+		opt: roundtable.PresetOptions{Question: "The Great Wall of China is visible from space with the naked eye."},
+		seats: []protocolSeat{{"Ada (DeGroot)", "degroot", "-2"}, {"Ben (DeGroot)", "degroot", "-1"},
+			{"Cy (DeGroot)", "degroot", "1"}, {"Dee (DeGroot)", "degroot", "2"}}},
+	{name: roundtable.ProtocolPanel, title: "Panel: rate three candidates", topic: "Which candidate should we hire as data engineer?", rounds: 5,
+		opt:   roundtable.PresetOptions{Question: "How good a fit is each candidate?", Items: []string{"Ann", "Ben", "Cy"}, Tolerance: 1e-3},
+		seats: []protocolSeat{{"Judge Reyes", "evaluator", ""}, {"Judge Okafor", "evaluator", ""}}},
+}
+
+// addProtocolPresets registers the protocol presets and their agents.
+func addProtocolPresets(bc *bot.Config) {
+	for _, p := range protocolPresets {
+		cfg := bc.Defaults
+		cfg.Title, cfg.Rounds, cfg.EarlyStop = p.title, p.rounds, roundtable.StopNever
+		cfg.Task = roundtable.TaskSpec{Kind: "text", Topic: p.topic}
+		cfg.Protocol, _ = roundtable.Preset(p.name, p.opt)
+		var names []string
+		for i, s := range p.seats {
+			bc.Agents[s.name] = roundtable.Participant{ID: fmt.Sprintf("agent:%s-%d", p.name, i+1), Name: s.name, Kind: roundtable.Bot, Agent: s.agent, Stance: s.stance}
+			names = append(names, s.name)
+		}
+		bc.Presets[p.name] = bot.Preset{Name: p.name, Config: cfg, Agents: names}
+	}
+}
+
+// offline returns the model-free agent of a kind, sharing one VADER lexicon.
+func (m *minds) offline(kind string) (roundtable.Agent, bool) {
+	return offlineAgent(kind, protocolDefaults(), func() *sentiment.Vader {
+		m.vaderOnce.Do(func() { m.vader = sentiment.NewVader() })
+		return m.vader
+	})
+}

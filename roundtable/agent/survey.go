@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// actScheduled answers the phases that only protocols schedule, and
+// messages of paired steps. ok is false for RoundTable's own phases.
+func (a *Agent) actScheduled(ctx context.Context, v roundtable.View) (roundtable.Action, bool) {
+	var u roundtable.Usage
+	switch {
+	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil:
+		return a.decide(ctx, v, &u, surveySchema(*v.Scale), surveyInstruction(v),
+			func(c string) (roundtable.Action, error) { return parseSurvey(*v.Scale, c) }), true
+	case v.Phase == roundtable.PhasePrivate:
+		return a.decide(ctx, v, &u, messageSchema(otherNames(v)), privateInstruction(v),
+			func(c string) (roundtable.Action, error) { return parseMessage(v, c) }), true
+	case v.Phase == roundtable.PhaseMessage && v.To != "":
+		return a.decide(ctx, v, &u, messageSchema(nil), messageInstruction(v)+pairLine(v),
+			func(c string) (roundtable.Action, error) {
+				act, err := parseMessage(v, c)
+				if s, ok := act.(roundtable.Say); ok {
+					s.To = []string{v.To} // the moderator allows no one else
+					return s, nil
+				}
+				return act, err
+			}), true
+	}
+	return nil, false
+}
+
+// surveySchema asks for reasoning first, then one number per item.
+func surveySchema(s roundtable.Scale) *Schema {
+	n := s.Values()
+	num := obj{{"type", "number"}, {"minimum", s.Min}, {"maximum", s.Max}}
+	if s.Step > 0 {
+		num = append(num, field{"multipleOf", s.Step})
+	}
+	values := obj{{"type", "array"}, {"items", num}, {"minItems", n}, {"maxItems", n},
+		{"description", "one value per item, in the order given"}}
+	return schemaOf("survey", object(field{"reasoning", str("why, in a sentence or two; only you and the organiser see it")}, field{"values", values}))
+}
+
+type surveyAnswer struct {
+	Reasoning string    `json:"reasoning"`
+	Values    []float64 `json:"values"`
+}
+
+func parseSurvey(s roundtable.Scale, content string) (roundtable.Action, error) {
+	var a surveyAnswer
+	if err := decode(content, &a); err != nil {
+		return nil, err
+	}
+	if err := s.Check(a.Values); err != nil {
+		return nil, errors.New(roundtable.ErrorMessage(err))
+	}
+	return roundtable.Report{Values: a.Values, Reason: strings.TrimSpace(a.Reasoning)}, nil
+}
+
+func surveyInstruction(v roundtable.View) string {
+	s := v.Scale
+	var b strings.Builder
+	b.WriteString(phaseHeader(v, "survey"))
+	if s.Question != "" {
+		fmt.Fprintf(&b, "The question: %s\n", quote(s.Question))
+	}
+	fmt.Fprintf(&b, "Report privately where you stand now, %s. Nobody else at the table sees your answer.\n", s.Describe())
+	return b.String()
+}
+
+func privateInstruction(v roundtable.View) string {
+	return phaseHeader(v, "private message") +
+		"Write one private message: what you really think now. Nobody at the table sees it, except the participants you list in \"to\" (leave it empty to keep it to yourself).\n"
+}
+
+func pairLine(v roundtable.View) string {
+	return fmt.Sprintf("This round you write to %s only, who will then say what they think.\n", v.Name(v.To))
+}
+
+// scheduleText describes the table's schedule in the system prompt.
+func scheduleText(v roundtable.View) string {
+	switch v.Protocol {
+	case "":
+		return protocolText(v.Rounds)
+	case roundtable.ProtocolChatroom:
+		return fmt.Sprintf("\n## How the table works\nA chat of %d messages: each turn one participant, never the same twice in a row, writes one message everyone reads. "+
+			"At the end some of you write one private message, and everyone privately reports where they stand.\n", v.Rounds)
+	case roundtable.ProtocolDyads:
+		return fmt.Sprintf("\n## How the table works\nFor %d steps, two participants are drawn: the first writes to the second, "+
+			"who then privately reports their belief about the claim.\n", v.Rounds)
+	case roundtable.ProtocolPanel:
+		return fmt.Sprintf("\n## How the table works\nAn evaluation panel of up to %d rounds: every round each member gives their opinion of the items, "+
+			"then privately reports a sentiment from -1 (very negative) to 1 (very positive) for each item. The panel ends when opinions stop moving.\n", v.Rounds)
+	}
+	return fmt.Sprintf("\n## How the table works\nThe table follows the %s schedule for up to %d rounds; each request says what to do.\n", v.Protocol, v.Rounds)
+}

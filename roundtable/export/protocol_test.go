@@ -1,0 +1,69 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
+	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// A dyads table of two people: the drawn pair and turn name them, and
+// pseudonymisation replaces them there too; the CSV places surveys and
+// private messages in their phases.
+func TestProtocolLogExportsAndPseudonymises(t *testing.T) {
+	ctx := context.Background()
+	st := roundtabletest.NewMemStore()
+	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 1, Seed: 3, Task: roundtable.TaskSpec{Kind: "text", Topic: "claim"},
+		Protocol: &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseMessage, Speakers: roundtable.SpeakPair},
+			{Phase: roundtable.PhaseSurvey, Speakers: roundtable.SpeakListener, Scale: roundtable.StanceScale("claim")}},
+			Final: []roundtable.Step{{Phase: roundtable.PhasePrivate}}},
+		Participants: []roundtable.Participant{{ID: "slack:U1", Name: "Una", Kind: roundtable.Human}, {ID: "slack:U2", Name: "Vic", Kind: roundtable.Human}}}
+	tb, err := roundtable.Create(ctx, st, roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "claim"}, "t", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pair := tb.Snapshot().Current().Pair
+	steps := []roundtable.Action{roundtable.Say{Actor: pair[0], Text: "true"}, nil,
+		roundtable.Report{Actor: pair[1], Values: []float64{1}}, nil,
+		roundtable.Say{Actor: "slack:U1", Text: "note to self"}, roundtable.Say{Actor: "slack:U2", Text: "mine"}, nil}
+	for _, a := range steps {
+		if a == nil {
+			if _, err := tb.Close(ctx, roundtable.Position{}, roundtable.ClosedAllActed); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := tb.Do(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	events, err := st.Load(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := export.WriteJSONL(&buf, events, export.Options{Pseudonymize: true}); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.Contains(out, "slack:U") || strings.Contains(out, "Una") {
+		t.Errorf("the pseudonymised export names a person:\n%s", out)
+	}
+	buf.Reset()
+	if err := export.WriteCSV(&buf, events, export.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{",survey,[1]", ",private,note to self"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("CSV lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+)
+
+// Update names a dyad agent's update rule.
+type Update string
+
+// The offline opinion-dynamics baselines of PROTOCOL.md section 6.
+const (
+	DeGroot  Update = "degroot"
+	Deffuant Update = "deffuant"
+)
+
+// Dyad is an opinion-dynamics agent for the dyads protocol. It states its
+// belief in a fixed sentence that another Dyad parses, and when it reports
+// it applies its update rule to what it heard this round. Its belief is
+// its latest report, or its persona's stance before the first.
+type Dyad struct {
+	Rule    Update
+	Weight  float64 // DeGroot w; 0 means opinion.DefaultWeight
+	Mu      float64 // Deffuant mu; 0 means opinion.DefaultMu
+	Epsilon float64 // Deffuant epsilon; 0 means opinion.DefaultEpsilon
+}
+
+var _ roundtable.Agent = Dyad{}
+
+var beliefRE = regexp.MustCompile(`my belief is ([+-]?[0-9]+(?:\.[0-9]+)?) on the scale`)
+
+// Act implements roundtable.Agent.
+func (d Dyad) Act(_ context.Context, v roundtable.View) (roundtable.Action, error) {
+	x, err := Belief(v)
+	if err != nil {
+		return nil, err
+	}
+	switch v.Phase {
+	case roundtable.PhaseMessage, roundtable.PhasePrivate:
+		return roundtable.Say{Text: fmt.Sprintf("On %q my belief is %.4f on the scale from -2 (false) to 2 (true).", claim(v), x)}, nil
+	case roundtable.PhaseSurvey:
+		y, reason := d.update(x, v)
+		return roundtable.Report{Values: []float64{clamp(y, v.Scale)}, Reason: reason}, nil
+	}
+	return nil, fmt.Errorf("offline dyad: no action in the %s phase", v.Phase)
+}
+
+func (d Dyad) update(x float64, v roundtable.View) (float64, string) {
+	for _, m := range heard(v) {
+		sub := beliefRE.FindStringSubmatch(m.Text)
+		if sub == nil {
+			continue
+		}
+		other, err := strconv.ParseFloat(sub[1], 64)
+		if err != nil {
+			continue
+		}
+		if d.Rule == Deffuant {
+			y, _ := opinion.Deffuant(x, other, or(d.Mu, opinion.DefaultMu), or(d.Epsilon, opinion.DefaultEpsilon))
+			return y, fmt.Sprintf("Deffuant update toward %s's %.4f", v.Name(m.From), other)
+		}
+		return opinion.DeGroot(x, other, or(d.Weight, opinion.DefaultWeight)), fmt.Sprintf("DeGroot update toward %s's %.4f", v.Name(m.From), other)
+	}
+	return x, "heard no belief this round"
+}
+
+// Belief is Self's current belief: its latest report, else its persona's
+// stance, else neutral.
+func Belief(v roundtable.View) (float64, error) {
+	if r := lastReport(v); len(r) > 0 {
+		return r[0], nil
+	}
+	if v.Self.Stance == "" {
+		return 0, nil
+	}
+	x, err := opinion.ParseStance(v.Self.Stance)
+	if err != nil {
+		return 0, fmt.Errorf("participant %s: %w", v.Self.ID, err)
+	}
+	return x, nil
+}
+
+func claim(v roundtable.View) string {
+	if v.Scale != nil && v.Scale.Question != "" {
+		return v.Scale.Question
+	}
+	return v.Brief
+}
+
+func clamp(x float64, s *roundtable.Scale) float64 {
+	if s == nil {
+		return x
+	}
+	return math.Max(s.Min, math.Min(s.Max, x))
+}
+
+func or(x, def float64) float64 {
+	if x == 0 {
+		return def
+	}
+	return x
+}

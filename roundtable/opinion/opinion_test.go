@@ -1,0 +1,126 @@
+package opinion_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// A small network: three agents with DeGroot weights W (rows sum to 1).
+// W is irreducible and aperiodic, so x(t) -> (pi . x0) 1 where pi is the
+// left eigenvector of W with eigenvalue 1. For
+//
+//	W = [[.5 .5 0] [.25 .5 .25] [0 .5 .5]]
+//
+// pi W = pi gives pi = (1/4, 1/2, 1/4) by hand (detailed balance:
+// pi1*.5 = pi2*.25, pi3*.5 = pi2*.25), so x0 = (2, -1, 0) reaches
+// 2/4 - 1/2 + 0 = 0.
+func TestDeGrootReachesItsClosedFormConsensus(t *testing.T) {
+	w := [][]float64{{.5, .5, 0}, {.25, .5, .25}, {0, .5, .5}}
+	x := opinion.Iterate(w, []float64{2, -1, 0}, 200)
+	for i, v := range x {
+		if math.Abs(v-0) > 1e-12 {
+			t.Errorf("x[%d] = %v, want the consensus 0", i, v)
+		}
+	}
+	x = opinion.Iterate(w, []float64{1, 1, -2}, 200)
+	want := 0.25*1 + 0.5*1 + 0.25*-2
+	for i, v := range x {
+		if math.Abs(v-want) > 1e-12 {
+			t.Errorf("x[%d] = %v, want %v", i, v, want)
+		}
+	}
+}
+
+// The pairwise update is one row of such a matrix: the listener's row is
+// (1-w) on itself and w on the speaker.
+func TestDeGrootPairIsAMatrixRow(t *testing.T) {
+	if got := opinion.DeGroot(-2, 1, 0.5); !near(got, -0.5) {
+		t.Errorf("DeGroot(-2, 1, .5) = %v", got)
+	}
+	if got := opinion.DeGroot(1, 2, 0.25); !near(got, 1.25) {
+		t.Errorf("DeGroot(1, 2, .25) = %v", got)
+	}
+	x := opinion.Iterate([][]float64{{1, 0}, {0.5, 0.5}}, []float64{1, -1}, 1)
+	if !near(x[1], opinion.DeGroot(-1, 1, 0.5)) || x[0] != 1 {
+		t.Errorf("matrix step %v", x)
+	}
+}
+
+// Hand-computed: x = (-2, 0, 1.5), mu = .3, epsilon = 2.
+//
+//	(1,2): |0-1.5| = 1.5 < 2: x1 = 0+.3*1.5 = .45, x2 = 1.5-.45 = 1.05
+//	(0,1): |-2-.45| = 2.45 >= 2: no change
+//	(2,1): |1.05-.45| = .6 < 2: x2 = 1.05-.18 = .87, x1 = .45+.18 = .63
+//	(0,2): |-2-.87| = 2.87: no change
+func TestDeffuantHandComputedSequence(t *testing.T) {
+	x := []float64{-2, 0, 1.5}
+	want := [][]float64{{-2, .45, 1.05}, {-2, .45, 1.05}, {-2, .63, .87}, {-2, .63, .87}}
+	for k, p := range [][2]int{{1, 2}, {0, 1}, {2, 1}, {0, 2}} {
+		x[p[0]], x[p[1]] = opinion.Deffuant(x[p[0]], x[p[1]], 0.3, 2)
+		for i := range x {
+			if !near(x[i], want[k][i]) {
+				t.Fatalf("step %d: x = %v, want %v", k+1, x, want[k])
+			}
+		}
+	}
+	if a, b := opinion.Deffuant(0, 1, opinion.DefaultMu, opinion.DefaultEpsilon); a != 0 || b != 1 {
+		t.Errorf("at exactly epsilon apart they moved: %v %v", a, b)
+	}
+}
+
+// x = (-2, -1, 0, 2, 2): B = 1/5 = .2; deviations -2.2 -1.2 -.2 1.8 1.8,
+// squares 4.84 1.44 .04 3.24 3.24 sum 12.8, /5 = 2.56, D = 1.6.
+func TestBiasAndDiversityHandComputed(t *testing.T) {
+	xs := []float64{-2, -1, 0, 2, 2}
+	if b := opinion.Bias(xs); !near(b, 0.2) {
+		t.Errorf("B = %v, want 0.2", b)
+	}
+	if d := opinion.Diversity(xs); !near(d, 1.6) {
+		t.Errorf("D = %v, want 1.6", d)
+	}
+	if d := opinion.Diversity([]float64{1, 1, 1}); d != 0 {
+		t.Errorf("D of a consensus = %v", d)
+	}
+	if !math.IsNaN(opinion.Bias(nil)) {
+		t.Error("B of nobody is a number")
+	}
+}
+
+// Judges a: (.9, .1, -.5), b: (.2, .2, .8). a: 3 2 1; b ties the first two
+// at (1+2)/2 = 1.5 each, third gets 3. Totals 4.5, 3.5, 4.
+func TestBordaHandComputed(t *testing.T) {
+	got := opinion.Borda(map[string][]float64{"a": {.9, .1, -.5}, "b": {.2, .2, .8}}, 3)
+	want := []float64{4.5, 3.5, 4}
+	for i := range want {
+		if !near(got[i], want[i]) {
+			t.Fatalf("Borda = %v, want %v", got, want)
+		}
+	}
+	if opinion.Tier(.6) != 1 || opinion.Tier(.5) != 2 || opinion.Tier(-.51) != 3 {
+		t.Error("tiers")
+	}
+	if c := opinion.Conviction([]float64{.8, .8, .8}); !near(c, .8) {
+		t.Errorf("a steady opinion's conviction = %v", c)
+	}
+	if c := opinion.Conviction([]float64{-.8, .8}); !near(c, 0) {
+		t.Errorf("a flip's conviction = %v, want 0", c)
+	}
+}
+
+func TestParseStance(t *testing.T) {
+	for in, want := range map[string]float64{"strongly agree": 2, "Neutral": 0, "-1.5": -1.5, "slightly-disagree": -1} {
+		if got, err := opinion.ParseStance(in); err != nil || got != want {
+			t.Errorf("%q: %v %v", in, got, err)
+		}
+	}
+	if _, err := opinion.ParseStance("3"); err == nil {
+		t.Error("3 accepted")
+	}
+	if _, err := opinion.ParseStance("maybe"); err == nil {
+		t.Error("maybe accepted")
+	}
+}

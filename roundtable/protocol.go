@@ -1,0 +1,211 @@
+package roundtable
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Speakers says who may act in a phase of a schedule.
+type Speakers string
+
+// Speaker policies. Random choices are drawn from the table's seed, the
+// round and the step, and recorded in PhaseOpened, so a replay never draws.
+const (
+	SpeakEveryone  Speakers = "everyone"     // every participant
+	SpeakRandom    Speakers = "random-other" // one random participant other than the last speaker
+	SpeakAllButOne Speakers = "all-but-last" // everyone but the last speaker
+	SpeakPair      Speakers = "pair"         // a sampled pair i -> j: i acts, addressing j
+	SpeakBoth      Speakers = "pair-both"    // both of the round's pair act, each addressing the other
+	SpeakListener  Speakers = "listener"     // j of the round's pair
+)
+
+// Scale is what a survey phase asks: one value per item (or one value when
+// there are no items) between Min and Max, on multiples of Step above Min
+// when Step is positive.
+type Scale struct {
+	Question string   `json:"question,omitempty"`
+	Min      float64  `json:"min"`
+	Max      float64  `json:"max"`
+	Step     float64  `json:"step,omitempty"`
+	Labels   []string `json:"labels,omitempty"` // names of Min, Min+Step, ... when Step is set
+	Items    []string `json:"items,omitempty"`
+}
+
+// StanceScale is the default survey scale: the five stance levels of
+// PROTOCOL.md section 6, encoded 2 (strongly agree with the statement) to
+// -2 (strongly agree with its complement).
+func StanceScale(question string) *Scale {
+	return &Scale{Question: question, Min: -2, Max: 2, Step: 1, Labels: []string{
+		"strongly agree with the complement", "slightly agree with the complement", "neutral",
+		"slightly agree with the statement", "strongly agree with the statement"}}
+}
+
+// Describe says in words what an answer must be: "on a scale from -2 to
+// 2 in steps of 1 (labels, lowest first), one value for each of a, b".
+func (s Scale) Describe() string {
+	out := fmt.Sprintf("on a scale from %g to %g", s.Min, s.Max)
+	if s.Step > 0 {
+		out += fmt.Sprintf(" in steps of %g", s.Step)
+	}
+	if len(s.Labels) > 0 {
+		out += " (" + strings.Join(s.Labels, "; ") + ", lowest first)"
+	}
+	if len(s.Items) > 0 {
+		out += ", one value for each of " + strings.Join(s.Items, ", ")
+	}
+	return out
+}
+
+// Values returns how many values an answer holds.
+func (s Scale) Values() int { return max(1, len(s.Items)) }
+
+// Check reports the first value of an answer that is off the scale.
+func (s Scale) Check(values []float64) error {
+	if len(values) != s.Values() {
+		return Errorf(Invalid, "the survey asks for %d value(s), the answer has %d", s.Values(), len(values))
+	}
+	for i, v := range values {
+		if math.IsNaN(v) || v < s.Min || v > s.Max {
+			return Errorf(Invalid, "%s: %g is off the scale %g..%g", s.item(i), v, s.Min, s.Max)
+		}
+		if s.Step > 0 {
+			k := (v - s.Min) / s.Step
+			if math.Abs(k-math.Round(k)) > 1e-9 {
+				return Errorf(Invalid, "%s: %g is not on the scale's steps of %g from %g", s.item(i), v, s.Step, s.Min)
+			}
+		}
+	}
+	return nil
+}
+
+func (s Scale) item(i int) string {
+	if i < len(s.Items) {
+		return fmt.Sprintf("item %q", s.Items[i])
+	}
+	return "value"
+}
+
+// Step is one phase of a schedule.
+type Step struct {
+	Phase    Phase    `json:"phase"`
+	Speakers Speakers `json:"speakers,omitempty"` // empty: everyone
+	Scale    *Scale   `json:"scale,omitempty"`    // survey phases
+}
+
+// StopKind is how a protocol decides that its table is done.
+type StopKind string
+
+// Stop rules.
+const (
+	StopRounds      StopKind = "rounds"      // play every round
+	StopAgreement   StopKind = "agreement"   // a vote accepts a proposal, or (with no vote) every survey answer of a round is the same
+	StopConvergence StopKind = "convergence" // every survey answer moved less than the tolerance since the previous round
+)
+
+// StopRule is a protocol's stop rule. Every protocol also stops after
+// Config.Rounds rounds.
+type StopRule struct {
+	Kind      StopKind `json:"kind,omitempty"`
+	Tolerance float64  `json:"tolerance,omitempty"`
+}
+
+// Protocol is a table's schedule as data: the steps of every round, the
+// steps played once after the last round, and the stop rule. A nil
+// Protocol is RoundTable's message -> proposal -> vote with Config.EarlyStop.
+type Protocol struct {
+	Name   string            `json:"name,omitempty"`
+	Round  []Step            `json:"round"`
+	Final  []Step            `json:"final,omitempty"`
+	Stop   StopRule          `json:"stop,omitzero"`
+	Params map[string]string `json:"params,omitempty"` // the preset's parameters, for the record
+}
+
+// Step returns step i of the schedule, counting the round's steps first and
+// then the final ones.
+func (p *Protocol) Step(i int) (Step, bool) {
+	switch {
+	case i < 0:
+		return Step{}, false
+	case i < len(p.Round):
+		return p.Round[i], true
+	case i < len(p.Round)+len(p.Final):
+		return p.Final[i-len(p.Round)], true
+	}
+	return Step{}, false
+}
+
+// Validate reports the first problem with p, naming the field.
+func (p *Protocol) Validate() error {
+	if len(p.Round) == 0 {
+		return Errorf(Invalid, "protocol.round: a round needs at least one phase")
+	}
+	if err := validateSteps("protocol.round", p.Round, false); err != nil {
+		return err
+	}
+	if err := validateSteps("protocol.final", p.Final, true); err != nil {
+		return err
+	}
+	switch p.Stop.Kind {
+	case "", StopRounds, StopAgreement:
+	case StopConvergence:
+		if p.Stop.Tolerance <= 0 {
+			return Errorf(Invalid, "protocol.stop.tolerance: convergence needs a positive tolerance")
+		}
+		if !slices.ContainsFunc(p.Round, func(s Step) bool { return s.Phase == PhaseSurvey }) {
+			return Errorf(Invalid, "protocol.stop: convergence needs a survey phase in every round")
+		}
+	default:
+		return Errorf(Invalid, "protocol.stop.kind: unknown rule %q (want %s, %s or %s)", p.Stop.Kind, StopRounds, StopAgreement, StopConvergence)
+	}
+	return nil
+}
+
+func validateSteps(field string, steps []Step, final bool) error {
+	proposed, paired := false, false
+	for i, s := range steps {
+		at := fmt.Sprintf("%s[%d]", field, i)
+		if err := s.validate(at, proposed, paired || final); err != nil {
+			return err
+		}
+		proposed = proposed || s.Phase == PhaseProposal
+		paired = paired || s.Speakers == SpeakPair || s.Speakers == SpeakBoth
+		if final && (s.Phase == PhaseProposal || s.Phase == PhaseVote) {
+			return Errorf(Invalid, "%s: the final steps may be messages, private messages and surveys, not %s", at, s.Phase)
+		}
+	}
+	return nil
+}
+
+func (s Step) validate(at string, proposed, paired bool) error {
+	switch s.Phase {
+	case PhaseMessage, PhasePrivate:
+	case PhaseProposal, PhaseVote:
+		if s.Speakers != "" && s.Speakers != SpeakEveryone {
+			return Errorf(Invalid, "%s.speakers: everyone takes part in the %s phase", at, s.Phase)
+		}
+		if s.Phase == PhaseVote && !proposed {
+			return Errorf(Invalid, "%s: a vote needs a proposal phase before it in the round", at)
+		}
+	case PhaseSurvey:
+		if s.Scale == nil {
+			return Errorf(Invalid, "%s.scale: a survey needs a scale", at)
+		}
+		if !(s.Scale.Min < s.Scale.Max) || s.Scale.Step < 0 {
+			return Errorf(Invalid, "%s.scale: min %g, max %g and step %g do not make a scale", at, s.Scale.Min, s.Scale.Max, s.Scale.Step)
+		}
+	default:
+		return Errorf(Invalid, "%s.phase: %q cannot be scheduled", at, s.Phase)
+	}
+	switch s.Speakers {
+	case "", SpeakEveryone, SpeakRandom, SpeakAllButOne, SpeakPair, SpeakBoth:
+	case SpeakListener:
+		if !paired {
+			return Errorf(Invalid, "%s.speakers: %q needs a pair sampled by an earlier step of the round", at, s.Speakers)
+		}
+	default:
+		return Errorf(Invalid, "%s.speakers: unknown policy %q", at, s.Speakers)
+	}
+	return nil
+}
