@@ -107,6 +107,7 @@ type Config struct {
 	Durations    Durations         `json:"durations,omitempty"`
 	Participants []Participant     `json:"participants,omitempty"`
 	Labels       map[string]string `json:"labels,omitempty"`
+	Secret       Secrecy           `json:"secret,omitzero"` // secret ballots
 }
 
 // DefaultRounds is the paper's number of rounds.
@@ -153,6 +154,9 @@ func (c Config) Validate() error {
 	}
 	if c.Mode != Sealed && c.Mode != Live {
 		return Errorf(Invalid, "mode: unknown mode %q (want sealed or live)", c.Mode)
+	}
+	if c.Secret.Research && !c.Secret.Ballots {
+		return Errorf(Invalid, "secret.research: only a secret-ballot table (secret.ballots) keeps ballots for research")
 	}
 	return validateParticipants(c.Participants)
 }

@@ -31,7 +31,7 @@ type roomLink struct {
 }
 
 // startFields are the create form's fields passed on as start options.
-var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join"}
+var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "secret"}
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)

@@ -71,7 +71,7 @@ func WriteJSONL(w io.Writer, events []roundtable.Event, opt Options) error {
 
 func prepare(events []roundtable.Event, opt Options) []roundtable.Event {
 	if opt.Pseudonymize {
-		return Pseudonymize(events)
+		events = Pseudonymize(events)
 	}
-	return events
+	return secret(events, opt)
 }

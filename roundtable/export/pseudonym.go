@@ -10,7 +10,7 @@ import (
 
 // Pseudonymize returns a copy of events in which every human participant
 // (kind roundtable.Human in a TableCreated config or a ParticipantJoined) is
-// "human-1", "human-2", ... in order of first appearance, as both ID and
+// "human-1", "human-2", ... in each table's keyed order (learnShuffled), as both ID and
 // Name, in every structured field: the actor, participant records (whose
 // Platform identity is cleared), message recipients, ballot voters,
 // candidate proposers, and the ballots and rejections of tallies. Events of
@@ -22,6 +22,7 @@ import (
 // mentions a person by name keeps the name. The input is not modified.
 func Pseudonymize(events []roundtable.Event) []roundtable.Event {
 	p := pseudonyms{}
+	p.learnShuffled(events)
 	for _, e := range events {
 		switch d := e.Data.(type) {
 		case roundtable.TableCreated:
