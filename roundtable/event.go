@@ -177,6 +177,8 @@ func newPayload(typ string) (Payload, error) {
 		return &DecisionMade{}, nil
 	case "table_ended":
 		return &TableEnded{}, nil
+	case "phase_extended":
+		return &PhaseExtended{}, nil
 	}
 	return nil, fmt.Errorf("unknown event type %q", typ)
 }
@@ -257,6 +259,8 @@ func deref(p Payload) Payload {
 	case *DecisionMade:
 		return *v
 	case *TableEnded:
+		return *v
+	case *PhaseExtended:
 		return *v
 	}
 	return p
