@@ -37,6 +37,7 @@ type actResponse struct {
 var commandOptions = map[string][]string{
 	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil,
 	"propose": {"text"}, "vote": {"ballot"}, "export": {"format", "names"},
+	"extend": {"by"},
 }
 
 // Limits of an act beyond the body size.
@@ -187,6 +188,8 @@ func (p *Platform) refuse(ev *bot.Event) string {
 	switch {
 	case ev.Command == "stop":
 		return "Refused: only whoever started this table (with its organiser link) can stop it."
+	case ev.Command == "extend":
+		return "Refused: only whoever started this table (with its organiser link) can extend a phase."
 	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
 		return "Refused: only whoever started this table (with its organiser link) can export it with names."
 	}

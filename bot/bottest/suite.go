@@ -51,6 +51,7 @@ var scenarios = []struct {
 	{"DeadlinesCloseEarlyAndLate", testDeadlines},
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
+	{"OrganiserExtendsSecretTable", testExtendAndSecret},
 }
 
 // env is one scenario's running service.
