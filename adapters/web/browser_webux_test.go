@@ -1,0 +1,150 @@
+package web_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// viewports are the desktop and phone sizes the issue's tests use.
+var viewports = []struct {
+	name string
+	w, h int64
+}{{"desktop", 1280, 800}, {"phone", 390, 844}}
+
+// notificationStub replaces the Notification API before the page's
+// scripts run, counting permission requests and notifications shown.
+const notificationStub = `window.__asked = 0; window.__shown = [];
+window.Notification = function (title) { window.__shown.push(title); };
+window.Notification.permission = 'default';
+window.Notification.requestPermission = function () {
+  window.__asked++; window.Notification.permission = 'granted'; return Promise.resolve('granted'); };`
+
+func beforeScripts(src string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return chromedp.Void{}, err
+	}
+}
+
+// TestBrowserSecretBallotAndSignals plays a secret-ballot table at desktop
+// and phone size: the organiser extends the message phase, asks for
+// notifications with a click, and after the vote nobody, the organiser
+// included, sees who voted what on the dashboard, in the spreadsheet or in
+// the log with names.
+func TestBrowserSecretBallotAndSignals(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	for _, vp := range viewports {
+		t.Run(vp.name, func(t *testing.T) {
+			tabs := e.browsers(t, 2)
+			ann, bob := tabs[0], tabs[1]
+			for _, tab := range tabs {
+				do(t, tab, "viewport", chromedp.EmulateViewport(vp.w, vp.h), beforeScripts(notificationStub))
+			}
+			room, link := e.createSecret(t, ann, "Secret lunch "+vp.name)
+			enter(t, bob, link, "Bob "+vp.name)
+			e.checkSignals(t, ann, bob)
+
+			do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"))
+			do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Sushi!\r"), waitText(`#phase`, "proposal phase"))
+			for _, p := range []struct {
+				tab  context.Context
+				text string
+			}{{ann, "Pizza"}, {bob, "Sushi"}} {
+				do(t, p.tab, "propose "+p.text, chromedp.SendKeys(chromedp.CSS(`#proposal-text`), p.text),
+					chromedp.Click(chromedp.CSS(`#propose button`)), waitText(`#notes`, "Your proposal is recorded"))
+			}
+			do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
+			vote(t, bob, "Sushi")
+			vote(t, ann, "Pizza")
+			do(t, ann, "the tally", waitText(`#posts`, "Round 1 result"), waitText(`#posts`, "The table has ended"))
+			e.screenshot(t, ann, "secret-room-"+vp.name+".png")
+			for who, tab := range map[string]context.Context{"organiser": ann, "participant": bob} {
+				e.checkSecretDashboard(t, tab, who, room)
+			}
+		})
+	}
+}
+
+// createSecret starts a secret-ballot table from the host's form, Ann
+// seated, no agents, one round.
+func (e *browserEnv) createSecret(t *testing.T, tab context.Context, topic string) (string, string) {
+	do(t, tab, "create a secret-ballot table",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
+		chromedp.SendKeys(chromedp.CSS(`#topic`), topic),
+		chromedp.SetValue(chromedp.CSS(`#rule`), "plurality"),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
+		chromedp.Click(chromedp.CSS(`input[name=secret][value=yes]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
+		waitText(`#phase`, "Round 1 of 1"),
+	)
+	return eval[string](t, tab, `location.pathname`), eval[string](t, tab, `document.querySelector('#joinlink').value`)
+}
+
+// checkSignals: the notification permission is asked on a click only; the
+// organiser, and only the organiser, extends the phase.
+func (e *browserEnv) checkSignals(t *testing.T, ann, bob context.Context) {
+	if n := eval[int](t, ann, `window.__asked`); n != 0 {
+		t.Errorf("the page asked for notifications %d times before any click", n)
+	}
+	do(t, ann, "turn notifications on", chromedp.Click(chromedp.CSS(`#notify`)), waitText(`#notify`, "Notifications are on"))
+	if n := eval[int](t, ann, `window.__asked`); n != 1 {
+		t.Errorf("one click asked %d times", n)
+	}
+	if eval[bool](t, bob, `!!document.querySelector('#extend')`) {
+		t.Errorf("a participant sees the organiser's extend button")
+	}
+	do(t, ann, "extend the message phase", waitText(`#countdown`, "3:00"), chromedp.Click(chromedp.CSS(`#extend`)),
+		waitText(`#posts`, "The organiser extended the message phase by 2m0s"), waitText(`#countdown`, "5:00"))
+	do(t, bob, "Bob sees the extension", waitText(`#posts`, "The organiser extended"))
+}
+
+// checkSecretDashboard: the dashboard shows the tally and no voter, and
+// the downloads (with names for the organiser) link no one to a ballot.
+func (e *browserEnv) checkSecretDashboard(t *testing.T, tab context.Context, who, room string) {
+	do(t, tab, who+"'s dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"),
+		waitText(`main`, "secret ballot"), waitText(`main`, "Ballots"))
+	cells := eval[[]string](t, tab, `[...document.querySelectorAll('section')].filter(s => s.querySelector('h2')?.textContent === 'Ballots')
+		.flatMap(s => [...s.querySelectorAll('tbody tr')].map(r => r.cells[1].textContent))`)
+	if len(cells) != 2 || cells[0] != "(secret)" || cells[1] != "(secret)" {
+		t.Errorf("%s sees ballot voters %q, want two (secret)", who, cells)
+	}
+	if wide := eval[string](t, tab, `[...document.querySelectorAll('main > *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '.' + e.className + ' ' + e.querySelector('h2')?.textContent).join(', ')`); wide != "" {
+		t.Errorf("%s's dashboard overflows the viewport: %s", who, wide)
+	}
+	e.screenshot(t, tab, "secret-dashboard-"+who+".png")
+	names := ""
+	if who == "organiser" {
+		names = "&names=keep"
+	}
+	sheet := eval[string](t, tab, `fetch('`+room+`/log?format=sheet`+names+`').then(r => r.text())`)
+	rows := 0
+	for _, line := range strings.Split(strings.TrimSpace(sheet), "\n")[1:] {
+		if strings.Contains(line, ",ballot,") {
+			rows++
+			if !strings.Contains(line, ",ballot,(secret),") {
+				t.Errorf("%s's sheet names a voter: %s", who, line)
+			}
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%s's sheet has %d ballot rows, want 2:\n%s", who, rows, sheet)
+	}
+	linked := eval[string](t, tab, `fetch('`+room+`/log?format=jsonl`+names+`').then(r => r.text()).then(t => t.trim().split('\n').map(JSON.parse)
+		.flatMap(e => e.type === 'ballot_cast' && e.data.ballot.choice ? [e.actor + ' chose ' + e.data.ballot.choice] :
+			e.type === 'decision_made' ? (e.data.tally.ballots || []).filter(b => b.voter).map(b => b.voter + ' in the tally') : []).join('; '))`)
+	if linked != "" {
+		t.Errorf("%s's log links voters to ballots: %s", who, linked)
+	}
+	if got := eval[string](t, tab, `fetch('`+room+`/log?format=sheet`+names+`').then(r => r.status + ' ' + r.headers.get('Content-Disposition'))`); !strings.HasPrefix(got, "200 attachment") || !strings.Contains(got, "-sheet.csv") {
+		t.Errorf("%s's sheet download: %s", who, got)
+	}
+}
