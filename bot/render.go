@@ -19,7 +19,7 @@ func renderIntro(s *roundtable.State, brief string) string {
 	if s.Config.Mode == roundtable.Sealed {
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
-	b.WriteString(".\nAt the table: " + names(s.Participants) + ".\nPress **Join** to take a seat.")
+	b.WriteString("." + secretNote(s) + "\nAt the table: " + names(s.Participants) + ".\nPress **Join** to take a seat.")
 	return b.String()
 }
 
@@ -72,6 +72,7 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 		}
 		b.WriteString(s.Config.Rule.Describe())
 		b.WriteString("\nYou can change your ballot until the phase closes; the last valid one counts.")
+		b.WriteString(secretNote(s))
 	}
 	return b.String()
 }

@@ -34,3 +34,11 @@ func pseudonymKey() string {
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	return hex.EncodeToString(b)
 }
+
+// secretNote tells the table its ballots are secret, or says nothing.
+func secretNote(s *roundtable.State) string {
+	if !s.Config.Secret.Ballots {
+		return ""
+	}
+	return "\nBallots are secret: nobody, the organiser included, sees who voted what; only the tallies are shown."
+}

@@ -12,6 +12,7 @@ import (
 // old deadline no longer closes the phase and the new one does.
 func testExtendAndSecret(t *testing.T, e *env) {
 	e.start(map[string]string{"topic": "Extend", "rounds": "1", "agents": "none", "secret": "yes"})
+	e.mustContain("intro", e.post("**Extend").Text, "Ballots are secret")
 	e.click(Bob, "**Extend", "Join")
 	e.private(Bob, "You joined")
 	e.command(Bob, "extend", map[string]string{"by": "3m"})

@@ -180,6 +180,9 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 		Durations: roundtable.Durations{Message: dur(t.Message, def.Message), Proposal: dur(t.Proposal, def.Proposal), Vote: dur(t.Vote, def.Vote)},
 		Secret:    roundtable.Secrecy{Ballots: t.SecretBallot || def.SecretBallot, Research: t.SecretResearch || def.SecretResearch},
 	}
+	if c.Secret.Research && !c.Secret.Ballots {
+		return c, fmt.Errorf("%s.secret_research: keeps ballots for research only at a secret-ballot table: set secret_ballot = true", key)
+	}
 	if c.Rounds == 0 {
 		c.Rounds = def.Rounds
 	}
