@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -26,15 +25,9 @@ func (db *DB) PutAnnotation(ctx context.Context, a roundtable.Annotation) error 
 	if err := checkCtx(ctx, "store annotation of table "+k.Table); err != nil {
 		return err
 	}
-	if err := k.Valid(); err != nil {
-		return err
-	}
-	if strings.ContainsRune(k.Instrument, 0) {
-		return roundtable.Errorf(roundtable.Invalid, "instrument name %q contains a NUL byte", k.Instrument)
-	}
-	v, err := json.Marshal(a)
+	v, err := encodeAnnotation(a)
 	if err != nil {
-		return fmt.Errorf("encode annotation %s/%d/%s: %w", k.Table, k.Seq, k.Instrument, err)
+		return err
 	}
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
 		root, err := tx.CreateBucketIfNotExists(bucketAnnotations)

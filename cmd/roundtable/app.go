@@ -64,6 +64,7 @@ func (a *App) root() *cobra.Command {
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level: debug, info, warn or error")
 	root.AddCommand(a.serveCmd(), a.simCmd(), a.tallyCmd(), a.tablesCmd(), a.exportCmd(), a.backupCmd())
 	root.AddCommand(a.annotateCmd())
+	root.AddCommand(a.analyzeCmd())
 	return root
 }
 

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Build makes every artifact the tables support, and says what it
+// skipped. seed draws the cross-validation folds of early stopping; the
+// tables are taken in the order of their IDs, so the same tables and seed
+// give the same folds whatever order they come in.
+func Build(ts []Table, seed int64) Report {
+	ts = slices.Clone(ts)
+	slices.SortStableFunc(ts, func(a, b Table) int { return strings.Compare(a.ID, b.ID) })
+	var rep Report
+	add := func(a *Artifact, skip string) {
+		if a != nil {
+			rep.Artifacts = append(rep.Artifacts, *a)
+		} else if skip != "" {
+			rep.Skipped = append(rep.Skipped, skip)
+		}
+	}
+	add(table1(ts), "Table 1 (exchange economy): no exchange tables in these runs.")
+	rep.Artifacts = append(rep.Artifacts, figure2(ts)...)
+	f3, skip := figure3(ts)
+	rep.Artifacts = append(rep.Artifacts, f3...)
+	add(nil, skip)
+	es, skipped := earlyStopping(ts, seed)
+	rep.Artifacts = append(rep.Artifacts, es...)
+	rep.Skipped = append(rep.Skipped, skipped...)
+	if len(withPerf(ts)) == 0 {
+		rep.Skipped = append(rep.Skipped, "Tables 2, 10 and 11 (early stopping): no tables of a task with a performance per round (exchange or recommendation).")
+	}
+	if t8 := table8(ts); t8 != nil {
+		rep.Artifacts = append(rep.Artifacts, t8...)
+	} else {
+		rep.Skipped = append(rep.Skipped, "Table 8 (linguistic statistics): no messages in these runs.")
+	}
+	labelled := 0
+	for _, t := range ts {
+		if hasActs(t.Messages) {
+			labelled++
+		}
+	}
+	if labelled == 0 {
+		rep.Skipped = append(rep.Skipped, "Table 9 and Figure 4 (dialogue acts): no message has dialogue acts.")
+		return rep
+	}
+	add(table9(ts), "")
+	rep.Artifacts = append(rep.Artifacts, figure4(ts)...)
+	if labelled < len(ts) {
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("Dialogue acts: %d of %d tables have labelled messages.", labelled, len(ts)))
+	}
+	return rep
+}

@@ -1,0 +1,98 @@
+// Package report turns measured tables into the RoundTable paper's tables
+// (CSV) and figures (line charts and the dialogue-act transition graph):
+// Table 1, Figures 2 and 3, Tables 2, 10 and 11 (early stopping), Table 8
+// (linguistic statistics), Table 9 and Figure 4 (dialogue acts). Build
+// makes the artifacts from Tables; Write renders them as CSV, PNG and SVG
+// with an index.md that says what each file shows.
+//
+// The package does no measuring: the caller replays each stored table,
+// scores it with its task and annotates its messages, and hands over
+// plain numbers (Table).
+package report
+
+// Message is one message of a table with its measures.
+type Message struct {
+	Round   int
+	Speaker string
+	Words   int
+	FKGrade float64
+	Acts    []string // nil when not labelled
+}
+
+// Table is one stored table, measured. Index r-1 of every per-round slice
+// is round r, up to the rounds the table played.
+type Table struct {
+	ID   string
+	Task string // "exchange", "recommendation", "text", ...
+	Rule string
+	// Decided says a decision was in force after the round.
+	Decided []bool
+	// Perf is the task's performance per round, nil for tasks without one
+	// (the text task). Exchange: U_r/U_max in [0, 1]; recommendation: the
+	// absolute error of the rating in force.
+	Perf []float64
+	// Scalars are the task's table-level metrics (Table 1's columns).
+	Scalars map[string]float64
+	// Agreed says the round's vote passed a proposal; Proposed that
+	// somebody made a new proposal in it.
+	Agreed, Proposed []bool
+	// InfoDiff is the round's information difference (NaN where none).
+	InfoDiff []float64
+	Messages []Message
+	Failures int
+}
+
+// Played is the number of rounds the table played.
+func (t Table) Played() int { return len(t.Decided) }
+
+// Artifact is one output: a CSV table and, for figures, a chart or a
+// graph to draw.
+type Artifact struct {
+	Name  string // file name without extension
+	Title string // what it reproduces, e.g. "Table 1"
+	About string // one sentence for index.md
+	CSV   [][]string
+	Chart *Chart
+	Graph *Graph
+	Heat  *Heat
+}
+
+// Heat is a heat map: Values[i][j] is row i (bottom first) in column j,
+// NaN for none, coloured over [Min, Max].
+type Heat struct {
+	Title, XLabel string
+	Rows, Cols    []string
+	Values        [][]float64
+	Min, Max      float64
+}
+
+// Chart is a line chart over rounds.
+type Chart struct {
+	Title, XLabel, YLabel string
+	Lines                 []Line
+}
+
+// Line is one series; Y[r-1] is round r, NaN for no value.
+type Line struct {
+	Name string
+	Y    []float64
+}
+
+// Graph is a transition graph: nodes and weighted directed edges.
+type Graph struct {
+	Title string
+	Nodes []string
+	Edges []Edge
+}
+
+// Edge is a transition with its probability.
+type Edge struct {
+	From, To string
+	P        float64
+}
+
+// Report is everything Build made, in index order, and what it skipped.
+type Report struct {
+	Artifacts []Artifact
+	Skipped   []string // what the runs do not support, and why
+}

@@ -1,0 +1,165 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
+)
+
+// stopRun turns a table into what the stopping methods see.
+func stopRun(t Table) earlystop.Run {
+	n := len(t.Perf)
+	r := earlystop.Run{Perf: t.Perf, Agreed: fitBool(t.Agreed, n), Proposed: fitBool(t.Proposed, n)}
+	if len(t.InfoDiff) > 0 {
+		r.InfoDiff = make([]float64, n)
+		for i := range n {
+			r.InfoDiff[i] = math.NaN()
+			if i < len(t.InfoDiff) {
+				r.InfoDiff[i] = t.InfoDiff[i]
+			}
+		}
+	}
+	if hasActs(t.Messages) {
+		r.Pairs = Pairs(tagged(t.Messages), n)
+	}
+	return r
+}
+
+func fitBool(b []bool, n int) []bool {
+	out := make([]bool, n)
+	copy(out, b)
+	return out
+}
+
+// Pairs counts each round's dialogue-act pairs by the transition
+// graph's rule: an act A of a message in round r-1 by speaker i (Start
+// before round 1) followed in round r by act B of a message by someone
+// else counts once per occurrence of A and distinct B. Entry r-1 is
+// round r.
+func Pairs(msgs []acts.Tagged, rounds int) []map[earlystop.Pair]int {
+	byRound := make([][]acts.Tagged, rounds+1)
+	byRound[0] = []acts.Tagged{{Acts: []string{acts.Start}}}
+	for _, m := range msgs {
+		if m.Round >= 1 && m.Round <= rounds {
+			byRound[m.Round] = append(byRound[m.Round], m)
+		}
+	}
+	out := make([]map[earlystop.Pair]int, rounds)
+	for r := 1; r <= rounds; r++ {
+		out[r-1] = map[earlystop.Pair]int{}
+		for _, m := range byRound[r-1] {
+			next := followers(byRound[r], m.Speaker)
+			for _, a := range m.Acts {
+				for _, b := range next {
+					out[r-1][earlystop.Pair{From: a, To: b}]++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// followers are the distinct acts of next's messages by speakers other
+// than speaker.
+func followers(next []acts.Tagged, speaker string) []string {
+	var out []string
+	for _, m := range next {
+		if speaker != "" && m.Speaker == speaker {
+			continue
+		}
+		for _, b := range m.Acts {
+			if !slices.Contains(out, b) {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// earlyStopping is Table 10 (and Table 2 for the recommendation task):
+// each method's cross-validated performance per rule, and Table 11: the
+// stopped round, effective ratio and threshold.
+func earlyStopping(ts []Table, seed int64) ([]Artifact, []string) {
+	var out []Artifact
+	var skipped []string
+	for _, task := range []string{"exchange", "recommendation"} {
+		tt := withPerf(ofTask(ts, task))
+		if len(tt) == 0 {
+			continue
+		}
+		dir, unit := earlystop.HigherIsBetter, "U/U_max (higher is better)"
+		if task == "recommendation" {
+			dir, unit = earlystop.LowerIsBetter, "MAE (lower is better)"
+		}
+		res, skip := evaluateRules(tt, seed, dir)
+		skipped = append(skipped, skip...)
+		if len(res.rules) == 0 {
+			continue
+		}
+		t10 := Artifact{Name: "table10_early_stopping_" + task, Title: "Table 10",
+			About: fmt.Sprintf("Early stopping, %s: each method's performance in %s at the round it stops, per rule, by %d-fold cross-validation (folds from seed %d).", task, unit, earlystop.DefaultFolds, seed),
+			CSV:   res.wide()}
+		out = append(out, t10)
+		if task == "recommendation" {
+			t2 := t10
+			t2.Name, t2.Title = "table2_early_stopping_recommendation", "Table 2"
+			out = append(out, t2)
+		}
+		out = append(out, Artifact{Name: "table11_early_stopping_stats_" + task, Title: "Table 11",
+			About: fmt.Sprintf("Early stopping, %s: per method and rule, the mean stopped round, the effective ratio (share of held-out tables where the method's signal fired), the threshold learned (checkpoint round, information difference, dialogue-act score; mean over folds) and each fold's parameters.", task),
+			CSV:   res.long()})
+	}
+	return out, skipped
+}
+
+type stopResults struct {
+	rules []string
+	by    map[string][]earlystop.Outcome
+}
+
+func evaluateRules(ts []Table, seed int64, dir earlystop.Direction) (stopResults, []string) {
+	res := stopResults{by: map[string][]earlystop.Outcome{}}
+	var skipped []string
+	rules, groups := byRule(ts)
+	for _, rule := range rules {
+		runs := make([]earlystop.Run, len(groups[rule]))
+		for i, t := range groups[rule] {
+			runs[i] = stopRun(t)
+		}
+		o, err := earlystop.Evaluate(runs, earlystop.Options{Seed: seed, Direction: dir})
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("Early stopping for %s tables under %s: %v.", ts[0].Task, rule, err))
+			continue
+		}
+		res.rules = append(res.rules, rule)
+		res.by[rule] = o
+	}
+	return res, skipped
+}
+
+func (s stopResults) wide() [][]string {
+	rows := [][]string{append([]string{"method"}, s.rules...)}
+	for i, m := range earlystop.Methods() {
+		row := []string{m.Label()}
+		for _, rule := range s.rules {
+			row = append(row, num(s.by[rule][i].Perf))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func (s stopResults) long() [][]string {
+	rows := [][]string{{"method", "rule", "tables", "performance", "stopped_round", "effective_ratio", "threshold", "fold_params"}}
+	for i, m := range earlystop.Methods() {
+		for _, rule := range s.rules {
+			o := s.by[rule][i]
+			rows = append(rows, []string{m.Label(), rule, itoa(o.Runs), num(o.Perf), num(o.Round), num(o.Effective), num(o.Threshold), strings.Join(o.Params, " | ")})
+		}
+	}
+	return rows
+}

@@ -1,0 +1,136 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// Write renders rep into dir: NAME.csv for every artifact, NAME.png and
+// NAME.svg for charts, heat maps and graphs, NAME.dot (Graphviz) for graphs, and
+// index.md listing what each file shows, headed by intro (the runs and
+// instruments behind the numbers). It returns the files written.
+func Write(dir string, rep Report, intro string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	var files []string
+	var idx strings.Builder
+	idx.WriteString("# RoundTable paper: tables and figures\n\n" + intro + "\n\n| file | reproduces | what it shows |\n|---|---|---|\n")
+	for _, a := range rep.Artifacts {
+		written, err := writeArtifact(dir, a)
+		files = append(files, written...)
+		if err != nil {
+			return files, err
+		}
+		links := make([]string, len(written))
+		for i, f := range written {
+			links[i] = fmt.Sprintf("[%s](%s)", filepath.Base(f), filepath.Base(f))
+		}
+		fmt.Fprintf(&idx, "| %s | %s | %s |\n", strings.Join(links, " "), a.Title, a.About)
+	}
+	idx.WriteString(methodNotes)
+	if len(rep.Skipped) > 0 {
+		idx.WriteString("\n## Not produced\n\n")
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(&idx, "- %s\n", s)
+		}
+	}
+	path := filepath.Join(dir, "index.md")
+	if err := os.WriteFile(path, []byte(idx.String()), 0o644); err != nil {
+		return files, fmt.Errorf("write %s: %w", path, err)
+	}
+	return append(files, path), nil
+}
+
+func writeArtifact(dir string, a Artifact) ([]string, error) {
+	base := filepath.Join(dir, a.Name)
+	if err := writeCSV(base+".csv", a.CSV); err != nil {
+		return nil, err
+	}
+	files := []string{base + ".csv"}
+	var p *plot.Plot
+	var err error
+	switch {
+	case a.Chart != nil:
+		p, err = chartPlot(a.Chart)
+	case a.Heat != nil:
+		p, err = heatPlot(a.Heat)
+	case a.Graph != nil:
+		p, err = graphPlot(a.Graph)
+		if err == nil {
+			err = os.WriteFile(base+".dot", []byte(dot(a.Graph)), 0o644)
+			files = append(files, base+".dot")
+		}
+	default:
+		return files, nil
+	}
+	if err != nil {
+		return files, fmt.Errorf("draw %s: %w", a.Name, err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, base+ext); err != nil {
+			return files, fmt.Errorf("save %s%s: %w", base, ext, err)
+		}
+		files = append(files, base+ext)
+	}
+	return files, nil
+}
+
+func writeCSV(path string, rows [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	w := csv.NewWriter(f)
+	if err := w.WriteAll(rows); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// methodNotes say how the numbers are made where the paper leaves room.
+const methodNotes = `
+## How the numbers are made
+
+- Performance per round is that of the decision in force after the round
+  (exchange: U_r/U_max; recommendation: the absolute error of the rating, a
+  round with nothing decided counting as "always 4"). A table that ended
+  early keeps its decision for the rounds it did not play.
+- Early stopping is scored on held-out tables by k-fold cross-validation;
+  the folds are a seeded permutation of the tables in ID order cut into k
+  near-equal parts. Validation checkpoint: the training tables' mean best
+  round (the earliest of equals), rounded half up. Information difference:
+  the training tables' mean information difference at their best round;
+  a test table stops in the first round below it. Dialogue act: OLS of the
+  centred round performance on one-hot act pairs (an act in round r-1 by i,
+  an act in round r by someone else; Start before round 1), then every
+  setting of p-value threshold {0.05, 0.1, 0.2, None}, top_da 1..10,
+  count_per_round 1..3 and score 1..top_da is tried on the training tables;
+  the best is kept only if it beats running to the end.
+- Effective ratio: the share of held-out tables where the method's signal
+  fired (the others run to the end).
+`
+
+// dot is the graph in Graphviz's language.
+func dot(g *Graph) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "digraph transitions {\n  label=%q;\n", g.Title)
+	for _, n := range g.Nodes {
+		fmt.Fprintf(&b, "  %q;\n", n)
+	}
+	for _, e := range g.Edges {
+		fmt.Fprintf(&b, "  %q -> %q [label=\"%.2f\"];\n", e.From, e.To, e.P)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
