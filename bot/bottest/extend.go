@@ -9,7 +9,8 @@ import (
 
 // testExtendAndSecret starts a secret-ballot table, has the organiser
 // extend its message phase (a participant may not), and checks that the
-// old deadline no longer closes the phase and the new one does.
+// old deadline no longer closes the phase, the warning comes a minute
+// before the new one, and the new one closes it.
 func testExtendAndSecret(t *testing.T, e *env) {
 	e.start(map[string]string{"topic": "Extend", "rounds": "1", "agents": "none", "secret": "yes"})
 	e.mustContain("intro", e.post("**Extend").Text, "Ballots are secret")
@@ -26,7 +27,12 @@ func testExtendAndSecret(t *testing.T, e *env) {
 	if n := count(e.events(), "phase_closed"); n != 0 {
 		t.Fatalf("the old deadline closed the phase (%d phase_closed events)", n)
 	}
-	e.clock.Advance(3 * time.Minute)
+	e.clock.Advance(2 * time.Minute) // a minute before the new deadline
+	e.mustContain("warning", e.post("**One minute left**").Text, "in the message phase of round 1. Waiting for: ")
+	if n := count(e.events(), "phase_closed"); n != 0 {
+		t.Fatalf("the phase closed a minute early (%d phase_closed events)", n)
+	}
+	e.clock.Advance(time.Minute)
 	e.post("**Round 1 of 1: proposal")
 	evs := e.events()
 	if n := count(evs, "phase_extended"); n != 1 {

@@ -1,0 +1,60 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// warnBefore is how long before a phase's deadline the table is warned.
+const warnBefore = time.Minute
+
+// armWarning arms the warning of the open phase: a minute before its
+// deadline the table is told who has not acted yet. A phase that closes
+// within a minute, or has no deadline, gets none. The caller holds mu.
+func (lt *live) armWarning(s *roundtable.State, now time.Time) {
+	lt.stopWarning()
+	if s.Status != roundtable.StatusRunning || s.Deadline.IsZero() || s.Deadline.Sub(now) <= warnBefore {
+		return
+	}
+	pos, deadline := s.Position(), s.Deadline
+	lt.warning = lt.svc.deps.Clock.AfterFunc(deadline.Sub(now)-warnBefore, func() { lt.onWarning(pos, deadline) })
+}
+
+// stopWarning disarms the warning; the caller holds mu.
+func (lt *live) stopWarning() {
+	if lt.warning != nil {
+		lt.warning.Stop()
+		lt.warning = nil
+	}
+}
+
+// onWarning posts the warning if the phase is still open with the same
+// deadline (an extension re-arms it) and someone has not acted.
+func (lt *live) onWarning(pos roundtable.Position, deadline time.Time) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if lt.stopped {
+		return
+	}
+	s := lt.table.Snapshot()
+	if s.Status != roundtable.StatusRunning || s.Position() != pos || !s.Deadline.Equal(deadline) {
+		return
+	}
+	pending := s.Pending()
+	if len(pending) == 0 {
+		return
+	}
+	key := phaseKey(pos, "warn/"+deadline.UTC().Format(time.RFC3339))
+	lt.post(lt.svc.context(), key, Message{Text: renderWarning(s, pending)})
+}
+
+func renderWarning(s *roundtable.State, pending []roundtable.Participant) string {
+	names := make([]string, len(pending))
+	for i, p := range pending {
+		names[i] = p.Name
+	}
+	return fmt.Sprintf("**One minute left** in the %s phase of round %d. Waiting for: %s.", s.Phase, s.Round, strings.Join(names, ", "))
+}
