@@ -112,3 +112,27 @@ func readSheet(t *testing.T, events []roundtable.Event, opt export.Options) [][]
 	}
 	return rows
 }
+
+func TestPseudonymsDoNotFollowSeatOrder(t *testing.T) {
+	seats := []roundtable.Participant{}
+	for _, n := range []string{"ann", "bob", "cy", "dee", "eve", "fay"} {
+		seats = append(seats, roundtable.Participant{ID: "web:" + n, Name: n, Kind: roundtable.Human})
+	}
+	created := roundtable.Event{Table: "t", Seq: 1, Data: roundtable.TableCreated{Config: roundtable.Config{
+		Rule: "plurality", Rounds: 1, Participants: seats, Secret: roundtable.Secrecy{Key: "0123456789abcdef"}}}}
+	order := func() []string {
+		d := export.Pseudonymize([]roundtable.Event{created})[0].Data.(roundtable.TableCreated)
+		var out []string
+		for _, p := range d.Config.Participants {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	got := order()
+	if slices.Equal(got, []string{"human-1", "human-2", "human-3", "human-4", "human-5", "human-6"}) {
+		t.Errorf("pseudonyms follow seat order: %v", got)
+	}
+	if !slices.Equal(got, order()) {
+		t.Errorf("pseudonyms are not stable: %v then %v", got, order())
+	}
+}
