@@ -52,7 +52,9 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
 	cfg.Secret.Key = pseudonymKey()
-	t, err := roundtable.Create(ctx, s.deps.Store, s.deps.Clock, task, id, cfg)
+	obs := s.outbox(id)
+	obs.bind(s.couriers[p.Name()], thread, task, s.newSentLog(id))
+	t, err := roundtable.Create(ctx, obs, s.deps.Clock, task, id, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +70,6 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	lt.mu.Lock()
-	lt.post(ctx, "intro", Message{Text: renderIntro(t.Snapshot(), task.Brief()),
-		Controls: []Control{{ID: ref{id, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
-			{ID: ref{id, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}})
-	lt.mu.Unlock()
 	lt.begin(s.context())
 	return ephemeral(fmt.Sprintf("Table %s started in its own thread.", id) + lt.privateBrief(starter)), nil
 }

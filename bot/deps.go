@@ -17,6 +17,10 @@ type Store interface {
 	Unbind(ctx context.Context, key string) error
 	PutBlob(ctx context.Context, ns, key string, v []byte) error
 	GetBlob(ctx context.Context, ns, key string) (v []byte, ok bool, err error)
+	// PutBlobs stores many keys of a namespace in one transaction shared
+	// with concurrent writes; Blobs lists a namespace's keys with a prefix.
+	PutBlobs(ctx context.Context, ns string, kv map[string][]byte) error
+	Blobs(ctx context.Context, ns, prefix string) (map[string][]byte, error)
 }
 
 // Clock tells the time and fires deadlines. Tests inject a fake one and
@@ -109,6 +113,10 @@ type Config struct {
 	Policies map[string]Policy
 	// AgentTimeout bounds an agent's answer in phases without a deadline.
 	AgentTimeout time.Duration
+	// RetryMin and RetryMax bound the backoff between attempts to deliver
+	// a post (defaults DefaultRetryMin and DefaultRetryMax): it starts at
+	// RetryMin and doubles up to RetryMax.
+	RetryMin, RetryMax time.Duration
 }
 
 // policy returns the start/stop policy of a platform.

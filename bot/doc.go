@@ -9,4 +9,11 @@
 // into Event once, at its edge, and renders Message, Control and Form with
 // its own widgets; package bottest holds the conformance suite every adapter
 // passes.
+//
+// What the bot posts is derived from each table's event log (outbox.go) and
+// delivered by a courier per platform (courier.go): in order per channel,
+// retried through outages, recorded in batches (records.go), after the
+// platform says it can post (Readier). A table whose log does not replay is
+// quarantined (quarantine.go); one whose starter only organises waits for a
+// person (organiser.go).
 package bot

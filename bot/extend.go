@@ -13,7 +13,8 @@ const defaultExtension = 2 * time.Minute
 
 // extend gives the open phase more time (/roundtable extend [by:2m]): for
 // whoever may stop the table. The extension is recorded in the log
-// (roundtable.PhaseExtended), the deadline re-armed and the table told.
+// (roundtable.PhaseExtended) and the deadline re-armed; the outbox tells
+// the table (renderExtended).
 func (s *Service) extend(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
 	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
 		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can extend a phase")
@@ -35,7 +36,11 @@ func (s *Service) extend(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	st, now := lt.table.Snapshot(), s.deps.Clock.Now()
 	lt.arm(st, now)
 	left := deadline.Sub(now).Round(time.Second)
-	lt.post(ctx, phaseKey(st.Position(), "extend/"+ev.ID), Message{Text: fmt.Sprintf("The organiser extended the %s phase by %s: it now closes in %s (%s UTC).",
-		st.Phase, by, left, deadline.UTC().Format("15:04:05"))})
 	return ephemeral(fmt.Sprintf("The %s phase now closes in %s.", st.Phase, left)), nil
+}
+
+// renderExtended announces an extension of the open phase.
+func renderExtended(d roundtable.PhaseExtended, now time.Time) string {
+	return fmt.Sprintf("The organiser extended the %s phase by %s: it now closes in %s (%s UTC).",
+		d.Phase, d.By, d.Deadline.Sub(now).Round(time.Second), d.Deadline.UTC().Format("15:04:05"))
 }

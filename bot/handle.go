@@ -116,7 +116,7 @@ func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Text})
+	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyTypedMessage + ev.ID, Text: ev.Text})
 }
 
 func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
@@ -126,6 +126,9 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	if r.Verb == verbJoin {
 		return lt.join(ctx, ev)
+	}
+	if r.Verb == verbStart {
+		return lt.startNow(ctx, ev)
 	}
 	if r.Verb == verbRefresh {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
@@ -171,13 +174,10 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	switch r.Verb {
 	case verbMessage:
-		say := roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: "msg:" + ev.ID, Text: ev.Fields["text"]}
+		say := roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyFormMessage + ev.ID, Text: ev.Fields["text"]}
 		if err := lt.act(ctx, say); err != nil {
 			return nil, err
 		}
-		lt.mu.Lock()
-		lt.showLive(ctx, say)
-		lt.mu.Unlock()
 		return ephemeral("Your message is recorded."), nil
 	case verbPropose:
 		return lt.propose(ctx, ev, ev.Fields["text"])

@@ -26,6 +26,7 @@ const (
 	verbBallot   = "ballot" // button: open the ballot form; form: a ballot
 	verbAbstain  = "abstain"
 	verbRefresh  = "status"
+	verbStart    = "start" // button: the organiser opens round 1 without a person
 	idSeparator  = ":"
 	idPrefix     = "rt"
 	maxControlID = 100

@@ -9,8 +9,9 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// live drives one table in a channel. Everything that changes the table or
-// posts about it holds mu, so the channel shows the table's events in order.
+// live drives one table in a channel. Everything that changes the table
+// holds mu. What the table's events imply is posted by the platform's
+// courier, in the order of the events (outbox.go).
 type live struct {
 	svc      *Service
 	table    *roundtable.Table
@@ -44,6 +45,9 @@ func (lt *live) begin(ctx context.Context) {
 	var status roundtable.Status
 	lt.table.Read(func(s *roundtable.State) { status = s.Status })
 	if status == roundtable.StatusCreated {
+		if !lt.hasPerson() {
+			return // an organiser-only table opens when the first person joins
+		}
 		if err := lt.table.Start(ctx); err != nil {
 			lt.svc.log.Error("start table", "table", lt.table.ID(), "err", err)
 			return
@@ -52,8 +56,8 @@ func (lt *live) begin(ctx context.Context) {
 	lt.enter(ctx)
 }
 
-// enter shows the open phase (once: a resumed table does not post it
-// again), arms its deadline and asks the agents that have not acted.
+// enter arms the open phase's deadline and asks the agents that have not
+// acted (the phase's prompt is posted by the courier).
 func (lt *live) enter(ctx context.Context) {
 	s := lt.table.Snapshot()
 	if s.Status == roundtable.StatusEnded {
@@ -65,14 +69,9 @@ func (lt *live) enter(ctx context.Context) {
 		lt.advance(ctx, s.Position(), roundtable.ClosedDeadline)
 		return
 	}
-	// The deadline is armed before the phase is shown: whoever sees the
-	// phase may rely on its deadline being set.
 	lt.arm(s, now)
-	lt.post(ctx, phaseKey(s.Position(), "open"), Message{Text: renderPhaseOpen(s, now), Controls: phaseControls(s)})
 	lt.askAgents(s)
-	if lt.table.Ready() {
-		lt.advance(ctx, s.Position(), roundtable.ClosedAllActed)
-	}
+	lt.maybeAdvance(ctx, s.Position())
 }
 
 func (lt *live) arm(s *roundtable.State, now time.Time) {
@@ -169,9 +168,6 @@ func (lt *live) agentDone(pos roundtable.Position, id string, a roundtable.Actio
 	if err != nil && roundtable.ErrorCode(err) != roundtable.Invalid {
 		lt.svc.log.Warn("agent action not recorded", "table", lt.table.ID(), "participant", id, "err", err)
 	}
-	if say, ok := a.(roundtable.Say); ok && err == nil {
-		lt.showLive(ctx, say)
-	}
 	lt.maybeAdvance(ctx, pos)
 }
 
@@ -190,31 +186,13 @@ func (lt *live) act(ctx context.Context, a roundtable.Action) error {
 }
 
 func (lt *live) maybeAdvance(ctx context.Context, pos roundtable.Position) {
-	if lt.table.Ready() {
+	if lt.table.Ready() && lt.hasPerson() {
 		lt.advance(ctx, pos, roundtable.ClosedAllActed)
 	}
 }
 
-// showLive posts a message as it comes, in live mode.
-func (lt *live) showLive(ctx context.Context, say roundtable.Say) {
-	var mode roundtable.Mode
-	var msg roundtable.Message
-	var st *roundtable.State
-	lt.table.Read(func(s *roundtable.State) {
-		mode = s.Config.Mode
-		if r := s.Current(); r != nil && len(r.Messages) > 0 {
-			msg = r.Messages[len(r.Messages)-1]
-		}
-	})
-	if mode != roundtable.Live || msg.From != say.Actor {
-		return
-	}
-	st = lt.table.Snapshot()
-	lt.post(ctx, fmt.Sprintf("r%d/msg/%d", st.Round, msg.Seq), lt.messagePost(st, msg))
-}
-
-// advance closes the phase at pos (if it is still open), shows its
-// outcome and enters the next phase.
+// advance closes the phase at pos (if it is still open) and enters the
+// next phase; the courier shows the outcome.
 func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason string) {
 	closed, err := lt.table.Close(ctx, pos, reason)
 	if err != nil {
@@ -227,64 +205,11 @@ func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason str
 	if lt.cancel != nil {
 		lt.cancel()
 	}
-	s := lt.table.Snapshot()
-	lt.closeControls(ctx, s, pos)
-	lt.showOutcome(ctx, s, pos)
 	lt.enter(ctx)
 }
 
-// showOutcome posts what the closed phase revealed.
-func (lt *live) showOutcome(ctx context.Context, s *roundtable.State, pos roundtable.Position) {
-	r := s.Rounds[pos.Round-1]
-	switch {
-	case pos.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed:
-		for _, m := range r.Messages {
-			lt.post(ctx, fmt.Sprintf("r%d/msg/%d", pos.Round, m.Seq), lt.messagePost(s, m))
-		}
-	case r.Tally != nil && (pos.Phase == roundtable.PhaseVote || len(r.Candidates) == 0):
-		lt.post(ctx, fmt.Sprintf("r%d/result", pos.Round), Message{Text: renderTally(s, r)})
-	}
-}
-
-// messagePost shows a participant's message: agents under their own name,
-// people quoted by the bot.
-func (lt *live) messagePost(s *roundtable.State, m roundtable.Message) Message {
-	p, _ := s.Participant(m.From)
-	var to []string
-	for _, id := range m.To {
-		q, _ := s.Participant(id)
-		to = append(to, nameOr(q, id))
-	}
-	if p.Kind == roundtable.Bot {
-		text := m.Text
-		if len(to) > 0 {
-			text = "(to " + joinNames(to) + ") " + text
-		}
-		return Message{Text: text, As: &Persona{Name: p.Name}}
-	}
-	return Message{Text: renderMessage(nameOr(p, m.From), m, to)}
-}
-
-// closeControls takes the buttons off a closed phase's message.
-func (lt *live) closeControls(ctx context.Context, s *roundtable.State, pos roundtable.Position) {
-	id, ok := lt.posted(ctx, phaseKey(pos, "open"))
-	if !ok {
-		return
-	}
-	text := fmt.Sprintf("**Round %d: %s phase** (closed)", pos.Round, pos.Phase)
-	if err := lt.platform.Edit(ctx, lt.channel, id, Message{Text: text}); err != nil {
-		lt.svc.log.Warn("edit closed phase", "table", lt.table.ID(), "err", err)
-	}
-}
-
-func (lt *live) finish(ctx context.Context, s *roundtable.State) {
-	lt.post(ctx, "end", Message{Text: renderEnd(s)})
-	if id, ok := lt.posted(ctx, "intro"); ok {
-		// The table is over: its Join and Status buttons go.
-		if err := lt.platform.Edit(ctx, lt.channel, id, Message{Text: renderIntro(s, lt.table.Task().Brief())}); err != nil {
-			lt.svc.log.Warn("edit intro", "table", lt.table.ID(), "err", err)
-		}
-	}
+// finish stops driving an ended table; its end is posted by the courier.
+func (lt *live) finish(context.Context, *roundtable.State) {
 	lt.halt()
 }
 
@@ -308,33 +233,6 @@ func (lt *live) stop() {
 	lt.stopped = true
 	lt.halt()
 }
-
-// post posts m once per key: what was posted before a restart is not
-// posted again. The platform message ID is stored under the key.
-func (lt *live) post(ctx context.Context, key string, m Message) string {
-	if id, ok := lt.posted(ctx, key); ok {
-		return id
-	}
-	id, err := lt.platform.Post(ctx, lt.channel, m)
-	if err != nil {
-		lt.svc.log.Error("post", "table", lt.table.ID(), "key", key, "err", err)
-		return ""
-	}
-	if err := lt.svc.deps.Store.PutBlob(ctx, postsNS(lt.table.ID()), key, []byte(id)); err != nil {
-		lt.svc.log.Error("remember post", "table", lt.table.ID(), "key", key, "err", err)
-	}
-	return id
-}
-
-func (lt *live) posted(ctx context.Context, key string) (string, bool) {
-	v, ok, err := lt.svc.deps.Store.GetBlob(ctx, postsNS(lt.table.ID()), key)
-	if err != nil || !ok {
-		return "", false
-	}
-	return string(v), true
-}
-
-func postsNS(table string) string { return "posts/" + table }
 
 func phaseKey(p roundtable.Position, what string) string {
 	return fmt.Sprintf("r%d/%s/%s", p.Round, p.Phase, what)

@@ -101,6 +101,11 @@ type Message struct {
 	// (Discord webhooks, Slack's username override); nil posts as the bot.
 	As       *Persona
 	Controls []Control
+	// Key names the post for platforms that can tell a repeated post
+	// (the web channel keeps it with the post; Discord sends a nonce
+	// derived from it): posting a key again returns the first post's ID
+	// instead of a second post. The bot sets it on every post it delivers.
+	Key string
 }
 
 // Persona is the name and look of an agent that speaks.

@@ -20,6 +20,9 @@ func renderIntro(s *roundtable.State, brief string) string {
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
 	b.WriteString("." + secretNote(s) + "\nAt the table: " + names(s.Participants) + ".\nPress **Join** to take a seat.")
+	if s.Status == roundtable.StatusCreated && !seatsPerson(s) {
+		b.WriteString(" Round 1 opens when the first person joins, or when the organiser presses **Start now**.")
+	}
 	return b.String()
 }
 

@@ -27,6 +27,7 @@ func (lt *live) join(ctx context.Context, ev *Event) (*Reply, error) {
 	if already {
 		return ephemeral("You are already at this table." + lt.privateBrief(p.ID)), nil
 	}
+	lt.openWaiting(lt.svc.context())
 	return ephemeral("You joined the table. Act in each phase with the buttons in the thread, or with /roundtable propose and /roundtable vote." + lt.privateBrief(p.ID)), nil
 }
 

@@ -29,11 +29,14 @@ type Service struct {
 	log  *slog.Logger
 
 	platforms map[string]Platform
+	couriers  map[string]*courier // by platform name
+	records   *recorder
 
-	mu     sync.Mutex
-	tables map[string]*live
-	runCtx context.Context
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	damaged map[string]error // quarantined tables: why their log does not replay
+	tables  map[string]*live
+	runCtx  context.Context
+	wg      sync.WaitGroup
 }
 
 // New returns a service over the given platforms. It does no I/O.
@@ -44,9 +47,12 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{}, tables: map[string]*live{}}
+	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{}, tables: map[string]*live{},
+		couriers: map[string]*courier{}, damaged: map[string]error{}}
+	s.records = newRecorder(s)
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
+		s.couriers[p.Name()] = newCourier(s, p)
 	}
 	return s
 }
@@ -61,6 +67,14 @@ func (s *Service) Run(ctx context.Context) error {
 	s.mu.Lock()
 	s.runCtx = ctx
 	s.mu.Unlock()
+	recCtx, stopRecords := context.WithCancel(context.WithoutCancel(ctx))
+	recDone := make(chan struct{})
+	go func() { defer close(recDone); s.records.run(recCtx) }()
+	defer func() {
+		stopRecords()
+		<-recDone
+		_ = s.records.flush(context.WithoutCancel(ctx)) // what settled while stopping
+	}()
 	if err := s.resume(ctx); err != nil {
 		return err
 	}
@@ -99,7 +113,7 @@ func (s *Service) resume(ctx context.Context) error {
 		return fmt.Errorf("list tables: %w", err)
 	}
 	for _, sum := range list {
-		if sum.Status == roundtable.StatusEnded {
+		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
 			continue
 		}
 		lt, err := s.load(ctx, sum.ID)
@@ -124,30 +138,49 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		s.mu.Unlock()
 		return lt, nil
 	}
+	if err := s.damaged[id]; err != nil {
+		s.mu.Unlock()
+		return nil, quarantinedError(id)
+	}
 	s.mu.Unlock()
 	// The log is decoded once: the task is built from the replayed config.
-	otherPlatform := errors.New("another platform's table")
+	obs := s.outbox(id)
 	var p Platform
-	var cfg roundtable.Config
-	t, err := roundtable.OpenFunc(ctx, s.deps.Store, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
+	t, err := openSafely(ctx, obs, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
 		var ok bool
 		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
-			return nil, otherPlatform
+			return nil, errOtherPlatform
 		}
-		cfg = c
 		task, err := s.deps.Task(c.Task, len(c.Participants))
 		if err != nil {
-			return nil, fmt.Errorf("task of table %s: %w", id, err)
+			return nil, &configError{fmt.Errorf("task of table %s: %w", id, err)}
 		}
+		sent, err := s.loadSentLog(ctx, id)
+		if err != nil {
+			return nil, &configError{fmt.Errorf("deliveries of table %s: %w", id, err)}
+		}
+		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], task, sent)
 		return task, nil
 	})
-	if errors.Is(err, otherPlatform) {
+	switch {
+	case errors.Is(err, errOtherPlatform):
 		return nil, nil
-	}
-	if err != nil {
+	case err != nil && obs.readLog() && !isConfigError(err):
+		return nil, s.quarantineLog(ctx, id, err)
+	case err != nil:
 		return nil, err
 	}
-	return s.register(t, p, cfg.Labels[labelChannel])
+	if err := obs.open(ctx); err != nil {
+		return nil, err
+	}
+	return s.register(t, p, obs.plan.channel)
+}
+
+// outbox returns the store a table's moderator writes through, which
+// hands its events to the platform's courier once bound (outbox.go).
+func (s *Service) outbox(id string) *observed {
+	return &observed{Store: s.deps.Store, plan: &planner{table: id},
+		err: func(err error) { s.log.Error("outbox", "table", id, "err", err) }}
 }
 
 // register builds the live table around t and its agents.

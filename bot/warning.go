@@ -32,23 +32,35 @@ func (lt *live) stopWarning() {
 }
 
 // onWarning posts the warning if the phase is still open with the same
-// deadline (an extension re-arms it) and someone has not acted.
+// deadline (an extension re-arms it) and someone has not acted. The post
+// goes straight to the platform, after the table's lock is released, not
+// through the outbox: it follows from the clock, not from an event, and a
+// warning lost in an outage is not worth delaying the phase's own posts.
 func (lt *live) onWarning(pos roundtable.Position, deadline time.Time) {
+	text, ok := lt.warningText(pos, deadline)
+	if !ok {
+		return
+	}
+	if _, err := lt.platform.Post(lt.svc.context(), lt.channel, Message{Text: text}); err != nil {
+		lt.svc.log.Warn("phase warning not posted", "table", lt.table.ID(), "round", pos.Round, "phase", pos.Phase, "err", err)
+	}
+}
+
+func (lt *live) warningText(pos roundtable.Position, deadline time.Time) (string, bool) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	if lt.stopped {
-		return
+		return "", false
 	}
 	s := lt.table.Snapshot()
 	if s.Status != roundtable.StatusRunning || s.Position() != pos || !s.Deadline.Equal(deadline) {
-		return
+		return "", false
 	}
 	pending := s.Pending()
 	if len(pending) == 0 {
-		return
+		return "", false
 	}
-	key := phaseKey(pos, "warn/"+deadline.UTC().Format(time.RFC3339))
-	lt.post(lt.svc.context(), key, Message{Text: renderWarning(s, pending)})
+	return renderWarning(s, pending), true
 }
 
 func renderWarning(s *roundtable.State, pending []roundtable.Participant) string {

@@ -62,11 +62,14 @@ type Platform struct {
 	webhooks map[string]*discordgo.Webhook
 
 	hookMu sync.Mutex // serialises webhook creation
+
+	ready bot.Readiness // set when READY arrives: the bot posts from then on
 }
 
 var (
 	_ bot.Platform = (*Platform)(nil)
 	_ bot.Uploader = (*Platform)(nil)
+	_ bot.Readier  = (*Platform)(nil)
 )
 
 // New returns a platform for cfg. It does no I/O: Run connects.

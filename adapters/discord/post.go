@@ -35,7 +35,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 		}
 		var id string
 		err := p.reopening(ctx, channel, func() (err error) {
-			id, err = p.send(ctx, channel, m.As, part, comps)
+			id, err = p.send(ctx, channel, m.As, part, comps, nonceFor(m.Key, i))
 			return err
 		})
 		if err != nil {
@@ -54,8 +54,9 @@ const speakerFormat = "**%s**: "
 
 // send posts one part, as the bot or as an agent. When the bot may not
 // use webhooks there, the agent's part is posted by the bot under the
-// agent's name, and the channel is told once what is missing.
-func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent) (string, error) {
+// agent's name, and the channel is told once what is missing. A nonce
+// makes a repeated send by the bot return the first message (nonce.go).
+func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent, nonce string) (string, error) {
 	if as != nil {
 		id, err := p.speak(ctx, channel, *as, text, comps)
 		r, refused := bot.Refused(err)
@@ -65,8 +66,11 @@ func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, te
 		p.notice(ctx, channel, "webhooks:"+channel, "Agents speak through me here. "+r.Reason)
 		text = fmt.Sprintf(speakerFormat, personaName(as.Name)) + text
 	}
-	msg, err := p.s.ChannelMessageSendComplex(channel,
-		&discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}, discordgo.WithContext(ctx))
+	data := &discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}
+	if nonce != "" {
+		return p.sendWithNonce(ctx, channel, data, nonce)
+	}
+	msg, err := p.s.ChannelMessageSendComplex(channel, data, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", p.refused(ctx, channel, p.sendPermission(channel), err)
 	}

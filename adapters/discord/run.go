@@ -89,6 +89,7 @@ func (p *Platform) listen(ctx context.Context, in *inbox, ready chan<- struct{})
 	removers := []func(){
 		p.s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 			p.onReady(r)
+			p.ready.Set()
 			select {
 			case ready <- struct{}{}:
 			default:

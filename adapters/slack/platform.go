@@ -128,6 +128,7 @@ type webAPI interface {
 	OpenViewContext(ctx context.Context, triggerID string, view slack.ModalViewRequest) (*slack.ViewResponse, error)
 	GetUserInfoContext(ctx context.Context, user string, opts ...slack.GetUserInfoOption) (*slack.User, error)
 	GetConversationHistoryContext(ctx context.Context, p *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationRepliesContext(ctx context.Context, p *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
 	OpenConversationContext(ctx context.Context, p *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetUploadURLExternalContext(ctx context.Context, p slack.GetUploadURLExternalParameters) (*slack.GetUploadURLExternalResponse, error)
 	UploadToURL(ctx context.Context, p slack.UploadToURLParameters) error
@@ -145,17 +146,23 @@ type Platform struct {
 	users   *userCache
 	threads *threadIndex
 	parts   *partsIndex
+	unsure  uncertain // keys whose last post failed (dedupe.go)
 	names   channelNames
 	busy    busy
 
 	mu   sync.Mutex
 	self identity // who the bot is, from auth.test in Run
+
+	ready bot.Readiness // set once auth.test answers: the bot posts from then on
 }
 
 // identity is the bot's own user and bot IDs.
 type identity struct{ UserID, BotID string }
 
-var _ bot.Platform = (*Platform)(nil)
+var (
+	_ bot.Platform = (*Platform)(nil)
+	_ bot.Readier  = (*Platform)(nil)
+)
 
 // New returns the Slack platform for cfg. It does no I/O; Run connects.
 func New(cfg Config, log *slog.Logger) *Platform {
@@ -217,6 +224,7 @@ func (p *Platform) identify(ctx context.Context) error {
 			p.mu.Lock()
 			p.self = identity{UserID: res.UserID, BotID: res.BotID}
 			p.mu.Unlock()
+			p.ready.Set()
 			return nil
 		}
 		if fatal(err) || ctx.Err() != nil {

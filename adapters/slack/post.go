@@ -14,9 +14,29 @@ import (
 // Post implements bot.Platform: chat.postMessage in the channel or thread,
 // paced per channel. A text past one message's limits becomes several
 // messages, posted together in order; the ID is the first one's.
+//
+// A keyed post is marked with its key; one whose last attempt failed is
+// first looked for, and not posted again if it is there (dedupe.go).
 func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
 	where := parseRef(channel)
-	ts, err := p.postParts(ctx, where, renderMessage(m), m.As, nil)
+	var extra []slack.MsgOption
+	if m.Key != "" {
+		if p.unsure.has(m.Key) {
+			ts, found, err := p.findKeyed(ctx, where, m.Key)
+			if err != nil {
+				return "", fmt.Errorf("slack post in %s: look for an earlier attempt: %w", channel, err)
+			}
+			if found {
+				p.unsure.set(m.Key, false)
+				return ref{Channel: where.Channel, TS: ts}.String(), nil
+			}
+		}
+		extra = append(extra, keyMetadata(m.Key))
+	}
+	ts, err := p.postParts(ctx, where, renderMessage(m), m.As, extra)
+	if m.Key != "" {
+		p.unsure.set(m.Key, err != nil)
+	}
 	if err != nil {
 		return "", fmt.Errorf("slack post in %s: %w", channel, p.refused(channel, err))
 	}

@@ -46,3 +46,16 @@ func settle(ctx context.Context, fake *slackfake.Server, p *slack.Platform) erro
 		return fmt.Errorf("settle: events still being handled")
 	}
 }
+
+// TestLostAnswersDoNotDuplicatePosts: the fake Slack takes every other
+// post and edit and loses its answer; the adapter finds the post by the
+// key in its metadata before sending it again, and each shows once, the
+// agent's included.
+func TestLostAnswersDoNotDuplicatePosts(t *testing.T) {
+	fake := slackfake.New(slackfake.Options{})
+	t.Cleanup(fake.Close)
+	logs := newLogSink(t)
+	h := slackfake.NewHarness(fake, func() bot.Platform { return newPlatform(fake, logs.logger()) })
+	h.Settle = func(ctx context.Context) error { return settle(ctx, fake, h.Platform().(*slack.Platform)) }
+	bottest.RunLostAnswers(t, h, "")
+}

@@ -87,6 +87,7 @@ type Platform struct {
 var (
 	_ bot.Platform = (*Platform)(nil)
 	_ bot.Uploader = (*Platform)(nil)
+	_ bot.Readier  = (*Platform)(nil)
 )
 
 // New returns the web channel over the stored tables r (nil shows rooms
@@ -193,7 +194,7 @@ func (p *Platform) currentHandler() bot.Handler {
 
 // Post implements bot.Platform.
 func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
-	pt := post{Kind: authorBot, Author: authorBot, Text: m.Text, Controls: m.Controls, Time: p.cfg.Now()}
+	pt := post{Kind: authorBot, Author: authorBot, Text: m.Text, Controls: m.Controls, Time: p.cfg.Now(), Key: m.Key}
 	if m.As != nil {
 		pt.Kind, pt.Author = authorAgent, m.As.Name
 	}

@@ -44,6 +44,7 @@ type post struct {
 	Text     string        `json:"text"`
 	Controls []bot.Control `json:"controls,omitempty"`
 	Time     time.Time     `json:"time"`
+	Key      string        `json:"key,omitempty"` // bot.Message.Key: posted once per room
 }
 
 // room is a table's thread (or the lobby).
@@ -144,6 +145,11 @@ func (rs *rooms) add(ctx context.Context, roomID string, p post) (string, error)
 	if !ok {
 		rs.mu.Unlock()
 		return "", fmt.Errorf("no room %q", roomID)
+	}
+	if i := slices.IndexFunc(r.Posts, func(q *post) bool { return p.Key != "" && q.Key == p.Key }); i >= 0 {
+		id := r.Posts[i].ID
+		rs.mu.Unlock()
+		return id, nil // posted before (the bot did not learn it in time)
 	}
 	r.Ver++
 	p.N, p.Ver = len(r.Posts)+1, r.Ver

@@ -22,6 +22,8 @@ type Fake struct {
 	nextID   int
 	updates  chan struct{}
 	platform string
+	outage   outage
+	keys     map[string]string // post key → ID
 }
 
 var (
@@ -32,8 +34,10 @@ var (
 
 // NewFake returns an empty fake platform named "fake".
 func NewFake() *Fake {
-	return &Fake{posts: map[string][]Post{}, threads: map[string][]string{}, private: map[string][]Private{},
+	f := &Fake{posts: map[string][]Post{}, threads: map[string][]string{}, private: map[string][]Private{},
 		forms: map[string]openForm{}, updates: make(chan struct{}, 1), platform: "fake"}
+	f.outage.notify = f.notify
+	return f
 }
 
 // NewFakeNamed returns an empty fake platform with another name, to run
@@ -70,11 +74,30 @@ func (f *Fake) Run(ctx context.Context, h bot.Handler) error {
 // Post implements bot.Platform.
 func (f *Fake) Post(_ context.Context, channel string, m bot.Message) (string, error) {
 	f.mu.Lock()
+	if err := f.outage.refuse(); err != nil {
+		f.mu.Unlock()
+		return "", err
+	}
+	if id, ok := f.keys[m.Key]; ok && m.Key != "" {
+		err := f.outage.drop()
+		f.mu.Unlock()
+		return id, err
+	}
 	f.nextID++
 	id := fmt.Sprintf("m%d", f.nextID)
 	f.posts[channel] = append(f.posts[channel], toPost(id, m))
+	if m.Key != "" {
+		if f.keys == nil {
+			f.keys = map[string]string{}
+		}
+		f.keys[m.Key] = id
+	}
+	err := f.outage.drop()
 	f.mu.Unlock()
 	f.notify()
+	if err != nil {
+		return "", err
+	}
 	return id, nil
 }
 
@@ -83,12 +106,16 @@ func (f *Fake) Edit(_ context.Context, channel, id string, m bot.Message) error 
 	f.mu.Lock()
 	defer f.notify()
 	defer f.mu.Unlock()
+	if err := f.outage.refuse(); err != nil {
+		return err
+	}
 	for i, p := range f.posts[channel] {
 		if p.ID == id {
 			author := p.Author
 			f.posts[channel][i] = toPost(id, m)
 			f.posts[channel][i].Author = author
-			return nil
+			f.posts[channel][i].Key = p.Key
+			return f.outage.drop()
 		}
 	}
 	return fmt.Errorf("edit: no message %s in %s", id, channel)
@@ -229,7 +256,7 @@ func (f *Fake) notify() {
 }
 
 func toPost(id string, m bot.Message) Post {
-	p := Post{ID: id, Author: "bot", Text: m.Text}
+	p := Post{ID: id, Author: "bot", Text: m.Text, Key: m.Key}
 	if m.As != nil {
 		p.Author = m.As.Name
 	}

@@ -24,6 +24,7 @@ type Post struct {
 	Author   string // "bot" for the bot itself, else the persona's name
 	Text     string
 	Controls []Control
+	Key      string // bot.Message.Key, where the platform keeps it
 }
 
 // Control is a button or select as users see it.

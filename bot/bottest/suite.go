@@ -51,6 +51,7 @@ var scenarios = []struct {
 	{"DeadlinesCloseEarlyAndLate", testDeadlines},
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
+	{"OutageDelaysPostsLosesNone", testOutage},
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
 }
 
@@ -94,6 +95,8 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 		Agents:        map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}},
 		DefaultAgents: []string{"Scribe"},
 		Policy:        bot.Policy{Manager: true},
+		RetryMin:      5 * time.Millisecond,
+		RetryMax:      50 * time.Millisecond,
 	}
 	deps := bot.Deps{Store: db, Clock: clock, Agent: agent,
 		Task: func(spec roundtable.TaskSpec, _ int) (roundtable.Task, error) {

@@ -28,7 +28,7 @@ func (s *Server) middleware(h http.HandlerFunc, auth bool) http.Handler {
 			apiError(w, http.StatusUnauthorized, 0, "401: Unauthorized")
 			return
 		}
-		if !s.admit(w, r) {
+		if !s.admit(w, r) || s.failWrite(w, r, h) {
 			return
 		}
 		h(w, r)

@@ -76,8 +76,12 @@ func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	if !s.botMay(w, c, need) || !s.open(w, c) {
 		return
 	}
+	if m := s.byNonce(ch, body); m != nil {
+		writeJSON(w, http.StatusOK, s.messageJSON(m))
+		return
+	}
 	m := s.addMessage(ch, BotID, "bot", "", body.Content, body.Components)
-	m.files = files
+	m.files, m.nonce = files, body.Nonce
 	writeJSON(w, http.StatusOK, s.messageJSON(m))
 }
 

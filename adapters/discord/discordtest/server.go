@@ -83,6 +83,8 @@ type Server struct {
 	commands     []commandDef
 	sess         *session
 	updates      chan struct{}
+
+	bottest.HTTPOutage // the bot's message writes fail (outage.go)
 }
 
 // channel is a text channel or a thread.
@@ -117,6 +119,7 @@ type message struct {
 	system          bool // a thread-created notice
 	botAuthor       bool // posted by another bot
 	createdAt, edit time.Time
+	nonce           string
 }
 
 type webhook struct{ ID, Token, Channel, Name string }
@@ -168,6 +171,7 @@ func New(t testing.TB, opts Options) *Server {
 		files: map[string][]File{}, modals: map[string]*modal{}, updates: make(chan struct{}, 1),
 		guilds: map[string]*guild{GuildID: newGuild(GuildID, "Test guild")}}
 	s.guilds[GuildID].roles = append(s.guilds[GuildID].roles, Role{ID: ModeratorRoleID, Name: "moderators", Permissions: permMember | permManageChannels})
+	s.OnFail, s.ServiceUnavail = s.notify, serviceUnavailable
 	s.srv = httptest.NewServer(s.routes())
 	t.Cleanup(s.srv.Close)
 	return s

@@ -46,6 +46,10 @@ type messageBody struct {
 	AvatarURL  string      `json:"avatar_url"`
 	CustomID   string      `json:"custom_id"` // modals
 	Title      string      `json:"title"`     // modals
+	// Nonce with EnforceNonce makes a create with the nonce of an earlier
+	// message of the same author return that message.
+	Nonce        string `json:"nonce"`
+	EnforceNonce bool   `json:"enforce_nonce"`
 }
 
 // editBody is a message edit: absent fields stay as they are.

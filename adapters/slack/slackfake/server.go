@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/roundtable-ai/roundtable/bot/bottest"
 )
 
 // IDs of the fake workspace.
@@ -59,6 +61,8 @@ type Server struct {
 	uploads  map[string]*pending  // file ID → a file not shared yet
 	sock     sockets
 	updates  chan struct{}
+
+	bottest.HTTPOutage // posts and edits fail (outage.go)
 }
 
 // New starts a fake Slack with one channel, GeneralID ("general").
@@ -73,6 +77,7 @@ func New(opt Options) *Server {
 		states: map[string]chanState{}, hooks: map[string]*hook{},
 		updates: make(chan struct{}, 1)}
 	s.sock.init()
+	s.OnFail = s.notify
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
@@ -166,6 +171,14 @@ func (r request) get(key string) string {
 // 429 with Retry-After.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	method := strings.TrimPrefix(r.URL.Path, "/api/")
+	if s.failCall(w, r, method) {
+		return
+	}
+	s.answer(w, r, method)
+}
+
+// answer runs an API call and writes its answer.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, method string) {
 	if wait, limited := s.limited(method); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(wait))
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -247,6 +260,8 @@ func (s *Server) call(req request) (map[string]any, error) {
 		return s.userInfo(req)
 	case "conversations.history":
 		return s.history(req)
+	case "conversations.replies":
+		return s.replies(req)
 	case "conversations.open":
 		return s.openDM(req)
 	case "files.getUploadURLExternal":

@@ -1,0 +1,82 @@
+package bottest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+)
+
+// HTTPOutage is the outage of a fake platform's HTTP API, for the fakes
+// of the adapters (discordtest, slackfake): embed it and run the bot's
+// posts and edits through Intercept. While it lasts, they fail before the
+// fake takes them, alternately with a 503 and with a dropped connection;
+// with LoseAnswers, every other one is taken and its connection dropped
+// before the answer (the others go through), so that every post meets a
+// lost answer and then a retry that gets through. Its
+// zero value is no outage; it is safe for concurrent use and implements
+// Outager.
+type HTTPOutage struct {
+	mu             sync.Mutex
+	down, lost     bool
+	failures       int
+	OnFail         func() // called after each failure, if set
+	ServiceUnavail func(w http.ResponseWriter)
+}
+
+// SetOutage implements Outager.
+func (o *HTTPOutage) SetOutage(down bool) {
+	o.mu.Lock()
+	o.down = down
+	o.mu.Unlock()
+}
+
+// LoseAnswers makes the outage take requests and lose their answers.
+func (o *HTTPOutage) LoseAnswers(lost bool) {
+	o.mu.Lock()
+	o.lost = lost
+	o.mu.Unlock()
+}
+
+// Failures implements Outager: how many requests failed or lost their
+// answers (the ones let through included, with LoseAnswers).
+func (o *HTTPOutage) Failures() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.failures
+}
+
+// Intercept fails the request if an outage is on and reports whether it
+// did; h serves the request first when answers are lost.
+func (o *HTTPOutage) Intercept(w http.ResponseWriter, r *http.Request, h http.HandlerFunc) bool {
+	o.mu.Lock()
+	if !o.down {
+		o.mu.Unlock()
+		return false
+	}
+	o.failures++
+	lost, drop := o.lost, o.failures%2 == 0
+	o.mu.Unlock()
+	if lost && drop {
+		return false // every other request goes through
+	}
+	if o.OnFail != nil {
+		defer o.OnFail()
+	}
+	if lost {
+		h(httptest.NewRecorder(), r)
+	}
+	if lost || drop {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return true
+			}
+		}
+	}
+	if o.ServiceUnavail != nil {
+		o.ServiceUnavail(w)
+	} else {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	return true
+}

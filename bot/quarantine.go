@@ -1,0 +1,99 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// A table whose stored log does not replay is quarantined: the error is
+// logged, its channel is told once, and every other table goes on. The
+// table stays out of service until its log is repaired and the server
+// restarted.
+
+// quarantine records that table id is damaged, logs why, and tells its
+// channel (when it is known) once. It returns the error its users see.
+func (s *Service) quarantine(ctx context.Context, id string, p Platform, channel string, cause error) error {
+	s.mu.Lock()
+	_, known := s.damaged[id]
+	s.damaged[id] = cause
+	s.mu.Unlock()
+	if !known {
+		s.log.Error("table quarantined: its log does not replay", "table", id, "err", cause)
+		s.tellQuarantined(ctx, id, p, channel)
+	}
+	return quarantinedError(id)
+}
+
+// tellQuarantined posts the notice through the courier: it is recorded as
+// delivered like any post, so a restart does not post it again.
+func (s *Service) tellQuarantined(ctx context.Context, id string, p Platform, channel string) {
+	if p == nil || channel == "" {
+		return
+	}
+	sent, err := s.loadSentLog(ctx, id)
+	if err != nil {
+		s.log.Error("deliveries of quarantined table", "table", id, "err", err)
+		return
+	}
+	text := fmt.Sprintf("**This table is paused**: its stored log (table %s) is damaged and cannot be read back. "+
+		"Nothing more can be done here until the server's operator repairs it; other tables are not affected.", id)
+	s.couriers[p.Name()].enqueue(intent{Table: id, Channel: channel, Key: "quarantine", Mark: "quarantine",
+		Msg: Message{Text: text, Key: id + "/quarantine"}}, sent)
+}
+
+func quarantinedError(id string) error {
+	return roundtable.Errorf(roundtable.Conflict, "table %s is paused: its stored log is damaged (the server's operator has the details)", id)
+}
+
+// replaySafely replays events, turning a panic of a malformed log into an
+// error: one damaged table must not take the server down.
+func replaySafely(events []roundtable.Event) (st *roundtable.State, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, fmt.Errorf("replay: %v", r)
+		}
+	}()
+	return roundtable.Replay(events)
+}
+
+// openSafely is roundtable.OpenFunc with the same protection.
+func openSafely(ctx context.Context, st roundtable.Store, clock roundtable.Clock, id string,
+	task func(roundtable.Config) (roundtable.Task, error)) (t *roundtable.Table, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, fmt.Errorf("open table %s: replay: %v", id, r)
+		}
+	}()
+	return roundtable.OpenFunc(ctx, st, clock, id, task)
+}
+
+// errOtherPlatform stops opening a table that another platform runs.
+var errOtherPlatform = errors.New("another platform's table")
+
+// configError is a failure to open a table that is not its log's: its
+// task or its delivery records.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+func isConfigError(err error) bool {
+	var c *configError
+	return errors.As(err, &c)
+}
+
+// quarantineLog quarantines table id, whose log does not replay, telling
+// its channel when the log's first event still says where it is.
+func (s *Service) quarantineLog(ctx context.Context, id string, cause error) error {
+	var p Platform
+	channel := ""
+	if evs, err := s.deps.Store.Load(ctx, id); err == nil && len(evs) > 0 {
+		if st, err := replaySafely(evs[:1]); err == nil {
+			p, channel = s.platforms[st.Config.Labels[labelPlatform]], st.Config.Labels[labelChannel]
+		}
+	}
+	return s.quarantine(ctx, id, p, channel, cause)
+}
