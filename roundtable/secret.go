@@ -74,7 +74,9 @@ func PseudonymOrder(cfg Config, table, purpose string, ids []string) []string {
 // the pseudonymised research export only). The input is not modified; its
 // events may be of several tables.
 //
-// It is the one secret-ballot check: the visibility rule applies it.
+// It is the one secret-ballot check: every path that shows or exports a
+// table's ballots applies it (export.Write and WriteSheet, the web
+// dashboard); it is meant to become an input of the visibility rule.
 func SecretBallots(events []Event, research bool) []Event {
 	out := make([]Event, len(events))
 	var sec *secretTable
