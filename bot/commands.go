@@ -129,7 +129,7 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 		return cfg, nil, err
 	}
 	if a, ok := opt["agents"]; ok {
-		agents = splitList(a)
+		agents = s.agentList(a)
 		if len(agents) == 1 && (strings.EqualFold(agents[0], "none") || agents[0] == "-") {
 			agents = nil // platforms that cannot send an empty option say none
 		}
@@ -179,8 +179,25 @@ func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
 	return nil
 }
 
-func splitList(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+// agentList reads the agents option: names separated by commas, or by
+// spaces when there is no comma, so that "Trader 1, Trader 2" and
+// "Scribe Critic" both work; a whole option that names an agent is that
+// agent ("Trader 1").
+func (s *Service) agentList(v string) []string {
+	v = strings.TrimSpace(v)
+	if _, ok := s.cfg.Agents[v]; ok {
+		return []string{v}
+	}
+	if !strings.Contains(v, ",") {
+		return strings.Fields(v)
+	}
+	var out []string
+	for _, name := range strings.Split(v, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
@@ -194,6 +211,21 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 	}
 	lt.finish(ctx, lt.table.Snapshot())
 	return ephemeral("The table is stopped; its decision so far is its output."), nil
+}
+
+// closePhase closes the open phase now, as its deadline would.
+func (s *Service) closePhase(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
+	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can close a phase early")
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	st := lt.table.Snapshot()
+	if st.Status != roundtable.StatusRunning {
+		return nil, roundtable.Errorf(roundtable.Conflict, "the table has no open phase to close")
+	}
+	lt.advance(ctx, st.Position(), roundtable.ClosedEarly)
+	return ephemeral(fmt.Sprintf("You closed the %s phase of round %d.", st.Phase, st.Round)), nil
 }
 
 // export sends the table's log as a file. Human participants are

@@ -31,7 +31,7 @@ func (s *Service) Handle(ctx context.Context, ev *Event) {
 			s.log.Debug("thread message not recorded", "err", err)
 			return // plain chat gets no error replies
 		}
-		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true}
+		reply = &Reply{Text: roundtable.ErrorMessage(err), Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	}
 	if reply == nil {
 		return
@@ -88,6 +88,8 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 		return s.stop(ctx, ev, lt)
 	case "extend":
 		return s.extend(ctx, ev, lt)
+	case "close":
+		return s.closePhase(ctx, ev, lt)
 	case "export":
 		return s.export(ctx, ev, lt)
 	}
@@ -214,14 +216,13 @@ const helpText = `**roundtable**: people and bot agents deliberate in rounds (me
 - /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|research|no] or preset:<name>
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
-- /roundtable stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables
-- /roundtable extend [by:2m]: give the open phase more time (the same people)`
+- /roundtable close (the open phase, now), extend [by:2m] (it, by more time), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
 
 // formError answers a refused form: the message as text, and against the
 // form's first field for platforms that show errors inside the form.
 func formError(f Form, err error) *Reply {
 	msg := roundtable.ErrorMessage(err)
-	r := &Reply{Text: msg, Ephemeral: true}
+	r := &Reply{Text: msg, Ephemeral: true, Refused: roundtable.ErrorCode(err)}
 	if len(f.Fields) > 0 {
 		r.Fields = map[string]string{f.Fields[0].ID: msg}
 	}

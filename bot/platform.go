@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // Platform is a chat platform as the bot service sees it.
@@ -171,4 +173,8 @@ type Reply struct {
 	// the form open and show them there (Slack's response_action); the
 	// others show Text.
 	Fields map[string]string
+	// Refused, when set, says the reply explains why the event was not
+	// acted on, and how (roundtable.Invalid, Conflict, Internal, ...):
+	// adapters that answer requests (the web channel) pick a status by it.
+	Refused roundtable.Code
 }

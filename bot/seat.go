@@ -67,7 +67,7 @@ func (lt *live) propose(ctx context.Context, ev *Event, text string) (*Reply, er
 	if err := lt.act(ctx, a); err != nil {
 		return nil, err
 	}
-	return ephemeral("Your proposal is recorded. It becomes a candidate when the proposal phase closes."), nil
+	return ephemeral("Your proposal is recorded. It becomes a candidate when the proposal phase closes; until then you can change it (the last one counts)."), nil
 }
 
 func (lt *live) cast(ctx context.Context, ev *Event, b vote.Ballot) (*Reply, error) {

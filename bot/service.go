@@ -76,6 +76,9 @@ func (s *Service) Run(ctx context.Context) error {
 		_ = s.records.flush(context.WithoutCancel(ctx)) // what settled while stopping
 	}()
 	if err := s.resume(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while resuming: a normal shutdown
+		}
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)

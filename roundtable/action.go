@@ -95,8 +95,10 @@ func (a Say) decide(s *State, _ Task) ([]Payload, error) {
 	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage}}, nil
 }
 
+// decide accepts a proposal from a participant who already proposed in
+// this phase: like a ballot, the last one before the phase closes counts.
 func (a Propose) decide(s *State, task Task) ([]Payload, error) {
-	if err := s.mayAct(a.Actor, PhaseProposal); err != nil {
+	if err := s.mayAct(a.Actor, PhaseProposal); err != nil && !s.proposed(a.Actor) {
 		return nil, err
 	}
 	p := a.Proposal
@@ -160,6 +162,15 @@ func (s *State) mayAct(actor string, p Phase) error {
 	return nil
 }
 
+// proposed reports whether actor made a proposal in the open round's
+// proposal phase (which it may then replace).
+func (s *State) proposed(actor string) bool {
+	if s.Phase != PhaseProposal || s.Round < 1 || s.Round > len(s.Rounds) {
+		return false
+	}
+	return slices.ContainsFunc(s.Rounds[s.Round-1].Proposals, func(p ProposalRecord) bool { return p.By == actor })
+}
+
 // mayVote checks that actor may cast a ballot now (again, if it already did).
 func (s *State) mayVote(actor string) error {
 	return s.inPhase(actor, PhaseVote)
@@ -167,7 +178,7 @@ func (s *State) mayVote(actor string) error {
 
 func (s *State) inPhase(actor string, p Phase) error {
 	if _, ok := s.Participant(actor); !ok {
-		return Errorf(Forbidden, "only participants of this table can act; %q is not one (join first)", actor)
+		return Errorf(Forbidden, "only participants of this table can act: join it first")
 	}
 	switch {
 	case s.Status == StatusCreated:

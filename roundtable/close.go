@@ -1,9 +1,11 @@
 package roundtable
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -13,6 +15,7 @@ const (
 	ClosedAllActed = "all acted"
 	ClosedDeadline = "deadline"
 	ClosedStopped  = "stopped"
+	ClosedEarly    = "closed early" // by whoever may manage the table
 )
 
 // End reasons recorded in TableEnded.
@@ -153,8 +156,11 @@ func (s *State) settled(task Task) bool {
 }
 
 // candidates lists the latest proposal of every seated participant plus the
-// current decision, identical ones merged, labelled A, B, C ...
+// current decision, identical ones merged, in letter order. A proposal keeps
+// its letter for the whole table: the first time it is a candidate it gets
+// the first letter no other proposal had (A, B, C ...).
 func (s *State) candidates(task Task) []Candidate {
+	letters, used := s.letters()
 	var out []Candidate
 	index := map[string]int{}
 	add := func(p Proposal, by string, incumbent bool) {
@@ -166,7 +172,12 @@ func (s *State) candidates(task Task) []Candidate {
 			out[i].Incumbent = out[i].Incumbent || incumbent
 			return
 		}
-		c := Candidate{ID: CandidateID(len(out)), Proposal: p, Key: key, Incumbent: incumbent}
+		id, ok := letters[key]
+		if !ok || slices.ContainsFunc(out, func(c Candidate) bool { return c.ID == id }) { // two old keys may share a letter
+			id = nextLetter(used)
+			used[id] = true
+		}
+		c := Candidate{ID: id, Proposal: p, Key: key, Incumbent: incumbent}
 		if by != "" {
 			c.Proposers = []string{by}
 		}
@@ -181,7 +192,30 @@ func (s *State) candidates(task Task) []Candidate {
 	if s.Decision != nil {
 		add(s.Decision.Proposal, "", true)
 	}
+	slices.SortStableFunc(out, func(a, b Candidate) int { return cmp.Or(cmp.Compare(len(a.ID), len(b.ID)), cmp.Compare(a.ID, b.ID)) })
 	return out
+}
+
+// letters returns the letter each proposal had as a candidate in earlier
+// rounds (the latest, for logs written before letters were kept), and the
+// letters used.
+func (s *State) letters() (map[string]string, map[string]bool) {
+	byKey, used := map[string]string{}, map[string]bool{}
+	for _, r := range s.Rounds {
+		for _, c := range r.Candidates {
+			byKey[c.Key], used[c.ID] = c.ID, true
+		}
+	}
+	return byKey, used
+}
+
+// nextLetter is the first candidate letter not in used.
+func nextLetter(used map[string]bool) string {
+	for i := 0; ; i++ {
+		if id := CandidateID(i); !used[id] {
+			return id
+		}
+	}
 }
 
 // decision tallies the round's ballots.

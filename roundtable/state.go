@@ -179,7 +179,12 @@ func (s *State) apply(e Event) error {
 		s.acted(e.Actor, d.Usage)
 	case ProposalMade:
 		r := s.record(d.Round)
-		r.Proposals = append(r.Proposals, ProposalRecord{By: e.Actor, Proposal: d.Proposal, Reasoning: d.Reasoning})
+		rec := ProposalRecord{By: e.Actor, Proposal: d.Proposal, Reasoning: d.Reasoning}
+		if i := slices.IndexFunc(r.Proposals, func(p ProposalRecord) bool { return p.By == e.Actor }); i >= 0 {
+			r.Proposals[i] = rec // a changed proposal: the last one counts
+		} else {
+			r.Proposals = append(r.Proposals, rec)
+		}
 		s.latest()[e.Actor] = d.Proposal
 		s.acted(e.Actor, d.Usage)
 	case ProposalSkipped:

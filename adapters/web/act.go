@@ -30,12 +30,13 @@ type actRequest struct {
 // stream, and are repeated here for clients without it.
 type actResponse struct {
 	OK      bool     `json:"ok"`
+	Error   string   `json:"error,omitempty"` // why it was refused
 	Replies []string `json:"replies,omitempty"`
 }
 
 // commandOptions lists the commands a room accepts and their options.
 var commandOptions = map[string][]string{
-	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil,
+	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil, "close": nil,
 	"propose": {"text"}, "vote": {"ballot"}, "export": {"format", "names"},
 	"extend": {"by"},
 }
@@ -77,17 +78,20 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, actResponse{OK: true})
 		return
 	}
-	_, replies := p.deliver(r.Context(), h, ev)
-	writeJSON(w, http.StatusOK, actResponse{OK: true, Replies: replies})
+	out := p.deliver(r.Context(), h, ev)
+	code := status(out.Refusal.Code)
+	writeJSON(w, code, actResponse{OK: code == http.StatusOK, Error: out.Refusal.Reason, Replies: out.Replies})
 }
 
-// deliver hands ev to the bot and returns the room it opened, if any, and
-// the texts it replied.
-func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) (string, []string) {
+// deliver hands ev to the bot and returns what became of it.
+func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) outcome {
 	n := &note{user: ev.User.ID}
 	ctx = context.WithValue(context.WithoutCancel(ctx), noteKey{}, n)
-	if refusal := p.refuse(ev); refusal != "" {
-		_ = p.Reply(ctx, ev, bot.Reply{Text: refusal, Ephemeral: true})
+	if isJoin(ev) {
+		defer p.joins.lock(ev.Channel)()
+	}
+	if refusal := p.refuse(ctx, ev); refusal.Code != "" {
+		_ = p.Reply(ctx, ev, bot.Reply{Text: refusal.Reason, Ephemeral: true, Refused: refusal.Code})
 	} else {
 		h(ctx, ev)
 		if ev.Kind == bot.KindMessage {
@@ -112,6 +116,9 @@ func (p *Platform) event(r *http.Request, v visitor, roomID string, req actReque
 		Channel: roomID, Parent: info.Parent, Native: v.ID}
 	switch req.Kind {
 	case string(bot.KindMessage):
+		if name, opts, ok := typedCommand(req.Text); ok {
+			return ev, commandEvent(ev, name, opts)
+		}
 		return ev, messageEvent(ev, req.Text)
 	case string(bot.KindAction):
 		ev.Kind, ev.Action, ev.Values = bot.KindAction, req.Action, req.Values
@@ -179,19 +186,30 @@ func checkStrings(ss []string, most int) error {
 }
 
 // refuse returns why the web channel refuses an act before the bot sees
-// it: stopping a table, or exporting it with names, takes the organiser's
-// (or the host's) link.
-func (p *Platform) refuse(ev *bot.Event) string {
+// it: a control of another table; a join under a name that is not the
+// joiner's own; stopping a table, or exporting it with names, without the
+// organiser's (or the host's) link.
+func (p *Platform) refuse(ctx context.Context, ev *bot.Event) refusal {
+	if r := p.checkPlace(ctx, ev); r.Code != "" {
+		return r
+	}
+	if isJoin(ev) {
+		if r := p.checkName(ctx, ev); r.Code != "" {
+			return r
+		}
+	}
 	if ev.User.Manager || ev.Kind != bot.KindCommand {
-		return ""
+		return refusal{}
 	}
 	switch {
 	case ev.Command == "stop":
-		return "Refused: only whoever started this table (with its organiser link) can stop it."
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can stop it."}
+	case ev.Command == "close":
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can close a phase early."}
 	case ev.Command == "extend":
-		return "Refused: only whoever started this table (with its organiser link) can extend a phase."
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can extend a phase."}
 	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
-		return "Refused: only whoever started this table (with its organiser link) can export it with names."
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can export it with names."}
 	}
-	return ""
+	return refusal{}
 }

@@ -33,7 +33,7 @@ func (e *browserEnv) playPlurality(t *testing.T, ann, bob context.Context) {
 	do(t, ann, "messages revealed", waitText(`#posts`, "I would like sushi"), waitText(`#phase`, "proposal phase"))
 
 	do(t, ann, "Ann proposes in the dialog",
-		chromedp.Click(lastControl("Propose")),
+		press("Propose"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-text`), "Pizza"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
@@ -85,7 +85,7 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
 
 	do(t, ann, "Ann overspends in the ballot dialog",
-		chromedp.Click(lastControl("Fill in your ballot")),
+		press("Fill in your ballot"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-A`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-A`), "3"),
 		chromedp.SendKeys(chromedp.CSS(`#f-B`), "1"),
@@ -98,8 +98,8 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 
 	status := eval[int](t, bob, `fetch(location.pathname + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
 		body: JSON.stringify({id: 'overbudget1', kind: 'command', command: 'vote', options: {ballot: 'A=9'}})}).then(r => r.status)`)
-	if status != 200 {
-		t.Errorf("over-budget ballot posted directly: status %d", status)
+	if status != 422 {
+		t.Errorf("over-budget ballot posted directly: status %d, want 422", status)
 	}
 	do(t, bob, "the over-budget ballot is refused", waitText(`#notes`, "exceeds"))
 	status = eval[int](t, bob, `fetch(location.pathname + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -109,7 +109,7 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	}
 
 	do(t, bob, "Bob votes in the dialog",
-		chromedp.Click(lastControl("Fill in your ballot")),
+		press("Fill in your ballot"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-A`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-C`), "3"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
@@ -138,6 +138,9 @@ func (e *browserEnv) checkDashboard(t *testing.T, ann, bob context.Context, room
 		waitText(`main`, "Decisions per round"), waitText(`table`, "Pizza"), waitText(`main`, "human-"))
 	if !eval[bool](t, bob, `document.querySelectorAll('svg rect.accepted').length === 1`) {
 		t.Errorf("the chart shows no accepted round")
+	}
+	if got := eval[string](t, bob, `[...document.querySelectorAll('.chart .axislabel, .chart .legend li')].map(e => e.textContent.trim()).join('|')`); got != "agreement|round|a proposal was accepted|no winner" {
+		t.Errorf("the chart's axis labels and legend: %q", got)
 	}
 	e.screenshot(t, bob, "dashboard.png")
 	get := func(tab context.Context, q string) string {

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -29,6 +30,7 @@ const chromiumPath = "/usr/bin/chromium"
 type browserEnv struct {
 	db      *store.DB
 	p       *web.Platform
+	clock   *bottest.Clock
 	alloc   context.Context
 	dialogs atomic.Int32 // JavaScript dialogs opened: hostile input ran
 }
@@ -46,36 +48,30 @@ func requireBrowser(t *testing.T) {
 }
 
 func newBrowserEnv(t *testing.T) *browserEnv {
+	return newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return bottest.Service(p, db, clock, nil)
+	})
+}
+
+// newBrowserEnvWith runs the web channel configured by cfg (its address,
+// secret and clock are the test's) behind the service svc makes.
+func newBrowserEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) *browserEnv {
 	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := bottest.NewClock(time.Now())
-	e := &browserEnv{db: db, p: web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("browser test"),
-		Agents: []string{"Scribe"}, Now: clock.Now}, db)}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- bottest.Service(e.p, db, clock, nil).Run(ctx) }()
+	cfg.Addr, cfg.Secret, cfg.Now = "127.0.0.1:0", []byte("browser test"), clock.Now
+	e := &browserEnv{db: db, p: web.New(cfg, db), clock: clock}
+	serve(t, e.p, db, svc(e.p, db, clock))
 	// The defaults are headless, --no-first-run and
 	// --disable-background-networking; the machine has no network.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000))
-	alloc, stop := chromedp.NewExecAllocator(ctx, opts...)
+	alloc, stop := chromedp.NewExecAllocator(context.Background(), opts...)
 	e.alloc = alloc
-	t.Cleanup(func() {
-		stop()
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("service: %v", err)
-		}
-		_ = db.Close()
-	})
-	select {
-	case <-e.p.Ready():
-	case err := <-done:
-		t.Fatalf("service: %v", err)
-	}
+	t.Cleanup(stop) // before the service stops: clean-ups run last first
 	return e
 }
 
@@ -153,10 +149,16 @@ func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
 }
 
-// lastControl selects the newest post's button (or select's form button)
-// with the given text.
-func lastControl(label string) chromedp.JSPath {
-	return chromedp.JSPath(`[...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === ` + jsString(label) + `).slice(-1)[0]`)
+// press clicks the newest post's control with the given label, as a
+// script does: new posts scrolling the page cannot make it miss.
+func press(label string) chromedp.Action[chromedp.Void] {
+	find := `[...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === ` + jsString(label) + ` && !b.disabled).slice(-1)[0]`
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		if _, err := until(`!!`+find, "for a "+label+" button")(ctx, tg); err != nil {
+			return chromedp.Void{}, err
+		}
+		return chromedp.Evaluate[chromedp.Void](find+`.click()`)(ctx, tg)
+	}
 }
 
 // create fills the lobby's form as the host and returns the room's path
@@ -180,16 +182,19 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 	return loc, link
 }
 
-// enter opens the join link, picks a name (unless name is empty: the
-// browser has one) and takes a seat.
+// enter opens the join link and takes a seat: in one step with the name
+// gate's "Take a seat" (unless name is empty: the browser has a name and
+// presses Join).
 func enter(t *testing.T, tab context.Context, link, name string) {
 	do(t, tab, "open the join link", chromedp.Navigate(link))
 	if name != "" {
-		do(t, tab, "choose a name",
+		do(t, tab, "choose a name and take a seat",
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
 			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
-			chromedp.Click(chromedp.CSS(`.namegate button`)),
-			until(`document.body.dataset.named === 'yes'`, "for the room to reload"))
+			chromedp.Click(chromedp.CSS(`.namegate button[value=yes]`)),
+			until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
+			waitText(`#notes`, "You joined"))
+		return
 	}
 	do(t, tab, "join",
 		waitText(`#phase`, "Round 1 of 1"),
@@ -201,11 +206,12 @@ func enter(t *testing.T, tab context.Context, link, name string) {
 // vote chooses the candidate whose proposal is text in the newest post's
 // select, presses its Vote button and waits for the confirmation.
 func vote(t *testing.T, tab context.Context, text string) {
+	do(t, tab, "the ballot's post", until(`[...document.querySelectorAll('#posts select')].some(s => [...s.options].some(o => o.textContent.includes(`+jsString(text)+`)))`, "for a ballot with "+text))
 	id := eval[string](t, tab, `(() => { const s = [...document.querySelectorAll('#posts select')].at(-1);
 		const o = [...s.options].find(o => o.textContent.includes(`+jsString(text)+`));
 		if (!o) throw new Error('no option ' + `+jsString(text)+` + ' in ' + [...s.options].map(o => o.textContent));
 		s.value = o.value; return o.value })()`)
-	do(t, tab, "vote for "+text, chromedp.Click(lastControl("Vote")), waitText(`#notes`, "is recorded: "+id+"."))
+	do(t, tab, "vote for "+text, press("Vote"), waitText(`#notes`, "is recorded: "+id+"."))
 }
 
 // events returns the stored log of the table in a room.

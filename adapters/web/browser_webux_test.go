@@ -8,12 +8,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// viewports are the desktop and phone sizes the tests use.
-var viewports = []struct {
-	name string
-	w, h int64
-}{{"desktop", 1280, 800}, {"phone", 390, 844}}
-
 // TestBrowserSecretBallotAndExtension plays a secret-ballot table at
 // desktop and phone size: the organiser extends the message phase, and
 // after the vote nobody, the organiser included, sees who voted what on

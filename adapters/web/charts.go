@@ -16,10 +16,18 @@ import (
 // optional second series drawn as dots.
 type chart struct {
 	Title  string
+	YLabel string // what the bars measure, along the y axis
 	Width  int
 	Height int
 	Bars   []bar
 	Empty  bool
+	Note   string // said under the chart, e.g. that nothing was accepted
+	Legend []legendItem
+}
+
+// legendItem explains a bar class.
+type legendItem struct {
+	Class, Label string
 }
 
 type bar struct {
@@ -33,11 +41,11 @@ type bar struct {
 
 // Geometry of the charts.
 const (
-	chartH   = 160.0
-	chartTop = 10.0
-	barW     = 28.0
-	barGap   = 12.0
-	chartPad = 44.0
+	chartH   = 200.0
+	chartTop = 12.0
+	barW     = 32.0
+	barGap   = 14.0
+	chartPad = 64.0
 )
 
 // roundPoint is what the rounds chart shows of one round.
@@ -49,13 +57,16 @@ type roundPoint struct {
 
 // roundsChart draws agreement per round, with accepted rounds filled.
 func roundsChart(pts []roundPoint) chart {
-	c := newChart("Agreement per round (share of counted ballots backing the winner); filled bars: a proposal was accepted", len(pts))
+	c := newChart("Agreement per round: the share of counted ballots that backed the winner", len(pts))
+	c.YLabel = "agreement"
+	c.Legend = []legendItem{{"accepted", "a proposal was accepted"}, {"rejected", "no winner"}}
+	c.Note = "No round has accepted a proposal yet."
 	for i, pt := range pts {
 		b := c.bar(i, pt.Round, pt.Agreement)
 		b.Class = "rejected"
 		status := "no winner"
 		if pt.Accepted {
-			b.Class, status = "accepted", "accepted"
+			b.Class, status, c.Note = "accepted", "accepted", ""
 		}
 		b.Tip = fmt.Sprintf("Round %d: %s, agreement %.0f%%", pt.Round, status, 100*pt.Agreement)
 		c.Bars = append(c.Bars, b)
@@ -64,8 +75,26 @@ func roundsChart(pts []roundPoint) chart {
 }
 
 func newChart(title string, n int) chart {
-	return chart{Title: title, Width: int(2*chartPad + float64(max(n, 1))*(barW+barGap)), Height: int(chartH + 2*chartTop + 20), Empty: n == 0}
+	return chart{Title: title, Width: int(2*chartPad + float64(max(n, 3))*(barW+barGap)), Height: int(chartH + 2*chartTop + 40), Empty: n == 0}
 }
+
+// Base is the y of the x axis (0%).
+func (c chart) Base() float64 { return chartTop + chartH }
+
+// Mid is the y of the 50% line.
+func (c chart) Mid() float64 { return chartTop + chartH/2 }
+
+// Top is the y of the 100% line.
+func (c chart) Top() float64 { return chartTop }
+
+// Left is the x of the y axis.
+func (c chart) Left() float64 { return chartPad - 8 }
+
+// XLabelX is the x of the x axis's label, under the round numbers.
+func (c chart) XLabelX() float64 { return float64(c.Width) / 2 }
+
+// XLabelY is the y of the x axis's label.
+func (c chart) XLabelY() float64 { return chartTop + chartH + 36 }
 
 // bar places the i-th bar of height v in [0, 1].
 func (c chart) bar(i, round int, v float64) bar {
@@ -134,7 +163,9 @@ func (p *Platform) utilityChart(st *roundtable.State) *chart {
 		return nil
 	}
 	umax, _ := ex.Econ.UMax()
-	c := newChart("U / U_max of the decision after each round", len(st.Rounds))
+	c := newChart("Welfare of the decision after each round (U / U_max)", len(st.Rounds))
+	c.YLabel = "U / U_max"
+	c.Legend = []legendItem{{"utility", "the decision's total utility over the best possible"}}
 	for i, r := range st.Rounds {
 		u := 0.0
 		if r.Decision != nil && umax > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -149,7 +150,12 @@ func (c *client) start(ctx context.Context, opts map[string]string) error {
 		}
 		form.Set(k, v)
 	}
-	return c.postForm(ctx, "/start", form)
+	err := c.postForm(ctx, "/start", form)
+	var se *statusError
+	if errors.As(err, &se) && se.answered() {
+		return nil // refused: the reason is on the lobby's live stream
+	}
+	return err
 }
 
 // act posts an act in a room.
@@ -159,7 +165,33 @@ func (c *client) act(ctx context.Context, room string, body map[string]any) erro
 	}
 	body["id"] = fmt.Sprintf("a%d", time.Now().UnixNano())
 	raw, _ := json.Marshal(body) // plain data: cannot fail
-	return c.do(ctx, http.MethodPost, "/r/"+room+"/act", "application/json", bytes.NewReader(raw), nil)
+	err := c.do(ctx, http.MethodPost, "/r/"+room+"/act", "application/json", bytes.NewReader(raw), nil)
+	var se *statusError
+	if errors.As(err, &se) && se.answered() && strings.Contains(se.body, `"ok":false`) {
+		return nil // the bot answered with a refusal, shown on the live stream too
+	}
+	return err
+}
+
+// statusError is a response whose status is not 2xx.
+type statusError struct {
+	method, url, status string
+	code                int
+	body                string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("%s %s: %s: %s", e.method, e.url, e.status, e.body)
+}
+
+// answered reports whether the status says the bot refused the request
+// (rather than the server failing to take it).
+func (e *statusError) answered() bool {
+	switch e.code {
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity:
+		return true
+	}
+	return false
 }
 
 func (c *client) postForm(ctx context.Context, path string, form url.Values) error {
@@ -198,7 +230,7 @@ func (c *client) do(ctx context.Context, method, path, ctype string, body io.Rea
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, msg)
+		return &statusError{method: method, url: path, status: resp.Status, code: resp.StatusCode, body: string(msg)}
 	}
 	if out != nil {
 		return decode(resp.Body, out)

@@ -24,8 +24,15 @@ func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
 	recorded := slices.ContainsFunc(evs, func(e roundtable.Event) bool { return e.Key == "msg:"+ev.ID })
 	switch {
 	case !recorded:
-		p.tell(ev, "Your message was not recorded: "+whyNot(st, participantID(ev.User.ID))+".")
+		reason := "Your message was not recorded: " + whyNot(st, participantID(ev.User.ID)) + "."
+		p.tell(ev, reason)
+		if n, ok := ctx.Value(noteKey{}).(*note); ok {
+			n.refuse(roundtable.Conflict, reason)
+		}
 	case st.Config.Mode == roundtable.Live:
+		if seat, ok := st.Participant(participantID(ev.User.ID)); ok {
+			ev.User.Name = seat.Name // the name it was seated under, not the browser's latest
+		}
 		p.postAs(ctx, ev)
 	default:
 		p.tell(ev, "Your message is recorded. It stays sealed until the message phase closes; then everyone sees it.")
@@ -51,6 +58,8 @@ func whyNot(s *roundtable.State, who string) string {
 		return "the table has ended"
 	case !seated:
 		return "you have not joined this table (press Join)"
+	case s.Status == roundtable.StatusCreated:
+		return "the table has not started yet"
 	case s.Phase != roundtable.PhaseMessage:
 		return fmt.Sprintf("it is the %s phase; messages are taken in the message phase", s.Phase)
 	case s.Acted[who]:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"path"
@@ -52,17 +53,39 @@ func (p *Platform) stream(w http.ResponseWriter, r *http.Request, roomID string)
 	if c == (cursor{}) {
 		c = parseCursor(r.URL.Query().Get("since"))
 	}
+	// The server's read and write timeouts would cut the stream: it has
+	// no deadline to read by, and each write gets its own.
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(time.Time{}); err != nil {
+		p.log.Debug("live stream without per-request deadlines", "err", err)
+	}
+	sw := &streamWriter{w: w, rc: rc, timeout: p.cfg.WriteTimeout}
+	sw.extend()
 	w.WriteHeader(http.StatusOK)
-	p.streamLoop(r.Context(), w, flusher, roomID, v, c)
+	p.streamLoop(r.Context(), sw, flusher, roomID, v, c)
 }
 
-func (p *Platform) streamLoop(ctx context.Context, w http.ResponseWriter, f http.Flusher, roomID string, v visitor, c cursor) {
+// streamWriter gives each write of a live stream its own deadline.
+type streamWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (s *streamWriter) extend() { _ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout)) } // unsupported: the server's timeout stands
+
+func (s *streamWriter) Write(b []byte) (int, error) {
+	s.extend()
+	return s.w.Write(b)
+}
+
+func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, roomID string, v visitor, c cursor) {
 	poll := time.NewTicker(statePoll)
 	defer poll.Stop()
 	var lastState []byte
 	first, lastSent := true, time.Now()
 	for {
-		wake := p.sig.wait()
+		wake, posted, told := p.sig.wait(), p.rooms.wait(roomID), p.inbox.wait(v.ID)
 		u, next := p.updateFor(ctx, roomID, v, c)
 		st := stateKey(u.State)
 		if first || len(u.Posts) > 0 || len(u.Private) > 0 || !bytes.Equal(st, lastState) {
@@ -76,6 +99,8 @@ func (p *Platform) streamLoop(ctx context.Context, w http.ResponseWriter, f http
 		case <-ctx.Done():
 			return
 		case <-wake:
+		case <-posted:
+		case <-told:
 		case <-poll.C:
 			if time.Since(lastSent) > keepAlive {
 				if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
@@ -100,7 +125,7 @@ func stateKey(s *stateView) []byte {
 	return b
 }
 
-func writeEvent(w http.ResponseWriter, u update) error {
+func writeEvent(w io.Writer, u update) error {
 	data, err := json.Marshal(u)
 	if err != nil {
 		return fmt.Errorf("encode update: %w", err)

@@ -14,16 +14,17 @@ import (
 
 // lobbyPage is the data of the lobby.
 type lobbyPage struct {
-	Name    string
-	Host    bool
-	Nonce   string
-	Rules   []string
-	Agents  []string
-	Presets []string
-	Checked map[string]bool
-	Form    map[string]string
-	Error   []string
-	Rooms   []roomLink
+	Name     string
+	Host     bool
+	MayStart bool // the host, or anyone when the lobby is open
+	Nonce    string
+	Rules    []string
+	Agents   []string
+	Presets  []presetOption
+	Checked  map[string]bool
+	Form     map[string]string
+	Error    []string
+	Rooms    []roomLink
 }
 
 type roomLink struct {
@@ -39,20 +40,31 @@ func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
-	pg := lobbyPage{Name: v.Name, Host: v.Host, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
-		Presets: p.cfg.Presets, Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
+	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
+		Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
+	for _, name := range p.cfg.Presets {
+		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON()})
+	}
 	if len(pg.Rules) == 0 {
 		for _, r := range vote.Rules() {
 			pg.Rules = append(pg.Rules, string(r))
 		}
 	}
+	defaults := p.cfg.Defaults.formValues()
 	for _, f := range startFields {
 		pg.Form[f] = form.Get(f)
+		if form == nil {
+			pg.Form[f] = defaults[f]
+		}
 	}
 	if pg.Form["rule"] == "" {
 		pg.Form["rule"] = string(vote.Plurality)
 	}
-	for _, a := range form["agents"] {
+	agents := form["agents"]
+	if form == nil {
+		agents = p.cfg.Defaults.Agents
+	}
+	for _, a := range agents {
 		pg.Checked[a] = true
 	}
 	if v.Host {
@@ -85,12 +97,16 @@ func (p *Platform) serveName(w http.ResponseWriter, r *http.Request) {
 	}
 	p.visitor(w, r)
 	name := cleanName(r.PostForm.Get("name"))
-	if name == "" {
-		p.renderMessage(w, http.StatusBadRequest, "Name not set", "Please choose a name with at least one letter.")
+	if why := nameProblem(name); why != "" {
+		p.renderMessage(w, http.StatusBadRequest, "Name not set", why)
 		return
 	}
 	p.setName(w, name)
-	http.Redirect(w, r, localPath(r.PostForm.Get("next")), http.StatusSeeOther)
+	next := localPath(r.PostForm.Get("next"))
+	if room, ok := strings.CutPrefix(next, "/r/"); ok && r.PostForm.Get("seat") == "yes" && validID(room) {
+		http.SetCookie(w, &http.Cookie{Name: cookieSeat + room, Value: "yes", Path: "/", MaxAge: 300, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 var localPathRE = regexp.MustCompile(`^/[A-Za-z0-9/_-]*$`)
@@ -114,12 +130,25 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	}
 	v := p.visitor(w, r)
 	form := r.PostForm
+	var nameErr string
 	if name := cleanName(form.Get("name")); name != "" {
-		v.Name = name
-		p.setName(w, name)
+		if nameErr = nameProblem(name); nameErr == "" {
+			v.Name = name
+			p.setName(w, name)
+		}
 	}
 	nonce := form.Get("nonce")
+	if !p.cfg.OpenLobby && !v.Host {
+		why := "Refused: you may not start tables here: on this server only the host link creates tables. " +
+			"Ask whoever runs it for a table's join link, or to set web.open_lobby = true."
+		p.inbox.add(v.ID, privItem{Channel: Lobby, Kind: privText, Text: why}, nil)
+		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{why}))
+		return
+	}
 	errs := p.startErrors(v, nonce)
+	if nameErr != "" {
+		errs = append([]string{nameErr}, errs...)
+	}
 	h := p.currentHandler()
 	if len(errs) == 0 && h == nil {
 		errs = []string{"The table service is not running; try again in a moment."}
@@ -133,19 +162,24 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	}
 	ev := &bot.Event{Platform: Name, Kind: bot.KindCommand, ID: "u:" + v.ID + ":" + nonce, Command: "start",
 		User: bot.User{ID: v.ID, Name: v.Name, Manager: v.Host}, Channel: Lobby, Options: startOptions(form), Native: v.ID}
-	room, replies := p.starts.get(ev.ID), []string(nil)
-	if room == "" && p.seen.first(ev.ID) {
-		room, replies = p.deliver(r.Context(), h, ev)
-		if room != "" {
-			p.starts.put(ev.ID, room)
+	out := outcome{Room: p.starts.get(ev.ID)}
+	if out.Room == "" && p.seen.first(ev.ID) {
+		out = p.deliver(r.Context(), h, ev)
+		if out.Room != "" {
+			p.starts.put(ev.ID, out.Room)
 		}
 	}
+	room := out.Room
 	if room == "" {
+		code, replies := status(out.Refusal.Code), out.Replies
 		if len(replies) == 0 {
-			replies = []string{"This form was already sent; reload the page to start another table."}
+			code, replies = http.StatusConflict, []string{"This form was already sent; reload the page to start another table."}
 		}
-		p.render(w, http.StatusOK, "lobby", p.lobbyPage(v, form, replies))
+		p.render(w, code, "lobby", p.lobbyPage(v, form, replies))
 		return
+	}
+	for _, text := range out.Replies { // the start reply, with the starter's private brief, belongs to the room
+		p.inbox.add(v.ID, privItem{Channel: room, Kind: privText, Text: text}, nil)
 	}
 	p.setCookie(w, cookieOrganiser+room, p.keys.token(purposeOrganiser, room))
 	p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))

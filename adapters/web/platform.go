@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,11 +31,23 @@ const DefaultAddr = "127.0.0.1:8080"
 // DefaultMaxBody bounds request bodies unless Config.MaxBody says more.
 const DefaultMaxBody = 64 << 10
 
+// The HTTP server's default timeouts: a slow or silent client is not held
+// indefinitely.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+)
+
 // Config configures the web channel. The zero value works: it listens on
 // DefaultAddr with a random secret (links then last until a restart).
 type Config struct {
 	// Addr is the listen address; ":0" or port 0 picks a free port.
 	Addr string
+	// OpenLobby lets anyone who opens the lobby create tables; otherwise
+	// only a browser that opened the host link does.
+	OpenLobby bool
 	// Secret keys the HMACs of join, organiser and host links and of user
 	// cookies. The caller persists it so links survive restarts.
 	Secret []byte
@@ -43,6 +56,11 @@ type Config struct {
 	Rules   []string
 	Agents  []string
 	Presets []string
+	// Defaults are the server's table defaults, which the create form
+	// starts from; PresetTables are the presets' settings, which the form
+	// takes when a preset is chosen (the organiser may then change them).
+	Defaults     TableSettings
+	PresetTables map[string]TableSettings
 	// Log receives the server's logs; nil discards them.
 	Log *slog.Logger
 	// MaxBody bounds request bodies in bytes (default DefaultMaxBody).
@@ -50,6 +68,19 @@ type Config struct {
 	// Now tells the time for countdowns; nil is the wall clock. Set it to
 	// the bot service's clock when that is not the wall clock.
 	Now func() time.Time
+	// ReadTimeout bounds reading a request, headers and body
+	// (default DefaultReadTimeout); its headers get at most
+	// DefaultReadHeaderTimeout of it. WriteTimeout bounds writing a
+	// response (default DefaultWriteTimeout); a live stream is not cut by
+	// either, but each of its writes gets WriteTimeout. IdleTimeout closes
+	// a kept-alive connection that has sent nothing (default
+	// DefaultIdleTimeout).
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
+	// Retention is how long a room is kept after its table ended
+	// (default DefaultRetention); then its posts are deleted.
+	Retention time.Duration
 	// Task builds a table's task for the dashboard's task measures (U over
 	// rounds of an exchange); nil leaves them out.
 	Task func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error)
@@ -76,6 +107,7 @@ type Platform struct {
 	seen   *recent
 	pages  *template.Template
 	starts *startLog
+	joins  *joinLocks
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -108,12 +140,16 @@ func New(cfg Config, r Reader) *Platform {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
+	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.Retention = cmp.Or(cfg.Retention, DefaultRetention)
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(sig), seen: newRecent(4096), ready: make(chan struct{}),
-		pages: parseTemplates(), starts: newStartLog(1024)}
-	p.rooms.byID[Lobby] = &room{ID: Lobby, Title: "Lobby"}
+		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newRecent(4096), ready: make(chan struct{}),
+		pages: parseTemplates(), starts: newStartLog(1024), joins: newJoinLocks()}
+	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	return p
 }
 
@@ -158,10 +194,15 @@ func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
 	p.mu.Unlock()
 	p.once.Do(func() { close(p.ready) })
 	p.log.Info("web channel listening", "url", p.URL())
-	srv := &http.Server{Handler: p.routes(), ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: p.routes(), ReadHeaderTimeout: min(DefaultReadHeaderTimeout, p.cfg.ReadTimeout),
+		ReadTimeout: p.cfg.ReadTimeout, WriteTimeout: p.cfg.WriteTimeout, IdleTimeout: p.cfg.IdleTimeout,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() { defer close(swept); p.sweeper(sweepCtx) }()
+	defer func() { stopSweep(); <-swept }()
 	select {
 	case err := <-errc:
 		p.setHandler(nil)
@@ -218,11 +259,16 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error {
 	switch {
 	case r.Form != nil:
-		budget, cands := 0, map[string]bool(nil)
+		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
 		if st, _, err := p.table(ctx, ev.Channel); err == nil {
 			budget, cands = ballotBudget(st)
+			if parseControl(r.Form.ID).Verb == "ballot" {
+				list = candidateList(st)
+			}
 		}
-		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: viewForm(*r.Form, budget, cands)}, nil)
+		fv := viewForm(*r.Form, budget, cands)
+		fv.Candidates = list
+		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text}, nil)
 	default:
@@ -260,8 +306,10 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	return id, nil
 }
 
-// baseURL is the address to print for a listener: an unspecified IP
-// (listening everywhere) is shown as the loopback address.
+// baseURL is the address to print for a listener. An unspecified IP
+// (listening everywhere, LAN mode) is shown as an address others can
+// reach: this machine's first private (else global) unicast address, and
+// the loopback address only when it has none.
 func baseURL(a net.Addr) string {
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {
@@ -269,7 +317,45 @@ func baseURL(a net.Addr) string {
 	}
 	host := tcp.IP.String()
 	if tcp.IP.IsUnspecified() {
-		host = "127.0.0.1"
+		host = reachableIP(interfaceIPs(), tcp.IP.To4() == nil)
 	}
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port)) + "/"
+}
+
+// interfaceIPs lists the addresses of this machine's interfaces.
+func interfaceIPs() []net.IP {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []net.IP
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			out = append(out, n.IP)
+		}
+	}
+	return out
+}
+
+// reachableIP picks, from ips, the address to give to others: private
+// before global, IPv4 before IPv6 unless v6 says otherwise; loopback when
+// none is usable.
+func reachableIP(ips []net.IP, v6 bool) string {
+	best, rank := "127.0.0.1", 0
+	for _, ip := range ips {
+		if ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast() {
+			continue
+		}
+		r := 1
+		if ip.IsPrivate() {
+			r += 2
+		}
+		if (ip.To4() != nil) != v6 {
+			r++
+		}
+		if r > rank {
+			best, rank = ip.String(), r
+		}
+	}
+	return best
 }

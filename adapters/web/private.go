@@ -36,11 +36,27 @@ type inboxes struct {
 	seq   uint64
 	items map[string][]privItem
 	files map[string]map[uint64][]byte
-	sig   *signal
+	sigs  map[string]*signal // per user: fired when the user gets an item
 }
 
-func newInboxes(sig *signal) *inboxes {
-	return &inboxes{items: map[string][]privItem{}, files: map[string]map[uint64][]byte{}, sig: sig}
+func newInboxes() *inboxes {
+	return &inboxes{items: map[string][]privItem{}, files: map[string]map[uint64][]byte{}, sigs: map[string]*signal{}}
+}
+
+// wait returns a channel closed when user next gets an item.
+func (in *inboxes) wait(user string) <-chan struct{} {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.signal(user).wait()
+}
+
+func (in *inboxes) signal(user string) *signal {
+	s, ok := in.sigs[user]
+	if !ok {
+		s = newSignal()
+		in.sigs[user] = s
+	}
+	return s
 }
 
 // add gives user an item and returns its sequence number.
@@ -56,8 +72,9 @@ func (in *inboxes) add(user string, it privItem, data []byte) uint64 {
 	if data != nil {
 		in.keepFile(user, it.Seq, data)
 	}
+	sig := in.signal(user)
 	in.mu.Unlock()
-	in.sig.fire()
+	sig.fire()
 	return it.Seq
 }
 

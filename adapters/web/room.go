@@ -12,6 +12,7 @@ type roomPage struct {
 	Name      string
 	JoinURL   string
 	Organiser bool
+	AutoJoin  bool // the name gate asked for a seat: the page joins once
 }
 
 // serveRoom shows a room. Opened with its join link (?k=), it remembers
@@ -37,7 +38,12 @@ func (p *Platform) serveRoom(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusForbidden, "Join link needed", "To enter this table, open the join link the organiser shared.")
 		return
 	}
-	p.render(w, http.StatusOK, "room", roomPage{Room: roomID, Title: info.Title, Name: v.Name,
+	autoJoin := false
+	if c, err := r.Cookie(cookieSeat + roomID); err == nil && c.Value == "yes" {
+		autoJoin = true
+		http.SetCookie(w, &http.Cookie{Name: cookieSeat + roomID, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	}
+	p.render(w, http.StatusOK, "room", roomPage{Room: roomID, Title: info.Title, Name: v.Name, AutoJoin: autoJoin,
 		JoinURL: "http://" + r.Host + "/r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organises(r, v, roomID)})
 }
 

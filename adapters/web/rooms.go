@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,18 +14,30 @@ import (
 )
 
 // Blobs is an optional capability of the Reader: a small key-value store
-// (store.DB has it). When the Reader has it, rooms and what was posted in
-// them survive a restart; without it they live in memory.
+// with append-only records (store.DB has it). When the Reader has it,
+// rooms and what was posted in them survive a restart; without it they
+// live in memory.
+//
+// A room is stored as its header, written once when it opens, and one
+// record per change (a post or an edit) under the room's version, never
+// rewritten: a post costs the bytes of that post, whatever the room's
+// length. Records of many rooms share transactions (AddBlob is batched).
 type Blobs interface {
-	PutBlob(ctx context.Context, ns, key string, v []byte) error
 	GetBlob(ctx context.Context, ns, key string) (v []byte, ok bool, err error)
+	// AddBlob stores a record durably; concurrent calls may share a
+	// transaction.
+	AddBlob(ctx context.Context, ns, key string, v []byte) error
+	// EachBlob walks a namespace in key order.
+	EachBlob(ctx context.Context, ns string, fn func(key string, v []byte) error) error
+	DeleteBlob(ctx context.Context, ns, key string) error
+	// DropBlobs removes a namespace and its records.
+	DropBlobs(ctx context.Context, ns string) error
 }
 
 // Where rooms are kept in Blobs.
 const (
-	blobNS      = "web"
-	blobRoomsNS = "web/rooms"
-	blobIndex   = "rooms"
+	blobHeadersNS = "web/room"   // room ID -> header
+	blobPostsNS   = "web/posts/" // + room ID: version (big-endian hex) -> post
 )
 
 // Who wrote a post.
@@ -47,198 +61,184 @@ type post struct {
 	Key      string        `json:"key,omitempty"` // bot.Message.Key: posted once per room
 }
 
-// room is a table's thread (or the lobby).
-type room struct {
+// header is what a room is, apart from its posts; it never changes.
+type header struct {
 	ID      string    `json:"id"`
 	Title   string    `json:"title"`
 	Parent  string    `json:"parent,omitempty"`
 	Creator string    `json:"creator,omitempty"` // user ID
 	Created time.Time `json:"created"`
-	Ver     uint64    `json:"ver"`
-	Posts   []*post   `json:"posts"`
 }
 
-// rooms holds every room, guarded by mu; changes fire sig and are saved
-// to blobs (when there are any) in the order they happened.
+// room is a table's thread (or the lobby): its posts are guarded by its
+// own lock, so rooms never wait for each other.
+type room struct {
+	header
+	sig *signal // fired when a post is added or edited
+
+	mu    sync.Mutex
+	ver   uint64
+	posts []*post
+}
+
+func newRoom(h header) *room { return &room{header: h, sig: newSignal()} }
+
+// rooms holds every room. Its lock guards only the map and the order;
+// sig fires when a room opens or closes.
 type rooms struct {
-	mu     sync.Mutex
-	byID   map[string]*room
-	order  []string
-	sig    *signal
-	blobs  Blobs
-	saveMu sync.Mutex
+	mu    sync.RWMutex
+	byID  map[string]*room
+	order []string
+	sig   *signal
+	blobs Blobs
 }
 
 func newRooms(sig *signal, blobs Blobs) *rooms {
 	return &rooms{byID: map[string]*room{}, sig: sig, blobs: blobs}
 }
 
-// load reads the saved rooms.
-func (rs *rooms) load(ctx context.Context) error {
-	if rs.blobs == nil {
-		return nil
-	}
-	raw, ok, err := rs.blobs.GetBlob(ctx, blobNS, blobIndex)
-	if err != nil || !ok {
-		return err
-	}
-	var ids []string
-	if err := json.Unmarshal(raw, &ids); err != nil {
-		return fmt.Errorf("decode room index: %w", err)
-	}
-	for _, id := range ids {
-		if err := rs.loadRoom(ctx, id); err != nil {
-			return err
-		}
-	}
-	return nil
+func (rs *rooms) get(id string) (*room, bool) {
+	rs.mu.RLock()
+	defer rs.mu.RUnlock()
+	r, ok := rs.byID[id]
+	return r, ok
 }
 
-func (rs *rooms) loadRoom(ctx context.Context, id string) error {
-	raw, ok, err := rs.blobs.GetBlob(ctx, blobRoomsNS, id)
-	if err != nil {
-		return fmt.Errorf("load room %s: %w", id, err)
-	}
-	var r room
-	if !ok {
-		return nil
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return fmt.Errorf("decode room %s: %w", id, err)
-	}
+// put adds a room in memory, unless there is one with its ID.
+func (rs *rooms) put(r *room) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if _, dup := rs.byID[id]; !dup {
-		rs.byID[id] = &r
-		rs.order = append(rs.order, id)
+	if _, dup := rs.byID[r.ID]; !dup {
+		rs.byID[r.ID] = r
+		rs.order = append(rs.order, r.ID)
 	}
-	return nil
 }
 
 // create adds a room and returns its ID.
 func (rs *rooms) create(ctx context.Context, parent, title, creator string, now time.Time) (string, error) {
-	id := "r" + randomID(6)
-	rs.mu.Lock()
-	rs.byID[id] = &room{ID: id, Title: title, Parent: parent, Creator: creator, Created: now}
-	rs.order = append(rs.order, id)
-	index, err := json.Marshal(rs.order)
-	rs.mu.Unlock()
-	if err != nil {
-		return "", fmt.Errorf("encode room index: %w", err)
-	}
-	if err := rs.save(ctx, id); err != nil {
-		return "", err
-	}
+	h := header{ID: "r" + randomID(6), Title: title, Parent: parent, Creator: creator, Created: now}
 	if rs.blobs != nil {
-		if err := rs.blobs.PutBlob(ctx, blobNS, blobIndex, index); err != nil {
-			return "", fmt.Errorf("save room index: %w", err)
+		raw, err := json.Marshal(h)
+		if err != nil {
+			return "", fmt.Errorf("encode room %s: %w", h.ID, err)
+		}
+		if err := rs.blobs.AddBlob(ctx, blobHeadersNS, h.ID, raw); err != nil {
+			return "", fmt.Errorf("save room %s: %w", h.ID, err)
 		}
 	}
+	rs.put(newRoom(h))
 	rs.sig.fire()
-	return id, nil
+	return h.ID, nil
 }
 
 // add appends a post to a room and returns its ID.
 func (rs *rooms) add(ctx context.Context, roomID string, p post) (string, error) {
-	rs.mu.Lock()
-	r, ok := rs.byID[roomID]
+	r, ok := rs.get(roomID)
 	if !ok {
-		rs.mu.Unlock()
 		return "", fmt.Errorf("no room %q", roomID)
 	}
-	if i := slices.IndexFunc(r.Posts, func(q *post) bool { return p.Key != "" && q.Key == p.Key }); i >= 0 {
-		id := r.Posts[i].ID
-		rs.mu.Unlock()
+	r.mu.Lock()
+	if i := slices.IndexFunc(r.posts, func(q *post) bool { return p.Key != "" && q.Key == p.Key }); i >= 0 {
+		id := r.posts[i].ID
+		r.mu.Unlock()
 		return id, nil // posted before (the bot did not learn it in time)
 	}
-	r.Ver++
-	p.N, p.Ver = len(r.Posts)+1, r.Ver
+	r.ver++
+	p.N, p.Ver = len(r.posts)+1, r.ver
 	p.ID = fmt.Sprintf("%s-%d", roomID, p.N)
-	r.Posts = append(r.Posts, &p)
-	rs.mu.Unlock()
-	rs.sig.fire()
-	return p.ID, rs.save(ctx, roomID)
+	r.posts = append(r.posts, &p)
+	rec := p
+	r.mu.Unlock()
+	r.sig.fire()
+	return p.ID, rs.save(ctx, roomID, rec)
 }
 
 // edit replaces a post's text and controls.
 func (rs *rooms) edit(ctx context.Context, roomID, postID string, m bot.Message) error {
-	rs.mu.Lock()
-	r, ok := rs.byID[roomID]
-	var found *post
-	if ok {
-		if i := slices.IndexFunc(r.Posts, func(p *post) bool { return p.ID == postID }); i >= 0 {
-			found = r.Posts[i]
-		}
-	}
-	if found == nil {
-		rs.mu.Unlock()
+	r, ok := rs.get(roomID)
+	if !ok {
 		return fmt.Errorf("no message %q in room %q", postID, roomID)
 	}
-	r.Ver++
-	found.Ver, found.Text, found.Controls = r.Ver, m.Text, m.Controls
-	rs.mu.Unlock()
-	rs.sig.fire()
-	return rs.save(ctx, roomID)
+	r.mu.Lock()
+	i := slices.IndexFunc(r.posts, func(p *post) bool { return p.ID == postID })
+	if i < 0 {
+		r.mu.Unlock()
+		return fmt.Errorf("no message %q in room %q", postID, roomID)
+	}
+	r.ver++
+	found := r.posts[i]
+	found.Ver, found.Text, found.Controls = r.ver, m.Text, m.Controls
+	rec := *found
+	r.mu.Unlock()
+	r.sig.fire()
+	return rs.save(ctx, roomID, rec)
 }
 
-// save writes a room to blobs. saveMu orders the writes, and the room is
-// encoded under it, so a later state is never overwritten by an earlier.
-func (rs *rooms) save(ctx context.Context, id string) error {
+// save appends a post's new state to the room's records. Records are
+// keyed by version, so concurrent saves may land in any order.
+func (rs *rooms) save(ctx context.Context, roomID string, p post) error {
 	if rs.blobs == nil {
 		return nil
 	}
-	rs.saveMu.Lock()
-	defer rs.saveMu.Unlock()
-	rs.mu.Lock()
-	raw, err := json.Marshal(rs.byID[id])
-	rs.mu.Unlock()
+	raw, err := json.Marshal(p)
 	if err != nil {
-		return fmt.Errorf("encode room %s: %w", id, err)
+		return fmt.Errorf("encode post %s: %w", p.ID, err)
 	}
-	if err := rs.blobs.PutBlob(ctx, blobRoomsNS, id, raw); err != nil {
-		return fmt.Errorf("save room %s: %w", id, err)
+	if err := rs.blobs.AddBlob(ctx, blobPostsNS+roomID, verKey(p.Ver), raw); err != nil {
+		return fmt.Errorf("save post %s: %w", p.ID, err)
 	}
 	return nil
 }
 
-// info returns a copy of a room's header (no posts).
-func (rs *rooms) info(id string) (room, bool) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	r, ok := rs.byID[id]
+// verKey is a version as a key that sorts bytewise in version order.
+func verKey(v uint64) string {
+	return hex.EncodeToString(binary.BigEndian.AppendUint64(nil, v))
+}
+
+// info returns a room's header.
+func (rs *rooms) info(id string) (header, bool) {
+	r, ok := rs.get(id)
 	if !ok {
-		return room{}, false
+		return header{}, false
 	}
-	return room{ID: r.ID, Title: r.Title, Parent: r.Parent, Creator: r.Creator, Created: r.Created, Ver: r.Ver}, true
+	return r.header, true
 }
 
 // since returns copies of the posts of a room changed after version ver,
 // in order, and the room's version.
 func (rs *rooms) since(id string, ver uint64) ([]post, uint64) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	r, ok := rs.byID[id]
+	r, ok := rs.get(id)
 	if !ok {
 		return nil, 0
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var out []post
-	for _, p := range r.Posts {
+	for _, p := range r.posts {
 		if p.Ver > ver {
 			out = append(out, *p)
 		}
 	}
-	return out, r.Ver
+	return out, r.ver
+}
+
+// wait returns a channel closed at the room's next change (nil, which
+// never fires, for an unknown room).
+func (rs *rooms) wait(id string) <-chan struct{} {
+	if r, ok := rs.get(id); ok {
+		return r.sig.wait()
+	}
+	return nil
 }
 
 // list returns the headers of every room under parent, oldest first.
-func (rs *rooms) list(parent string) []room {
-	rs.mu.Lock()
-	ids := slices.Clone(rs.order)
-	rs.mu.Unlock()
-	var out []room
-	for _, id := range ids {
-		if r, ok := rs.info(id); ok && r.Parent == parent {
-			out = append(out, r)
+func (rs *rooms) list(parent string) []header {
+	rs.mu.RLock()
+	defer rs.mu.RUnlock()
+	var out []header
+	for _, id := range rs.order {
+		if r := rs.byID[id]; r.Parent == parent {
+			out = append(out, r.header)
 		}
 	}
 	return out

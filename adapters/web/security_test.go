@@ -204,7 +204,9 @@ func TestEphemeralRepliesReachOnlyTheirUser(t *testing.T) {
 func TestStopTakesTheOrganiserLink(t *testing.T) {
 	s := newServer(t)
 	c := s.browser(t, "Ann")
-	s.act(t, c, `{"kind":"command","command":"stop"}`, nil, http.StatusOK)
+	if got := s.act(t, c, `{"kind":"command","command":"stop"}`, nil, http.StatusForbidden); !strings.Contains(got, "only whoever started this table") {
+		t.Errorf("refused stop answers %s", got)
+	}
 	if len(s.events()) != 0 {
 		t.Fatalf("a stop without the organiser link reached the bot")
 	}

@@ -19,6 +19,7 @@ const (
 	cookieHost      = "rt_host"
 	cookieJoin      = "rt_join_"
 	cookieOrganiser = "rt_org_"
+	cookieSeat      = "rt_seat_" // the name gate asked for a seat in this room
 	cookieAge       = 180 * 24 * 3600
 )
 
@@ -132,6 +133,7 @@ type note struct {
 	user    string
 	room    string
 	replies []string
+	refusal refusal
 }
 
 type noteKey struct{}
@@ -143,16 +145,23 @@ func (n *note) setRoom(id string) {
 }
 
 func (n *note) add(r bot.Reply) {
-	if r.Text == "" {
-		return
-	}
-	n.mu.Lock()
-	n.replies = append(n.replies, r.Text)
-	n.mu.Unlock()
-}
-
-func (n *note) result() (string, []string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.room, append([]string(nil), n.replies...)
+	if r.Refused != "" && n.refusal.Code == "" {
+		n.refusal = refusal{Code: r.Refused, Reason: r.Text}
+	}
+	if r.Text != "" {
+		n.replies = append(n.replies, r.Text)
+	}
+}
+
+// refuse records why the act was refused, unless a reason is known.
+func (n *note) refuse(code roundtable.Code, reason string) {
+	n.add(bot.Reply{Text: reason, Refused: code})
+}
+
+func (n *note) result() outcome {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return outcome{Room: n.room, Replies: append([]string(nil), n.replies...), Refusal: n.refusal}
 }

@@ -92,17 +92,25 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	if s.Decision != nil {
 		v.Decision = s.Decision.Proposal.Text
 	}
-	if s.Phase == roundtable.PhaseVote {
-		for _, c := range s.Candidates {
-			v.Candidates = append(v.Candidates, candView{ID: c.ID, Text: c.Proposal.Text})
-		}
-	}
+	v.Candidates = candidateList(s)
 	for _, r := range s.Rounds {
 		if r.Tally != nil {
 			v.History = append(v.History, viewRound(r))
 		}
 	}
 	return v
+}
+
+// candidateList is the candidates of an open vote, with their text.
+func candidateList(s *roundtable.State) []candView {
+	if s.Phase != roundtable.PhaseVote {
+		return nil
+	}
+	var out []candView
+	for _, c := range s.Candidates {
+		out = append(out, candView{ID: c.ID, Text: c.Proposal.Text})
+	}
+	return out
 }
 
 func viewRound(r roundtable.RoundRecord) roundView {

@@ -74,6 +74,8 @@ type formView struct {
 	Fields []fieldView `json:"fields"`
 	Budget int         `json:"budget,omitempty"` // points to share out (cumulative ballots)
 	Unique bool        `json:"unique,omitempty"` // selects must differ (rankings)
+	// Candidates, in a ballot form, are what each letter stands for.
+	Candidates []candView `json:"candidates,omitempty"`
 }
 
 type fieldView struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,8 +54,8 @@ func TestBuiltInExchangePreset(t *testing.T) {
 		d.post(th, head+"proposal")
 		d.command(bottest.Alice, th, "propose", map[string]string{"text": fmt.Sprintf("%d 10 10; %d 80 10; 10 10 80", 70+r, 20-r)})
 		d.sees(bottest.Alice, "Your proposal is recorded")
-		d.post(th, head+"vote")
-		d.command(bottest.Alice, th, "vote", map[string]string{"ballot": "A"})
+		mine := letterOf(d.post(th, head+"vote").Text, "by Alice") // letters stay with their proposal across rounds
+		d.command(bottest.Alice, th, "vote", map[string]string{"ballot": mine})
 		d.post(th, fmt.Sprintf("**Round %d result**", r))
 	}
 	d.post(th, "**The table has ended")
@@ -88,4 +89,16 @@ func TestBuiltInExchangePreset(t *testing.T) {
 	if s.Output == nil {
 		t.Error("five rounds of majority voting decided nothing")
 	}
+}
+
+// letterOf returns the letter of the candidate whose line in a vote post
+// ("- **C** ...: text") contains text.
+func letterOf(post, text string) string {
+	for _, line := range strings.Split(post, "\n") {
+		if rest, ok := strings.CutPrefix(line, "- **"); ok && strings.Contains(line, text) {
+			letter, _, _ := strings.Cut(rest, "**")
+			return letter
+		}
+	}
+	return "?"
 }

@@ -60,6 +60,9 @@ type WebConfig struct {
 	// "on" or "off".
 	Enabled string `toml:"enabled"`
 	Addr    string `toml:"addr"`
+	// OpenLobby lets anyone who opens the web channel create tables;
+	// otherwise only the host link does.
+	OpenLobby bool `toml:"open_lobby"`
 }
 
 // DiscordConfig is the Discord bot.

@@ -10,6 +10,9 @@
   var cursor = '';
   var countdown = { ms: null, at: 0 };
   var openForm = null;
+  var lastState = null;
+  var baseTitle = document.title;
+  var shown = false; // whether the first update was shown
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -27,26 +30,33 @@
   function pause(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
 
   // act posts one act; a network failure is retried with the same ID, so
-  // the server counts it once.
-  async function act(payload) {
-    if (!named) { note('Choose a name first.', 'error'); return false; }
+  // the server counts it once. A refusal (4xx) or a server error (5xx)
+  // shows its reason in the element with ID errId (or among the notes)
+  // and returns false: the caller keeps what the user typed.
+  async function act(payload, errId) {
+    var errEl = errId ? byId(errId) : null;
+    var fail = function (text) {
+      if (errEl) { errEl.textContent = text; } else { note(text, 'error'); }
+      return false;
+    };
+    if (!named) { return fail('Choose a name first.'); }
     payload.id = newID();
     for (var i = 0; i < 3; i++) {
+      var res;
       try {
-        var res = await fetch('/r/' + room + '/act', {
+        res = await fetch('/r/' + room + '/act', {
           method: 'POST', credentials: 'same-origin',
           headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload)
         });
-        if (res.ok) { return true; }
-        var data = await res.json().catch(function () { return {}; });
-        note(data.error || ('Refused (' + res.status + ')'), 'error');
-        return false;
       } catch (e) {
         await pause(400 * (i + 1));
+        continue;
       }
+      if (res.ok) { if (errEl) { errEl.textContent = ''; } return true; }
+      var data = await res.json().catch(function () { return {}; });
+      return fail(data.error || ('Refused (' + res.status + ')'));
     }
-    note('The server cannot be reached; your action may not be recorded.', 'error');
-    return false;
+    return fail('The server cannot be reached; your action may not be recorded.');
   }
 
   function note(text, cls, html) {
@@ -76,8 +86,46 @@
     var body = el('div', 'body');
     body.innerHTML = v.html;
     li.replaceChildren(head, body);
-    if (v.controls) { li.append(renderControls(v.controls)); }
+    if (v.controls) { li.append(renderControls(v.controls)); refreshControls(); }
     return li;
+  }
+
+  // applies reports whether a control made for a round and a verb
+  // ("rt:<table>:<round>:<verb>") can still be used in state s.
+  function applies(id, s) {
+    var parts = String(id).split(':');
+    if (parts.length !== 4 || !s) { return true; }
+    var round = Number(parts[2]), verb = parts[3];
+    if (verb === 'status') { return true; }
+    if (s.status === 'ended') { return false; }
+    if (verb === 'join') { return !s.seated; }
+    if (s.status !== 'running' || round !== s.round) { return false; }
+    var phase = { write: 'message', msg: 'message', prop: 'proposal', skip: 'proposal', choose: 'vote', ballot: 'vote', abstain: 'vote' }[verb];
+    return !phase || phase === s.phase;
+  }
+
+  // refreshControls disables what no longer applies: old rounds' buttons,
+  // Join once seated, the boxes of phases that are not open.
+  function refreshControls() {
+    var s = lastState;
+    document.querySelectorAll('#posts [data-control]').forEach(function (e) {
+      e.disabled = !applies(e.dataset.control, s);
+    });
+    if (!s) { return; }
+    var running = s.status === 'running';
+    var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
+    set('say', running);
+    set('say-send', running);
+    byId('say').placeholder = running && s.phase === 'message' ? 'Write to the table (Enter sends, Shift+Enter for a new line)' :
+      running ? 'Messages are taken in the message phase; commands such as /roundtable vote B work here.' : 'The table has ended.';
+    set('proposal-text', running && s.phase === 'proposal');
+    set('propose-send', running && s.phase === 'proposal');
+    set('ballot-text', running && s.phase === 'vote');
+    set('vote-send', running && s.phase === 'vote');
+    document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
+    document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
+    document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
+    document.querySelectorAll('button[data-command=close]').forEach(function (b) { b.disabled = !running; });
   }
 
   function renderControls(controls) {
@@ -93,6 +141,7 @@
   function controlButton(c) {
     var b = el('button', c.primary ? 'primary' : '', c.label);
     b.type = 'button';
+    b.dataset.control = c.id;
     b.addEventListener('click', function () { act({ kind: 'action', action: c.id, values: [] }); });
     return b;
   }
@@ -108,6 +157,7 @@
     c.options.forEach(function (o) { s.append(new Option(o.label, o.value)); });
     var b = el('button', 'primary', 'Vote');
     b.type = 'submit';
+    b.dataset.control = s.dataset.control = c.id;
     f.append(label, s, b);
     f.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -131,6 +181,7 @@
     });
     var b = el('button', 'primary', 'Send');
     b.type = 'submit';
+    b.dataset.control = c.id;
     f.append(fs, b);
     f.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -163,6 +214,11 @@
     byId('dialog-error').textContent = '';
     var box = byId('dialog-fields');
     box.replaceChildren();
+    if (f.candidates) {
+      var list = el('dl', 'cands');
+      f.candidates.forEach(function (c) { list.append(el('dt', '', c.id), el('dd', '', c.text)); });
+      box.append(list);
+    }
     f.fields.forEach(function (fl) { box.append(formField(fl)); });
     if (f.budget) {
       var b = el('p', 'budget');
@@ -244,12 +300,57 @@
     byId('dialog-fields').querySelectorAll('input, select, textarea').forEach(function (i) { fields[i.name] = i.value.trim(); });
     var problem = formProblem(fields);
     if (problem) { byId('dialog-error').textContent = problem; return; }
-    if (await act({ kind: 'submit', action: openForm.id, fields: fields })) { byId('dialog').close(); }
+    if (await act({ kind: 'submit', action: openForm.id, fields: fields }, 'dialog-error')) { byId('dialog').close(); }
   });
   byId('dialog-cancel').addEventListener('click', function () { byId('dialog').close(); });
 
   // State.
+  // signalTurn shows a browser notification, when the viewer asked for
+  // them and is looking at another tab.
+  var wasTurn = false;
+  function signalTurn(text) {
+    var box = byId('notify');
+    if (!box.checked || !document.hidden || !window.Notification || Notification.permission !== 'granted') { return; }
+    new Notification(document.title.replace(/^\(Your turn\) /, ''), { body: text, tag: 'roundtable-' + room });
+  }
+  byId('notify').addEventListener('change', function (e) {
+    if (!e.target.checked || !window.Notification) { return; }
+    Notification.requestPermission().then(function (p) {
+      if (p !== 'granted') { e.target.checked = false; note('Notifications are blocked in this browser.', 'error'); }
+    });
+  });
+
+  // todo says what the viewer can do now, and the tab's title says when
+  // it is their turn.
+  function renderTodo(s) {
+    var me = (s.participants || []).find(function (p) { return p.you; });
+    var running = s.status === 'running';
+    var turn = running && me && !me.acted && ['message', 'proposal', 'vote'].indexOf(s.phase) >= 0;
+    var todo = s.status === 'ended' ? 'The table has ended.' :
+      !s.seated ? 'You are watching: press Join to take a seat.' :
+      !running ? 'Waiting for the table to start.' :
+      turn ? { message: 'Your turn: write your message.', proposal: 'Your turn: propose, or skip.', vote: 'Your turn: vote.' }[s.phase] :
+      'Done for this phase: waiting for the others.';
+    byId('todo').textContent = todo;
+    byId('todo').classList.toggle('turn', !!turn);
+    var people = s.participants || [];
+    var acted = people.filter(function (p) { return p.acted; }).length;
+    byId('acted').textContent = running ? acted + ' of ' + people.length + ' acted' : '';
+    if (turn && !wasTurn) { signalTurn(todo); }
+    wasTurn = !!turn;
+    document.title = (turn ? '(Your turn) ' : '') + baseTitle;
+    byId('favicon').href = turn ? '/static/favicon-turn.svg' : '/static/favicon.svg';
+  }
+
+  var autojoin = document.body.dataset.autojoin === 'yes';
+
   function renderState(s) {
+    lastState = s;
+    if (autojoin && !s.seated && s.status !== 'ended') {
+      autojoin = false; // once: a refusal is shown, not retried
+      act({ kind: 'command', command: 'join', options: {} });
+    }
+    renderTodo(s);
     var phase = s.status === 'running' ? ('Round ' + s.round + ' of ' + s.rounds + ' · ' + s.phase + ' phase') : s.status;
     byId('phase').textContent = phase;
     byId('phase').className = 'badge ' + (s.status === 'running' ? s.phase : s.status);
@@ -258,7 +359,8 @@
     tick();
     byId('rule').textContent = 'Rule: ' + s.rule + '. ' + s.rule_text + ' Messages: ' + s.mode + '.';
     byId('decision').textContent = s.decision || 'none yet';
-    byId('seat').textContent = s.seated ? 'You have a seat at this table.' : 'You are watching. Press Join to take a seat.';
+    byId('seat').textContent = s.status === 'ended' ? 'The table has ended.' :
+      s.seated ? 'You have a seat at this table.' : 'You are watching. Press Join to take a seat.';
     var people = byId('people');
     people.replaceChildren();
     (s.participants || []).forEach(function (p) {
@@ -274,6 +376,7 @@
       hist.append(li);
     });
     byId('ballot-hint').textContent = ballotHint(s.rule);
+    refreshControls();
   }
 
   function ballotHint(rule) {
@@ -286,20 +389,45 @@
     return 'One candidate, e.g. B, or abstain';
   }
 
+  // tick runs the countdown; a minute before the phase closes it turns
+  // red and, if the viewer has not acted yet, says so once.
+  var warned = '';
   function tick() {
     var c = byId('countdown');
     if (countdown.ms === null) { c.textContent = ''; return; }
     var left = Math.max(0, countdown.ms - (Date.now() - countdown.at));
     var s = Math.round(left / 1000);
     c.textContent = Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0') + ' left';
-    c.classList.toggle('soon', s <= 15);
+    c.classList.toggle('soon', s <= 60);
+    var st = lastState, me = st && (st.participants || []).find(function (p) { return p.you; });
+    var phase = st ? st.round + ':' + st.phase : '';
+    if (s <= 60 && s > 0 && me && !me.acted && warned !== phase) {
+      warned = phase;
+      note('One minute left in the ' + st.phase + ' phase: act now if you want to.', 'warn');
+    }
   }
   setInterval(tick, 1000);
 
   // The live stream.
+  // nearEnd reports whether the newest post is (about) in view.
+  function nearEnd() {
+    var last = byId('posts').lastElementChild;
+    return !last || last.getBoundingClientRect().top < window.innerHeight + 40;
+  }
+
+  function showNew(fresh, wasNear) {
+    if (!fresh || !shown) { return; }
+    if (wasNear) { byId('posts').lastElementChild.scrollIntoView({ block: 'end' }); return; }
+    byId('jump').hidden = false;
+  }
+
   function apply(u) {
     cursor = u.cursor;
+    var wasNear = nearEnd();
+    var fresh = (u.posts || []).some(function (v) { return !postEls.has(v.id); });
     (u.posts || []).forEach(renderPost);
+    showNew(fresh, wasNear);
+    shown = true;
     (u.private || []).forEach(renderPrivate);
     if (u.state) { renderState(u.state); }
   }
@@ -316,6 +444,11 @@
     });
   }
   connect();
+  byId('jump').addEventListener('click', function () {
+    byId('jump').hidden = true;
+    byId('posts').lastElementChild.scrollIntoView({ block: 'end' });
+  });
+  window.addEventListener('scroll', function () { if (nearEnd()) { byId('jump').hidden = true; } }, { passive: true });
 
   // The user's own acts.
   var say = byId('say');
@@ -323,7 +456,7 @@
     e.preventDefault();
     var text = say.value.trim();
     if (!text) { return; }
-    if (await act({ kind: 'message', text: text })) { say.value = ''; }
+    if (await act({ kind: 'message', text: text }, 'say-error')) { say.value = ''; }
   });
   say.addEventListener('keydown', function (e) {
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); byId('composer').requestSubmit(); }
@@ -331,13 +464,13 @@
   byId('propose').addEventListener('submit', async function (e) {
     e.preventDefault();
     var t = byId('proposal-text');
-    if (!t.value.trim()) { note('Write a proposal first.', 'error'); return; }
-    if (await act({ kind: 'command', command: 'propose', options: { text: t.value.trim() } })) { t.value = ''; }
+    if (!t.value.trim()) { byId('proposal-error').textContent = 'Write a proposal first.'; return; }
+    if (await act({ kind: 'command', command: 'propose', options: { text: t.value.trim() } }, 'proposal-error')) { t.value = ''; }
   });
   byId('textvote').addEventListener('submit', function (e) {
     e.preventDefault();
     var b = byId('ballot-text');
-    act({ kind: 'command', command: 'vote', options: { ballot: b.value.trim() } });
+    act({ kind: 'command', command: 'vote', options: { ballot: b.value.trim() } }, 'ballot-error');
   });
   document.querySelectorAll('[data-command]').forEach(function (b) {
     b.addEventListener('click', function () {
@@ -347,6 +480,7 @@
         if (byId('names') && byId('names').checked) { opts.names = 'keep'; }
       }
       if (b.dataset.command === 'stop' && !confirm('Stop the table now? Its decision so far becomes its output.')) { return; }
+      if (b.dataset.command === 'close' && !confirm('Close the ' + (lastState ? lastState.phase + ' ' : '') + 'phase now, before its deadline?')) { return; }
       act({ kind: 'command', command: b.dataset.command, options: opts });
     });
   });
