@@ -2,8 +2,10 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -115,4 +117,53 @@ func (e *browserEnv) checkSecretDashboard(t *testing.T, tab context.Context, who
 	if got := eval[string](t, tab, `fetch('`+room+`/log?format=sheet`+names+`').then(r => r.status + ' ' + r.headers.get('Content-Disposition'))`); !strings.HasPrefix(got, "200 attachment") || !strings.Contains(got, "-sheet.csv") {
 		t.Errorf("%s's sheet download: %s", who, got)
 	}
+}
+
+// TestBrowserChartsStayReadable: a ten-round table's dashboard, at desktop
+// and phone size, draws one bar per round with labelled axes and a legend,
+// its labels at a readable size (at least 10 CSS pixels), and the page does
+// not scroll sideways.
+func TestBrowserChartsStayReadable(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tab := e.browsers(t, 1)[0]
+	room := e.createRounds(t, tab, 10)
+	for i := 0; i < 40 && !eval[bool](t, tab, `document.querySelector('#phase').textContent.includes('ended')`); i++ {
+		e.clock.Advance(3 * time.Minute) // nobody proposes: each round closes with no candidates
+	}
+	do(t, tab, "the table ends", waitText(`#phase`, "ended"))
+	for _, vp := range viewports {
+		t.Run(vp.name, func(t *testing.T) {
+			do(t, tab, "the dashboard", chromedp.EmulateViewport(vp.w, vp.h),
+				chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Agreement per round"))
+			if n := eval[int](t, tab, `document.querySelectorAll('.chart svg rect.rejected, .chart svg rect.accepted').length`); n != 10 {
+				t.Errorf("%d bars, want 10", n)
+			}
+			if got := eval[string](t, tab, `[...document.querySelectorAll('.chart .axislabel, .chart .legend li')].map(e => e.textContent.trim()).join('|')`); got != "agreement|round|a proposal was accepted|no winner" {
+				t.Errorf("axis labels and legend: %q", got)
+			}
+			if px := eval[float64](t, tab, `Math.min(...[...document.querySelectorAll('.chart svg text')].map(e => e.getBoundingClientRect().height))`); px < 10 {
+				t.Errorf("the smallest chart label is %.1f px high, want at least 10", px)
+			}
+			if eval[bool](t, tab, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+				t.Errorf("the dashboard scrolls sideways")
+			}
+			e.screenshot(t, tab, "charts-"+vp.name+".png")
+		})
+	}
+}
+
+// createRounds starts a table of n rounds with nobody but its organiser
+// and no agents, and returns its room's path.
+func (e *browserEnv) createRounds(t *testing.T, tab context.Context, n int) string {
+	do(t, tab, "create a long table",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
+		chromedp.SendKeys(chromedp.CSS(`#topic`), "Ten rounds"),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), fmt.Sprint(n)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		waitText(`#phase`, "Round 1 of "+fmt.Sprint(n)),
+	)
+	return eval[string](t, tab, `location.pathname`)
 }
