@@ -17,36 +17,30 @@ import (
 func TestBrowserSecretBallotAndExtension(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
-	for _, vp := range viewports {
-		t.Run(vp.name, func(t *testing.T) {
-			tabs := e.browsers(t, 2)
-			ann, bob := tabs[0], tabs[1]
-			for _, tab := range tabs {
-				do(t, tab, "viewport", chromedp.EmulateViewport(vp.w, vp.h))
-			}
-			room, link := e.createSecret(t, ann, "Secret lunch "+vp.name)
-			enter(t, bob, link, "Bob "+vp.name)
-			e.checkExtend(t, ann, bob)
+	e.inViewportPair(t, func(t *testing.T, ann, bob context.Context) {
+		size := fmt.Sprint(eval[int](t, ann, `window.innerWidth`))
+		room, link := e.createSecret(t, ann, "Secret lunch "+size)
+		enter(t, bob, link, "Bob "+size)
+		e.checkExtend(t, ann, bob)
 
-			do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"))
-			do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Sushi!\r"), waitText(`#phase`, "proposal phase"))
-			for _, p := range []struct {
-				tab  context.Context
-				text string
-			}{{ann, "Pizza"}, {bob, "Sushi"}} {
-				do(t, p.tab, "propose "+p.text, chromedp.SendKeys(chromedp.CSS(`#proposal-text`), p.text),
-					chromedp.Click(chromedp.CSS(`#propose button`)), waitText(`#notes`, "Your proposal is recorded"))
-			}
-			do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
-			vote(t, bob, "Sushi")
-			vote(t, ann, "Pizza")
-			do(t, ann, "the tally", waitText(`#posts`, "Round 1 result"), waitText(`#posts`, "The table has ended"))
-			e.screenshot(t, ann, "secret-room-"+vp.name+".png")
-			for who, tab := range map[string]context.Context{"organiser": ann, "participant": bob} {
-				e.checkSecretDashboard(t, tab, who, room)
-			}
-		})
-	}
+		do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"))
+		do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Sushi!\r"), waitText(`#phase`, "proposal phase"))
+		for _, p := range []struct {
+			tab  context.Context
+			text string
+		}{{ann, "Pizza"}, {bob, "Sushi"}} {
+			do(t, p.tab, "propose "+p.text, chromedp.SendKeys(chromedp.CSS(`#proposal-text`), p.text),
+				chromedp.Click(chromedp.CSS(`#propose button`)), waitText(`#notes`, "Your proposal is recorded"))
+		}
+		do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
+		vote(t, bob, "Sushi")
+		vote(t, ann, "Pizza")
+		do(t, ann, "the tally", waitText(`#posts`, "Round 1 result"), waitText(`#posts`, "The table has ended"))
+		e.screenshot(t, ann, "secret-room-"+size+".png")
+		for who, tab := range map[string]context.Context{"organiser": ann, "participant": bob} {
+			e.checkSecretDashboard(t, tab, who, room)
+		}
+	})
 }
 
 // createSecret starts a secret-ballot table from the host's form, Ann
