@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -201,6 +202,7 @@ type stored struct {
 
 // roomPost is a web room's post as stored.
 type roomPost struct {
+	N    int    `json:"n"`
 	Key  string `json:"key"`
 	Text string `json:"text"`
 }
@@ -223,18 +225,37 @@ func readStored(t *testing.T, path string) *stored {
 			t.Fatal(err)
 		}
 	}
-	rooms, err := db.Blobs(ctx, "web/rooms", "")
+	heads, err := db.Blobs(ctx, "web/room", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, raw := range rooms {
-		var r struct{ Posts []roomPost }
-		if err := json.Unmarshal(raw, &r); err != nil {
-			t.Fatal(err)
-		}
-		st.rooms[id] = r.Posts
+	for id := range heads {
+		st.rooms[id] = roomPosts(ctx, t, db, id)
 	}
 	return st
+}
+
+// roomPosts folds a web room's append-only records (web/posts/<room>: a
+// post's state at each version) into its posts, in order.
+func roomPosts(ctx context.Context, t *testing.T, db *store.DB, id string) []roomPost {
+	t.Helper()
+	recs, err := db.Blobs(ctx, "web/posts/"+id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := map[int]roomPost{}
+	for _, ver := range slices.Sorted(maps.Keys(recs)) {
+		var p roomPost
+		if err := json.Unmarshal(recs[ver], &p); err != nil {
+			t.Fatal(err)
+		}
+		latest[p.N] = p
+	}
+	posts := make([]roomPost, 0, len(latest))
+	for _, n := range slices.Sorted(maps.Keys(latest)) {
+		posts = append(posts, latest[n])
+	}
+	return posts
 }
 
 // room returns the posts of the room of the table whose log is evs.
@@ -253,7 +274,7 @@ func (st *stored) room(t *testing.T, evs []roundtable.Event) []roomPost {
 func serveWebArgs(t *testing.T) (string, string, []byte) {
 	dbPath := filepath.Join(t.TempDir(), "rt.db")
 	addr := freeAddr(t)
-	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\n", dbPath, addr))
+	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\nopen_lobby = true # the scripted person starts tables from the plain lobby\n", dbPath, addr))
 	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
 	return dbPath, addr, args
 }
