@@ -29,9 +29,10 @@ type courier struct {
 
 // lane is one channel's queue. busy is the item being sent.
 type lane struct {
-	items  []*item
-	queued map[string]bool // table/mark of every queued item
-	busy   *item
+	items    []*item
+	queued   map[string]bool // table/mark of every queued item
+	busy     *item
+	draining bool // a drain goroutine owns the lane
 }
 
 // item is an intent on its way, with every mark it settles: a post whose
@@ -76,7 +77,8 @@ func (c *courier) enqueue(in intent, sent *sentLog) {
 	}
 	l.items = append(l.items, &item{intent: in, sent: sent, marks: []string{in.Mark}})
 	sent.queued()
-	if len(l.items) == 1 && l.busy == nil {
+	if !l.draining {
+		l.draining = true
 		c.svc.wg.Add(1)
 		go c.drain(c.svc.context(), in.Channel, l)
 	}
@@ -105,7 +107,10 @@ func (c *courier) drain(ctx context.Context, channel string, l *lane) {
 	for {
 		c.mu.Lock()
 		if len(l.items) == 0 {
-			delete(c.lanes, channel)
+			l.draining = false
+			if c.lanes[channel] == l {
+				delete(c.lanes, channel)
+			}
 			c.mu.Unlock()
 			return
 		}
@@ -131,7 +136,7 @@ func (c *courier) drain(ctx context.Context, channel string, l *lane) {
 func (c *courier) abandon(channel string, l *lane) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	l.busy = nil
+	l.busy, l.draining = nil, false
 	if c.lanes[channel] == l {
 		delete(c.lanes, channel)
 	}

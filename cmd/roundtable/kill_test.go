@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -202,7 +202,6 @@ type stored struct {
 
 // roomPost is a web room's post as stored.
 type roomPost struct {
-	N    int    `json:"n"`
 	Key  string `json:"key"`
 	Text string `json:"text"`
 }
@@ -225,37 +224,16 @@ func readStored(t *testing.T, path string) *stored {
 			t.Fatal(err)
 		}
 	}
-	heads, err := db.Blobs(ctx, "web/room", "")
+	rooms, err := web.ReadRooms(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id := range heads {
-		st.rooms[id] = roomPosts(ctx, t, db, id)
+	for id, posts := range rooms {
+		for _, p := range posts {
+			st.rooms[id] = append(st.rooms[id], roomPost{Key: p.Key, Text: p.Text})
+		}
 	}
 	return st
-}
-
-// roomPosts folds a web room's append-only records (web/posts/<room>: a
-// post's state at each version) into its posts, in order.
-func roomPosts(ctx context.Context, t *testing.T, db *store.DB, id string) []roomPost {
-	t.Helper()
-	recs, err := db.Blobs(ctx, "web/posts/"+id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	latest := map[int]roomPost{}
-	for _, ver := range slices.Sorted(maps.Keys(recs)) {
-		var p roomPost
-		if err := json.Unmarshal(recs[ver], &p); err != nil {
-			t.Fatal(err)
-		}
-		latest[p.N] = p
-	}
-	posts := make([]roomPost, 0, len(latest))
-	for _, n := range slices.Sorted(maps.Keys(latest)) {
-		posts = append(posts, latest[n])
-	}
-	return posts
 }
 
 // room returns the posts of the room of the table whose log is evs.
@@ -274,7 +252,7 @@ func (st *stored) room(t *testing.T, evs []roundtable.Event) []roomPost {
 func serveWebArgs(t *testing.T) (string, string, []byte) {
 	dbPath := filepath.Join(t.TempDir(), "rt.db")
 	addr := freeAddr(t)
-	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\naddr = %q\nopen_lobby = true # the scripted person starts tables from the plain lobby\n", dbPath, addr))
+	cfg := writeConfig(t, fmt.Sprintf("[store]\npath = %q\n\n[web]\nenabled = \"on\"\nopen_lobby = true\naddr = %q\n", dbPath, addr))
 	args, _ := json.Marshal([]string{"--config", cfg, "--log-level", "warn", "serve"})
 	return dbPath, addr, args
 }
