@@ -12,11 +12,13 @@ import (
 const warnBefore = time.Minute
 
 // armWarning arms the warning of the open phase: a minute before its
-// deadline the table is told who has not acted yet. A phase that closes
-// within a minute, or has no deadline, gets none. The caller holds mu.
+// deadline the table is told who has not acted yet. A phase with no
+// deadline, or that closes within two minutes (where a warning would be
+// noise: the web room's countdown turns red by itself), gets none. The
+// caller holds mu.
 func (lt *live) armWarning(s *roundtable.State, now time.Time) {
 	lt.stopWarning()
-	if s.Status != roundtable.StatusRunning || s.Deadline.IsZero() || s.Deadline.Sub(now) <= warnBefore {
+	if s.Status != roundtable.StatusRunning || s.Deadline.IsZero() || s.Deadline.Sub(now) <= 2*warnBefore {
 		return
 	}
 	pos, deadline := s.Position(), s.Deadline
