@@ -128,6 +128,7 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 	if err := applyOptions(&cfg, opt); err != nil {
 		return cfg, nil, err
 	}
+	applyAudit(&cfg, opt)
 	if a, ok := opt["agents"]; ok {
 		agents = s.agentList(a)
 		if len(agents) == 1 && (strings.EqualFold(agents[0], "none") || agents[0] == "-") {
@@ -228,8 +229,10 @@ func (s *Service) closePhase(ctx context.Context, ev *Event, lt *live) (*Reply, 
 	return ephemeral(fmt.Sprintf("You closed the %s phase of round %d.", st.Phase, st.Round)), nil
 }
 
-// export sends the table's log as a file. Human participants are
-// pseudonymised unless the starter (or a manager) asks for names:keep.
+// export sends the table's log as a file, as the requester may see it now
+// (roundtable.Visible): nothing an open phase still seals. Human
+// participants are pseudonymised unless the starter (or a manager) asks for
+// names:keep.
 func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
 	up, ok := lt.platform.(Uploader)
 	if !ok {
@@ -250,7 +253,10 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep}); err != nil {
+	// The requester sees the table as the visibility rule lets them see it
+	// now; private reasoning only in an export with names of an ended table.
+	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: keep}
+	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	name := fmt.Sprintf("%s.%s", lt.table.ID(), format)
@@ -261,7 +267,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	if err := up.Upload(ctx, ev, name, buf.Bytes(), note); err != nil {
 		return nil, fmt.Errorf("upload export: %w", err)
 	}
-	return nil, nil
+	return nil, s.exportAudit(ctx, ev, up, lt.table.ID(), events, keep)
 }
 
 func defaultTo(v, def string) string {

@@ -55,6 +55,8 @@ type Deps struct {
 	Task func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error)
 	// Agent builds the agent that acts for a bot participant.
 	Agent func(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error)
+	// Audit measures the messages of audited tables in the background.
+	Audit Auditing
 }
 
 // Policy says who may start and stop tables. A user qualifies when any

@@ -135,6 +135,9 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	if r.Verb == verbRefresh {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
 	}
+	if l, ok := selfLevel(r.Verb); ok {
+		return s.selfReport(ctx, ev, lt, r.Round, l)
+	}
 	if err := lt.current(r.Round); err != nil {
 		return nil, err
 	}
@@ -213,7 +216,7 @@ func first(v []string) string {
 }
 
 const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
-- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|research|no] or preset:<name>
+- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|research|no] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
 - /roundtable close (the open phase, now), extend [by:2m] (it, by more time), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`

@@ -59,6 +59,7 @@ func (lt *live) begin(ctx context.Context) {
 // enter arms the open phase's deadline and asks the agents that have not
 // acted (the phase's prompt is posted by the courier).
 func (lt *live) enter(ctx context.Context) {
+	lt.svc.audit.reveal(lt)
 	s := lt.table.Snapshot()
 	if s.Status == roundtable.StatusEnded {
 		lt.finish(ctx, s)
@@ -189,6 +190,7 @@ func (lt *live) maybeAdvance(ctx context.Context, pos roundtable.Position) {
 	if lt.table.Ready() && lt.hasPerson() {
 		lt.advance(ctx, pos, roundtable.ClosedAllActed)
 	}
+	lt.svc.audit.reveal(lt)
 }
 
 // advance closes the phase at pos (if it is still open) and enters the

@@ -79,6 +79,10 @@ func (p *planner) feed(events []roundtable.Event) error {
 	return nil
 }
 
+// channelViewer is who reads a table's channel: anyone, so its posts show
+// what the visibility rule lets everyone see.
+var channelViewer = roundtable.Viewer{}
+
 // implied emits what event e (already folded) implies.
 func (p *planner) implied(e roundtable.Event) {
 	s := p.state
@@ -88,7 +92,8 @@ func (p *planner) implied(e roundtable.Event) {
 	case roundtable.PhaseOpened:
 		p.post(phaseKey(s.Position(), "open"), func() Message { return Message{Text: renderPhaseOpen(s, e.Time), Controls: phaseControls(s)} })
 	case roundtable.MessagePosted:
-		if s.Config.Mode == roundtable.Live && !strings.HasPrefix(e.Key, keyTypedMessage) {
+		shown := channelViewer.May(s.Stage(), roundtable.Sight{Author: e.Actor, Round: d.Round, Phase: roundtable.PhaseMessage})
+		if shown && !strings.HasPrefix(e.Key, keyTypedMessage) { // live mode: shown as it comes
 			r := s.Rounds[d.Round-1]
 			m := r.Messages[len(r.Messages)-1]
 			p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
@@ -99,7 +104,7 @@ func (p *planner) implied(e roundtable.Event) {
 			return Message{Text: fmt.Sprintf("**Round %d: %s phase** (closed)", d.Round, d.Phase)}
 		})
 		if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed && d.Round >= 1 && d.Round <= len(s.Rounds) {
-			for _, m := range s.Rounds[d.Round-1].Messages {
+			for _, m := range s.Rounds[d.Round-1].For(channelViewer, s.Stage()).Messages {
 				p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
 			}
 		}
@@ -108,6 +113,7 @@ func (p *planner) implied(e roundtable.Event) {
 	case roundtable.DecisionMade:
 		if d.Round >= 1 && d.Round <= len(s.Rounds) {
 			p.post(fmt.Sprintf("r%d/result", d.Round), func() Message { return Message{Text: renderTally(s, s.Rounds[d.Round-1])} })
+			p.selfReportPrompt(d.Round)
 		}
 	case roundtable.TableEnded:
 		p.post("end", func() Message { return Message{Text: renderEnd(s)} })

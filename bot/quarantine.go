@@ -48,18 +48,8 @@ func quarantinedError(id string) error {
 	return roundtable.Errorf(roundtable.Conflict, "table %s is paused: its stored log is damaged (the server's operator has the details)", id)
 }
 
-// replaySafely replays events, turning a panic of a malformed log into an
-// error: one damaged table must not take the server down.
-func replaySafely(events []roundtable.Event) (st *roundtable.State, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			st, err = nil, fmt.Errorf("replay: %v", r)
-		}
-	}()
-	return roundtable.Replay(events)
-}
-
-// openSafely is roundtable.OpenFunc with the same protection.
+// openSafely is roundtable.OpenFunc, turning a panic of a malformed log
+// into an error: one damaged table must not take the server down.
 func openSafely(ctx context.Context, st roundtable.Store, clock roundtable.Clock, id string,
 	task func(roundtable.Config) (roundtable.Task, error)) (t *roundtable.Table, err error) {
 	defer func() {
@@ -91,8 +81,9 @@ func (s *Service) quarantineLog(ctx context.Context, id string, cause error) err
 	var p Platform
 	channel := ""
 	if evs, err := s.deps.Store.Load(ctx, id); err == nil && len(evs) > 0 {
-		if st, err := replaySafely(evs[:1]); err == nil {
-			p, channel = s.platforms[st.Config.Labels[labelPlatform]], st.Config.Labels[labelChannel]
+		// Read the labels as recorded: the first event may be the damaged one.
+		if c, ok := evs[0].Data.(roundtable.TableCreated); ok {
+			p, channel = s.platforms[c.Config.Labels[labelPlatform]], c.Config.Labels[labelChannel]
 		}
 	}
 	return s.quarantine(ctx, id, p, channel, cause)

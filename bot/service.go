@@ -31,6 +31,7 @@ type Service struct {
 	platforms map[string]Platform
 	couriers  map[string]*courier // by platform name
 	records   *recorder
+	audit     *auditor
 
 	mu      sync.Mutex
 	damaged map[string]error // quarantined tables: why their log does not replay
@@ -54,6 +55,7 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 		s.platforms[p.Name()] = p
 		s.couriers[p.Name()] = newCourier(s, p)
 	}
+	s.audit = newAuditor(s, deps.Audit)
 	return s
 }
 
@@ -77,7 +79,7 @@ func (s *Service) Run(ctx context.Context) error {
 	}()
 	if err := s.resume(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil // stopped while resuming: a normal shutdown
+			return nil // stopped while resuming: a clean stop, like the platforms'
 		}
 		return err
 	}
@@ -106,6 +108,7 @@ func (s *Service) shutdown() {
 	for _, lt := range tables {
 		lt.stop()
 	}
+	s.audit.shutdown()
 	s.wg.Wait()
 }
 

@@ -33,6 +33,7 @@ func (c Config) clone() Config {
 	c.Task.Private = maps.Clone(c.Task.Private)
 	c.Participants = slices.Clone(c.Participants)
 	c.Labels = maps.Clone(c.Labels)
+	c.Audit = c.Audit.clone()
 	return c
 }
 

@@ -129,9 +129,11 @@ func richState() *roundtable.State {
 			Private: map[string]string{"rating": "4"}},
 			Rule: vote.Majority, Tie: "random", Quorum: 2, Rounds: 3, EarlyStop: roundtable.StopFirst, Mode: roundtable.Live, Seed: 9,
 			Durations:    roundtable.Durations{Message: 1, Proposal: 2, Vote: 3},
-			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"}, Secret: roundtable.Secrecy{Ballots: true, Research: true, Key: "k"}},
+			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"},
+			Audit: &roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "S", Complement: "C", SelfReport: true},
+			Secret: roundtable.Secrecy{Ballots: true, Research: true, Key: "k"}},
 		Created: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
-		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Acted: map[string]bool{"p1": true},
+		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
 		Latest: map[string]roundtable.Proposal{"p1": prop}, Ballots: map[string]vote.Ballot{"p1": ballot},
 		Candidates: []roundtable.Candidate{cand}, Decision: &cand, Rounds: []roundtable.RoundRecord{round},
 		Output: &cand, EndReason: "rounds", Keys: map[string]uint64{"k": 1}}

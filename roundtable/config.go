@@ -107,6 +107,7 @@ type Config struct {
 	Durations    Durations         `json:"durations,omitempty"`
 	Participants []Participant     `json:"participants,omitempty"`
 	Labels       map[string]string `json:"labels,omitempty"`
+	Audit        *AuditSpec        `json:"audit,omitempty"` // nil: not audited
 	Secret       Secrecy           `json:"secret,omitzero"` // secret ballots
 }
 
@@ -157,6 +158,9 @@ func (c Config) Validate() error {
 	}
 	if c.Secret.Research && !c.Secret.Ballots {
 		return Errorf(Invalid, "secret.research: only a secret-ballot table (secret.ballots) keeps ballots for research")
+	}
+	if err := c.Audit.Validate(); err != nil {
+		return err
 	}
 	return validateParticipants(c.Participants)
 }

@@ -179,6 +179,8 @@ func newPayload(typ string) (Payload, error) {
 		return &TableEnded{}, nil
 	case "phase_extended":
 		return &PhaseExtended{}, nil
+	case "withheld":
+		return &Withheld{}, nil
 	}
 	return nil, fmt.Errorf("unknown event type %q", typ)
 }
@@ -261,6 +263,7 @@ func deref(p Payload) Payload {
 	case *TableEnded:
 		return *v
 	case *PhaseExtended:
+	case *Withheld:
 		return *v
 	}
 	return p

@@ -1,6 +1,7 @@
 package roundtable
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -86,6 +87,7 @@ type State struct {
 	Round        int                    `json:"round"`
 	Phase        Phase                  `json:"phase"`
 	Deadline     time.Time              `json:"deadline,omitzero"`
+	Closed       bool                   `json:"closed,omitempty"` // Phase has closed; the next has not opened yet
 	Acted        map[string]bool        `json:"acted,omitempty"`
 	Latest       map[string]Proposal    `json:"latest,omitempty"`
 	Ballots      map[string]vote.Ballot `json:"ballots,omitempty"`
@@ -135,18 +137,16 @@ func (s *State) Pending() []Participant {
 	return out
 }
 
-// Apply folds one event into the state. It checks only what keeps the fold
-// well defined (sequence, table); the moderator validated the event before
-// it was recorded.
+// Apply folds one event into the state. It first checks that the event
+// can follow the log (see LogError): the moderator checks every event
+// before it is recorded, and a damaged log must give an error, never a
+// panic or a state the moderator could not have made.
 func (s *State) Apply(e Event) error {
-	if e.Seq != s.Seq+1 {
-		return fmt.Errorf("apply event %d to table %q at seq %d: out of order", e.Seq, s.ID, s.Seq)
-	}
-	if s.Seq > 0 && e.Table != s.ID {
-		return fmt.Errorf("apply event of table %q to table %q", e.Table, s.ID)
+	if err := s.check(e); err != nil {
+		return &LogError{Table: cmp.Or(s.ID, e.Table), Seq: e.Seq, Type: e.Type(), Err: err}
 	}
 	if err := s.apply(e); err != nil {
-		return fmt.Errorf("apply %s event %d: %w", e.Type(), e.Seq, err)
+		return &LogError{Table: cmp.Or(s.ID, e.Table), Seq: e.Seq, Type: e.Type(), Err: err}
 	}
 	s.Seq = e.Seq
 	s.Updated = e.Time
@@ -209,6 +209,7 @@ func (s *State) apply(e Event) error {
 	case PhaseClosed:
 		s.Acted = nil
 		s.Deadline = time.Time{}
+		s.Closed = true
 	case DecisionMade:
 		r := s.record(d.Round)
 		tally := d.Tally
@@ -223,6 +224,8 @@ func (s *State) apply(e Event) error {
 		s.Phase = PhaseNone
 		s.Acted = nil
 		s.Deadline = time.Time{}
+	case Withheld:
+		s.withheld(e.Actor, d)
 	default:
 		return fmt.Errorf("unknown payload %T", e.Data)
 	}
@@ -232,7 +235,7 @@ func (s *State) apply(e Event) error {
 func (s *State) openPhase(d PhaseOpened) {
 	s.Status = StatusRunning
 	s.Round, s.Phase, s.Deadline = d.Round, d.Phase, d.Deadline
-	s.Acted = nil
+	s.Acted, s.Closed = nil, false
 	s.record(d.Round)
 	if d.Phase == PhaseVote {
 		s.Candidates = d.Candidates
@@ -270,7 +273,8 @@ func (s *State) acted(id string, u *Usage) {
 	r.Usage[id] = r.Usage[id].Add(*u)
 }
 
-// Replay folds events into a new State.
+// Replay folds events into a new State. A log that does not replay gives
+// a *LogError naming the table, the event and what is wrong.
 func Replay(events []Event) (*State, error) {
 	s := &State{}
 	for _, e := range events {

@@ -66,29 +66,18 @@ func (t *Table) View(id string) (View, error) {
 	return v, nil
 }
 
-// visibleTo returns a copy of r without other participants' reasoning.
+// visibleTo returns r, a round that has ended, as participant id may see
+// it (the visibility rule, Viewer.May): without other participants'
+// reasoning.
 func (r RoundRecord) visibleTo(id string) RoundRecord {
-	r.Proposals = slices.Clone(r.Proposals)
-	for i := range r.Proposals {
-		if r.Proposals[i].By != id {
-			r.Proposals[i].Reasoning = ""
-		}
-	}
-	r.Messages = slices.Clone(r.Messages)
-	return r
+	return r.For(Viewer{Participant: id}, Stage{Round: r.Round + 1})
 }
 
-// sealedFor hides what an open phase has not revealed yet: in sealed mode,
-// other participants' messages until the message phase closes, and in any
-// mode other participants' proposals until the proposal phase closes.
+// sealedFor returns r as participant id may see it at s's stage (the
+// visibility rule, Viewer.May): what an open phase has not revealed yet is
+// left out.
 func (r RoundRecord) sealedFor(id string, s *State) RoundRecord {
-	if s.Phase == PhaseMessage && s.Config.Mode == Sealed {
-		r.Messages = slices.DeleteFunc(r.Messages, func(m Message) bool { return m.From != id })
-	}
-	if s.Phase == PhaseProposal {
-		r.Proposals = slices.DeleteFunc(r.Proposals, func(p ProposalRecord) bool { return p.By != id })
-	}
-	return r
+	return r.For(Viewer{Participant: id}, s.Stage())
 }
 
 // Name returns the display name of participant id, or id itself.

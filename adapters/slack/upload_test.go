@@ -37,8 +37,11 @@ func TestExportGoesToTheDM(t *testing.T) {
 		t.Errorf("file %s in %s with comment %q", f.Name, f.Channel, f.Comment)
 	}
 	if !strings.Contains(data, "table_created") || !strings.Contains(data, "human-1") ||
-		!strings.Contains(data, "human-2") || !strings.Contains(data, "south") {
+		!strings.Contains(data, "human-2") || !strings.Contains(data, `"type":"withheld","actor":"human-2"`) {
 		t.Errorf("the export lacks its events or pseudonyms:\n%s", data)
+	}
+	if strings.Contains(data, "south") {
+		t.Errorf("the export during the open message phase shows Bob's sealed message:\n%s", data)
 	}
 	for _, real := range []string{alice.ID, bob.ID, "Alice", "Bob"} {
 		if strings.Contains(data, real) {

@@ -28,6 +28,7 @@ type client struct {
 	entered  map[string]bool
 	watching map[string]bool
 	private  []bottest.Private
+	files    []wireFile
 	seen     map[string]bool
 	form     openForm
 	posts    map[string]map[string]wirePost
@@ -58,9 +59,10 @@ type (
 		} `json:"options"`
 	}
 	wirePrivate struct {
-		ID   string `json:"id"`
-		Kind string `json:"kind"`
-		Text string `json:"text"`
+		ID   string    `json:"id"`
+		Kind string    `json:"kind"`
+		Text string    `json:"text"`
+		File *wireFile `json:"file"`
 		Form *struct {
 			ID     string `json:"id"`
 			Title  string `json:"title"`
@@ -317,6 +319,9 @@ func (c *client) apply(room string, u wireUpdate) {
 			c.form = openForm{ID: f.ID, Room: room}
 		}
 		c.private = append(c.private, item)
+		if p.File != nil {
+			c.files = append(c.files, *p.File)
+		}
 	}
 }
 

@@ -24,6 +24,7 @@ type dashboardPage struct {
 	Secret                                  bool // secret ballots: no voter names
 	Chart                                   chart
 	UChart                                  *chart
+	Audit                                   auditView
 }
 
 type ballotRow struct {
@@ -51,7 +52,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusForbidden, "Join link needed", "Open the table's join link to see its dashboard.")
 		return
 	}
-	_, evs, err := p.table(r.Context(), roomID)
+	_, evs, err := p.table(r.Context(), roomID, viewerOf(v))
 	if err != nil {
 		p.log.Warn("dashboard", "room", roomID, "err", err)
 		p.renderMessage(w, http.StatusNotFound, "No table yet", "This room has no stored table to show.")
@@ -68,7 +69,11 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusInternalServerError, "Internal error", "The table's log could not be read.")
 		return
 	}
-	p.render(w, http.StatusOK, "dashboard", p.dashboard(roomID, st, evs, org))
+	page := p.dashboard(roomID, st, evs, org)
+	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, org); err != nil {
+		p.log.Warn("dashboard audit", "room", roomID, "err", err)
+	}
+	p.render(w, http.StatusOK, "dashboard", page)
 }
 
 func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtable.Event, org bool) dashboardPage {
@@ -151,8 +156,11 @@ func usage(st *roundtable.State, n names) []usageRow {
 
 // ballotText writes a ballot as the vote command reads it.
 
-// serveLog downloads the table's log. Names are kept only for the
-// organiser who asks for them.
+// serveLog downloads the table's log as the visitor may see it now (an
+// open phase's sealed messages, proposals and ballots are withheld from
+// everyone; private reasoning only reaches the organiser's download with
+// names of an ended table). Names are kept only for the organiser who asks
+// for them.
 func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
@@ -175,7 +183,9 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return
 	}
-	st, evs, err := p.table(r.Context(), roomID)
+	viewer := viewerOf(v)
+	viewer.Researcher = keep // only the organiser may keep names
+	st, evs, err := p.table(r.Context(), roomID, viewer)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")
 		return
@@ -187,7 +197,7 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 			return export.WriteSheet(w, evs, opt)
 		}
 	}
-	if err := write(&buf, format, evs, export.Options{Pseudonymize: !keep}); err != nil {
+	if err := write(&buf, format, evs, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		p.log.Error("export", "table", st.ID, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal error")
 		return

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -16,9 +17,14 @@ import (
 // was not recorded gets the reason. A room whose table the Reader does not
 // know shows it to everyone, as chat platforms do.
 func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
-	st, evs, err := p.table(ctx, ev.Channel)
-	if err != nil {
+	st, evs, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
+	switch {
+	case errors.Is(err, errNoTable):
 		p.postAs(ctx, ev)
+		return
+	case err != nil: // a table that cannot be read must not show what may be sealed
+		p.log.Warn("echo", "room", ev.Channel, "err", err)
+		p.tell(ev, "Your message could not be checked: this table's log cannot be read.")
 		return
 	}
 	recorded := slices.ContainsFunc(evs, func(e roundtable.Event) bool { return e.Key == "msg:"+ev.ID })

@@ -32,7 +32,7 @@ type roomLink struct {
 }
 
 // startFields are the create form's fields passed on as start options.
-var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "secret"}
+var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "audit", "audit_statement", "self_report", "secret"}
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)
@@ -212,6 +212,9 @@ func startOptions(form url.Values) map[string]string {
 	}
 	if opts["join"] == "yes" {
 		delete(opts, "join")
+	}
+	if list := slices.DeleteFunc(form["audit"], func(s string) bool { return s == "" }); len(list) > 0 {
+		opts["audit"] = strings.Join(list, ",")
 	}
 	if form.Has("agents_set") {
 		opts["agents"] = strings.Join(slices.DeleteFunc(form["agents"], func(s string) bool { return s == "" }), ",")

@@ -69,7 +69,7 @@ func (p *Platform) checkName(ctx context.Context, ev *bot.Event) refusal {
 	if why := nameProblem(ev.User.Name); why != "" {
 		return refusal{roundtable.Invalid, "Refused: " + why + " Change your name (at the top of the page) and join again."}
 	}
-	st, _, err := p.table(ctx, ev.Channel)
+	st, _, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
 	if err != nil {
 		return refusal{} // no table here: the bot says so
 	}

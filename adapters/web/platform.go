@@ -260,7 +260,7 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	switch {
 	case r.Form != nil:
 		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
-		if st, _, err := p.table(ctx, ev.Channel); err == nil {
+		if st, _, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
 			if parseControl(r.Form.ID).Verb == "ballot" {
 				list = candidateList(st)

@@ -40,6 +40,8 @@ func (p *Platform) routes() http.Handler {
 	mux.HandleFunc("GET /r/{room}/files/{seq}", p.serveFile)
 	mux.HandleFunc("GET /r/{room}/dashboard", p.serveDashboard)
 	mux.HandleFunc("GET /r/{room}/log", p.serveLog)
+	mux.HandleFunc("GET /r/{room}/audit", p.serveAudit)
+	mux.HandleFunc("GET /r/{room}/audit.jsonl", p.serveAuditLog)
 	return p.guard(mux)
 }
 

@@ -15,8 +15,10 @@ import (
 // errNoTable means the Reader knows no table for a room (yet).
 var errNoTable = errors.New("no table in this room")
 
-// table reads the log of the table in a room and folds it.
-func (p *Platform) table(ctx context.Context, roomID string) (*roundtable.State, []roundtable.Event, error) {
+// table reads the log of the table in a room as viewer v may see it now
+// (roundtable.Visible, the one visibility rule) and folds it. Everything
+// the web channel shows of a table comes through here.
+func (p *Platform) table(ctx context.Context, roomID string, v roundtable.Viewer) (*roundtable.State, []roundtable.Event, error) {
 	if p.reader == nil {
 		return nil, nil, errNoTable
 	}
@@ -31,11 +33,18 @@ func (p *Platform) table(ctx context.Context, roomID string) (*roundtable.State,
 	if err != nil {
 		return nil, nil, fmt.Errorf("load table %s: %w", id, err)
 	}
+	evs = roundtable.Visible(evs, v)
 	st, err := roundtable.Replay(evs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("replay table %s: %w", id, err)
 	}
 	return st, evs, nil
+}
+
+// viewerOf is who visitor v is to the visibility rule: the participant it
+// is (if seated).
+func viewerOf(v visitor) roundtable.Viewer {
+	return roundtable.Viewer{Participant: participantID(v.ID)}
 }
 
 // stateView is the table as the room's side panel shows it.

@@ -52,6 +52,8 @@ var scenarios = []struct {
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
 	{"OutageDelaysPostsLosesNone", testOutage},
+	{"ExportKeepsSealed", testExportKeepsSealed},
+	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
 }
 
@@ -73,6 +75,9 @@ func newEnv(t *testing.T, h Harness, opt Options) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, h: h, opt: opt, clock: NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)), db: db}
+	if s, ok := h.(StoreSharer); ok {
+		s.ShareStore(db)
+	}
 	e.startService()
 	t.Cleanup(func() {
 		e.stopService()

@@ -44,6 +44,12 @@ folds drawn from --seed), Table 8 (words, Flesch-Kincaid grade and
 information difference per round), Table 9 and Figure 4 (dialogue acts and
 their transition graph). Each is a CSV file, figures also PNG and SVG;
 index.md says what each file shows and what the runs could not support.
+Tables with an audit (sentiment, stance or self-report annotations, from a
+live audit or annotate --db) also get the audit reports in --out/audit:
+audit_summary.csv (share of chats with an unwarranted change, kappa of the
+stance classifier against self-reports, bias slopes), audit_trajectories.csv
+(S, ΔS and stance per message), audit_changes.csv (per bot),
+audit_slopes.csv, and sentiment and stance trajectories per table (SVG).
 
 Readability and dialogue acts are stored as annotations beside each table's
 log the first time (so the database is opened for writing; stop a server
@@ -162,6 +168,11 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
+	audits, err := writeAuditReports(ctx, db, ids, filepath.Join(f.out, "audit"))
+	if err != nil {
+		return err
+	}
+	files = append(files, audits...)
 	fmt.Fprintf(out, "%d tables analyzed; %d files in %s (see %s)\n", len(tables), len(files), f.out, filepath.Join(f.out, "index.md"))
 	for _, s := range rep.Skipped {
 		fmt.Fprintln(out, "not produced: "+s)

@@ -65,6 +65,9 @@ func annotateTable(ctx context.Context, cache analysis.Cache, db *store.DB, id s
 	if err != nil {
 		return 0, fmt.Errorf("table %s: %w", id, err)
 	}
+	// Only what has been revealed is measured (and sent to a model): the
+	// sealed messages of a running table's open phase wait for its close.
+	events = roundtable.Visible(events, roundtable.Viewer{Researcher: true})
 	anns, err := cache.AnnotateLog(ctx, events, in)
 	missing := 0
 	for _, ann := range anns {

@@ -104,7 +104,7 @@ func DefaultConfig() Config {
 			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute)},
 		Bot: BotConfig{TableSettings: TableSettings{Rule: "plurality", Tie: "defer", Mode: "sealed", EarlyStop: "none", Rounds: 3,
 			Message: Duration(3 * time.Minute), Proposal: Duration(3 * time.Minute), Vote: Duration(2 * time.Minute),
-			Agents: []string{"Facilitator"}}, AgentTimeout: Duration(2 * time.Minute)},
+			Agents: []string{"Facilitator"}, AuditSettings: AuditSettings{Audit: []string{}}}, AgentTimeout: Duration(2 * time.Minute), AuditModel: AuditModel{AuditSamples: 10}},
 		Web: WebConfig{Enabled: "auto", Addr: "127.0.0.1:8080"},
 	}
 }

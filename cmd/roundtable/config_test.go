@@ -21,11 +21,14 @@ func TestExampleConfigIsDefault(t *testing.T) {
 
 func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 	cases := map[string]struct{ body, want string }{
-		"unknown key":  {"[sim]\nrulez = \"x\"\n", `unknown key "sim.rulez" (line 2)`},
-		"bad duration": {"[store]\nlock_timeout = \"soon\"\n", "duration"},
-		"llm no model": {"[[llm]]\nname = \"a\"\nbase_url = \"http://x/v1\"\n", "llm[0].model: is empty"},
-		"bad endpoint": {"[[agent]]\nname = \"Ada\"\nendpoint = \"nope\"\n", `agent[0].endpoint: no [[llm]] endpoint is named "nope"`},
-		"bad memory":   {"[[agent]]\nname = \"Ada\"\nmemory = \"long\"\n", `agent[0].memory: "long" is not full, window or reflective`},
+		"unknown key":   {"[sim]\nrulez = \"x\"\n", `unknown key "sim.rulez" (line 2)`},
+		"bad duration":  {"[store]\nlock_timeout = \"soon\"\n", "duration"},
+		"llm no model":  {"[[llm]]\nname = \"a\"\nbase_url = \"http://x/v1\"\n", "llm[0].model: is empty"},
+		"bad endpoint":  {"[[agent]]\nname = \"Ada\"\nendpoint = \"nope\"\n", `agent[0].endpoint: no [[llm]] endpoint is named "nope"`},
+		"bad memory":    {"[[agent]]\nname = \"Ada\"\nmemory = \"long\"\n", `agent[0].memory: "long" is not full, window or reflective`},
+		"unknown audit": {"[bot]\naudit = [\"mood\"]\n", `bot: audit: unknown instrument "mood"`},
+		"stance without statement": {"[[table]]\nname = \"a\"\ntopic = \"T\"\naudit = [\"stance\"]\n",
+			"table[0]: audit_statement: a stance audit or a self-report needs the statement under audit"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

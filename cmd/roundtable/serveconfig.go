@@ -28,12 +28,14 @@ type TableSettings struct {
 	// ballots under voter pseudonyms.
 	SecretBallot   bool `toml:"secret_ballot"`
 	SecretResearch bool `toml:"secret_research"`
+	AuditSettings
 }
 
 // BotConfig holds the defaults of live tables started without a preset.
 type BotConfig struct {
 	TableSettings
 	AgentTimeout Duration `toml:"agent_timeout"`
+	AuditModel
 }
 
 // TableConfig is a table preset: started with /roundtable start preset:NAME.
@@ -195,6 +197,7 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if t.Preset != "" {
 		c.Task.Params = map[string]string{"preset": t.Preset}
 	}
+	c.Audit = t.AuditSettings.spec(def.AuditSettings)
 	c = c.WithDefaults()
 	if err := c.Validate(); err != nil {
 		return c, fmt.Errorf("%s: %s", key, strings.TrimPrefix(err.Error(), "invalid: "))

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,7 +42,7 @@ func (a *App) tablesCmd() *cobra.Command {
 	var dbPath string
 	cmd := &cobra.Command{
 		Use:   "tables",
-		Short: "List the tables in the database",
+		Short: "List the tables in the database; a table whose log does not replay is marked damaged",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.readStore(dbPath, func(db *store.DB) error {
@@ -51,7 +53,11 @@ func (a *App) tablesCmd() *cobra.Command {
 				w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
 				fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
 				for _, s := range list {
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, s.Status, s.Task, s.Rule,
+					status := string(s.Status)
+					if why := damage(cmd.Context(), db, s.ID); why != "" {
+						status = "damaged: " + why
+					}
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
 						s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
 				}
 				return w.Flush()
@@ -63,12 +69,17 @@ func (a *App) tablesCmd() *cobra.Command {
 }
 
 func (a *App) exportCmd() *cobra.Command {
-	var dbPath, table, format, out string
+	var dbPath, table, format, out, auditOut string
 	var pseudo bool
 	cmd := &cobra.Command{
 		Use:   "export [--table ID] [--format jsonl|csv] [--pseudonymize]",
 		Short: "Write a table's event log (or every table's) as JSON lines or CSV",
-		Args:  cobra.NoArgs,
+		Long: `Writes a table's event log (or every table's) as JSON lines or CSV.
+An ended table is exported whole, private reasoning included. A table that
+is still running is exported as far as it has been revealed: the sealed
+messages, proposals and ballots of its open phase appear as "withheld"
+events (who acted, not what), and private reasoning is left out.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := export.ParseFormat(format)
 			if err != nil {
@@ -108,7 +119,13 @@ func (a *App) exportCmd() *cobra.Command {
 				defer file.Close()
 				w = file
 			}
-			return export.Write(w, f, events, export.Options{Pseudonymize: pseudo})
+			// The operator exports as a researcher: everything of an ended
+			// table, reasoning included; of a running table only what its
+			// participants have all seen (roundtable.Visible).
+			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true}}); err != nil {
+				return err
+			}
+			return a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo)
 		},
 	}
 	fl := cmd.Flags()
@@ -116,6 +133,7 @@ func (a *App) exportCmd() *cobra.Command {
 	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
+	fl.StringVar(&auditOut, "audit", "", "also write the tables' audits (annotations: sentiment, stance, self-reports) as JSON lines to this file")
 	fl.BoolVar(&pseudo, "pseudonymize", false, "replace human participants' IDs and names by human-1, human-2, ...")
 	return cmd
 }
@@ -176,4 +194,20 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// damage returns why table id's log does not replay, or "" when it does.
+func damage(ctx context.Context, db *store.DB, id string) string {
+	evs, err := db.Load(ctx, id)
+	if err == nil {
+		_, err = roundtable.Replay(evs)
+	}
+	var le *roundtable.LogError
+	switch {
+	case errors.As(err, &le):
+		return fmt.Sprintf("event %d (%s): %v", le.Seq, le.Type, le.Err)
+	case err != nil:
+		return err.Error()
+	}
+	return ""
 }

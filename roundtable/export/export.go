@@ -37,6 +37,12 @@ func ParseFormat(s string) (Format, error) {
 type Options struct {
 	// Pseudonymize replaces the humans' IDs and names (see Pseudonymize).
 	Pseudonymize bool
+	// Viewer is who the export is for. Every export shows each table as
+	// its viewer may see it at its last event (roundtable.Visible): the
+	// zero Viewer, someone not at the table, gets what has been revealed
+	// and no private reasoning; a researcher gets everything of an ended
+	// table.
+	Viewer roundtable.Viewer
 }
 
 // Write writes events to w in format f.
@@ -70,8 +76,23 @@ func WriteJSONL(w io.Writer, events []roundtable.Event, opt Options) error {
 }
 
 func prepare(events []roundtable.Event, opt Options) []roundtable.Event {
+	events = visible(events, opt.Viewer)
 	if opt.Pseudonymize {
 		events = Pseudonymize(events)
 	}
 	return secret(events, opt)
+}
+
+// visible applies roundtable.Visible to each table's run of events.
+func visible(events []roundtable.Event, v roundtable.Viewer) []roundtable.Event {
+	out := make([]roundtable.Event, 0, len(events))
+	for start := 0; start < len(events); {
+		end := start + 1
+		for end < len(events) && events[end].Table == events[start].Table {
+			end++
+		}
+		out = append(out, roundtable.Visible(events[start:end], v)...)
+		start = end
+	}
+	return out
 }

@@ -8,31 +8,23 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
-// Pseudonymize returns a copy of events in which every human participant
-// (kind roundtable.Human in a TableCreated config or a ParticipantJoined) is
+// Pseudonymize returns a copy of events in which every person — a human
+// participant (kind roundtable.Human in a TableCreated config or a
+// ParticipantJoined), and anyone else named in an actor field or a label
+// that names a person, such as a starter who is not at the table — is
 // "human-1", "human-2", ... in each table's keyed order (learnShuffled), as both ID and
 // Name, in every structured field: the actor, participant records (whose
 // Platform identity is cleared), message recipients, ballot voters,
-// candidate proposers, and the ballots and rejections of tallies. Events of
-// humans lose their idempotency Key, which is often a platform message ID.
-// The same person keeps one pseudonym across all the tables in events.
-// Agents keep their IDs and names.
+// candidate proposers, the ballots and rejections of tallies, and the
+// labels of PersonLabels. Events of people lose their idempotency Key,
+// which is often a platform message ID. The same person keeps one
+// pseudonym across all the tables in events. Agents keep their IDs and
+// names.
 //
 // Free text is not scrubbed: a message, proposal, reason or title that
 // mentions a person by name keeps the name. The input is not modified.
 func Pseudonymize(events []roundtable.Event) []roundtable.Event {
-	p := pseudonyms{}
-	p.learnShuffled(events)
-	for _, e := range events {
-		switch d := e.Data.(type) {
-		case roundtable.TableCreated:
-			for _, part := range d.Config.Participants {
-				p.learn(part)
-			}
-		case roundtable.ParticipantJoined:
-			p.learn(d.Participant)
-		}
-	}
+	p := learnAll(events)
 	out := make([]roundtable.Event, len(events))
 	for i, e := range events {
 		out[i] = p.event(e)
@@ -40,25 +32,55 @@ func Pseudonymize(events []roundtable.Event) []roundtable.Event {
 	return out
 }
 
-// pseudonyms maps the IDs of humans to their pseudonyms. Names need no map:
-// they appear only in participant records, which carry the ID too.
-type pseudonyms map[string]string
+// PersonLabels are the table labels whose value is a person's ID: the bot
+// records who started a table.
+var PersonLabels = []string{"starter"}
 
-func (p pseudonyms) learn(part roundtable.Participant) {
-	if part.Kind != roundtable.Human {
-		return
-	}
-	if _, ok := p[part.ID]; !ok {
-		p[part.ID] = fmt.Sprintf("human-%d", len(p)+1)
-	}
+// pseudonyms maps the IDs of people to their pseudonyms. Names need no map:
+// they appear only in participant records, which carry the ID too.
+type pseudonyms struct {
+	ids    map[string]string
+	agents map[string]bool
 }
 
-// id returns the pseudonym of a human's ID, or id itself for anyone else.
-func (p pseudonyms) id(id string) string {
-	if v, ok := p[id]; ok {
-		return v
+// learnEvent learns the people and agents an event names, so pseudonyms
+// follow the order in which people first appear.
+func (p pseudonyms) learnEvent(e roundtable.Event) {
+	switch d := e.Data.(type) {
+	case roundtable.TableCreated:
+		for _, part := range d.Config.Participants {
+			p.learn(part)
+		}
+		for _, k := range PersonLabels {
+			p.id(d.Config.Labels[k])
+		}
+	case roundtable.ParticipantJoined:
+		p.learn(d.Participant)
 	}
-	return id
+	p.id(e.Actor)
+}
+
+func (p pseudonyms) learn(part roundtable.Participant) {
+	if part.Kind == roundtable.Bot {
+		p.agents[part.ID] = true
+		return
+	}
+	p.id(part.ID)
+}
+
+// id returns the pseudonym of a person's ID, giving the next one to a
+// person not seen before; agents' IDs and "" (the moderator) stay as
+// they are.
+func (p pseudonyms) id(id string) string {
+	if id == "" || p.agents[id] {
+		return id
+	}
+	v, ok := p.ids[id]
+	if !ok {
+		v = fmt.Sprintf("human-%d", len(p.ids)+1)
+		p.ids[id] = v
+	}
+	return v
 }
 
 // list maps id over a list of IDs, copying it.
@@ -74,7 +96,7 @@ func (p pseudonyms) list(ids []string) []string {
 }
 
 func (p pseudonyms) event(e roundtable.Event) roundtable.Event {
-	if _, human := p[e.Actor]; human {
+	if e.Actor != "" && !p.agents[e.Actor] {
 		e.Actor, e.Key = p.id(e.Actor), ""
 	}
 	e.Data = p.payload(e.Data)
@@ -119,15 +141,15 @@ func (p pseudonyms) payload(data roundtable.Payload) roundtable.Payload {
 	return data // payloads that name no participant
 }
 
-// labels replaces label values that name a person (the bot records who
-// started a table).
+// labels replaces the values of PersonLabels and any value that is a
+// person's ID.
 func (p pseudonyms) labels(in map[string]string) map[string]string {
 	if in == nil {
 		return nil
 	}
 	out := make(map[string]string, len(in))
 	for k, v := range in {
-		if _, human := p[v]; human {
+		if _, person := p.ids[v]; person || slices.Contains(PersonLabels, k) {
 			v = p.id(v)
 		}
 		out[k] = v
@@ -136,7 +158,8 @@ func (p pseudonyms) labels(in map[string]string) map[string]string {
 }
 
 func (p pseudonyms) participant(part roundtable.Participant) roundtable.Participant {
-	if v, ok := p[part.ID]; ok && part.Kind == roundtable.Human {
+	if part.Kind != roundtable.Bot {
+		v := p.id(part.ID)
 		part.ID, part.Name, part.Platform = v, v, ""
 	}
 	return part

@@ -49,3 +49,15 @@ func (h *Harness) Restart() {
 	defer h.mu.Unlock()
 	h.p = discord.New(h.Config(), h.log)
 }
+
+var _ bottest.FileReceiver = (*Harness)(nil)
+
+// ReceivedFiles implements bottest.FileReceiver: the files attached to
+// u's ephemeral answers.
+func (h *Harness) ReceivedFiles(u bottest.User) []bottest.File {
+	var out []bottest.File
+	for _, f := range h.Files(u) {
+		out = append(out, bottest.File{Name: f.Name, Data: f.Data})
+	}
+	return out
+}

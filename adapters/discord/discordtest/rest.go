@@ -64,6 +64,9 @@ func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := r.PathValue("ch")
+	if s.directMessage(w, ch, body) {
+		return
+	}
 	c := s.channels[ch]
 	if c == nil {
 		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")

@@ -235,6 +235,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v9/guilds/{guild}", s.getGuild, true)
 	api("GET /api/v9/guilds/{guild}/members/{user}", s.getMember, true)
 	api("POST /api/v9/channels/{ch}/messages", s.createMessage, true)
+	api("POST /api/v9/users/@me/channels", s.createDM, true)
 	api("PATCH /api/v9/channels/{ch}/messages/{mid}", s.editMessage, true)
 	api("POST /api/v9/channels/{ch}/threads", s.startThread, true)
 	api("POST /api/v9/channels/{ch}/messages/{mid}/threads", s.startThread, true)

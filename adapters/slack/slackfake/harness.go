@@ -278,3 +278,19 @@ func (s *Server) Views(user string) []View {
 	}
 	return out
 }
+
+var _ bottest.FileReceiver = (*Harness)(nil)
+
+// ReceivedFiles implements bottest.FileReceiver: the files shared in u's
+// direct messages.
+func (h *Harness) ReceivedFiles(u bottest.User) []bottest.File {
+	h.Fake.mu.Lock()
+	defer h.Fake.mu.Unlock()
+	var out []bottest.File
+	for _, p := range h.Fake.private[SlackUser(u).ID] {
+		if p.File != nil {
+			out = append(out, bottest.File{Name: p.File.Name, Data: p.File.Data})
+		}
+	}
+	return out
+}

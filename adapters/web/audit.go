@@ -1,0 +1,150 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"net/http"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
+)
+
+// annotationReader is the optional capability of a Reader that keeps
+// annotations (store.DB has it): without it, dashboards show no audit.
+type annotationReader interface {
+	Annotations(ctx context.Context, table string) ([]roundtable.Annotation, error)
+}
+
+// auditView is the dashboard's audit section.
+type auditView struct {
+	Room, Statement   string
+	On, Organiser     bool
+	Measured, Missing int
+	Flags             []auditFlag
+	Sentiment, Stance template.HTML // SVG built by package audit, names escaped
+	Reports           []selfReportRow
+}
+
+type auditFlag struct {
+	Name, Assigned string
+	Changes        int
+}
+
+type selfReportRow struct {
+	Who, Label string
+	Round      int
+}
+
+// auditView reads the audit of a table whose log is evs (pseudonymised
+// unless org).
+func (p *Platform) auditView(ctx context.Context, roomID string, st *roundtable.State, evs []roundtable.Event, org bool) (auditView, error) {
+	v := auditView{Room: roomID, Organiser: org, On: st.Config.Audit != nil}
+	if !v.On {
+		return v, nil
+	}
+	v.Statement = st.Config.Audit.Statement
+	anns, err := p.annotations(ctx, st.ID, evs, org)
+	if err != nil {
+		return v, err
+	}
+	t, err := audit.Build(evs, anns, 0)
+	if err != nil {
+		return v, err
+	}
+	for _, a := range anns {
+		if a.Instrument != audit.SelfReportInstrument {
+			v.Measured++
+		}
+	}
+	v.Missing = t.Missing
+	for _, pt := range t.Participants {
+		if pt.Changes > 0 {
+			v.Flags = append(v.Flags, auditFlag{Name: pt.Name, Assigned: pt.Assigned.Label(), Changes: pt.Changes})
+		}
+		for _, r := range pt.SelfReports {
+			v.Reports = append(v.Reports, selfReportRow{Who: pt.Name, Round: r.Round, Label: r.Level.Label()})
+		}
+	}
+	v.Sentiment = template.HTML(t.SVG(audit.SentimentS)) // #nosec: built with escaped names
+	v.Stance = template.HTML(t.SVG(audit.StanceLevel))
+	return v, nil
+}
+
+// annotations returns a table's annotations, self-reports pseudonymised
+// like evs unless org.
+func (p *Platform) annotations(ctx context.Context, table string, evs []roundtable.Event, org bool) ([]roundtable.Annotation, error) {
+	ar, ok := p.reader.(annotationReader)
+	if !ok {
+		return nil, nil
+	}
+	anns, err := ar.Annotations(ctx, table)
+	if err != nil || org {
+		return anns, err
+	}
+	return export.PseudonymizeAnnotations(evs, anns)
+}
+
+// serveAudit renders the dashboard's audit section alone; the dashboard
+// fetches it every few seconds so the trajectories update live.
+func (p *Platform) serveAudit(w http.ResponseWriter, r *http.Request) {
+	roomID, v, st, evs, ok := p.auditedRoom(w, r)
+	if !ok {
+		return
+	}
+	org := p.organises(r, v, roomID)
+	if !org {
+		evs = export.Pseudonymize(evs)
+	}
+	av, err := p.auditView(r.Context(), roomID, st, evs, org)
+	if err != nil {
+		p.log.Error("audit", "table", st.ID, "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	p.render(w, http.StatusOK, "audit-body", av)
+}
+
+// serveAuditLog downloads the table's audit (its annotations) as JSON
+// Lines, pseudonymised unless the organiser asks for names.
+func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
+	roomID, v, st, evs, ok := p.auditedRoom(w, r)
+	if !ok {
+		return
+	}
+	keep := r.URL.Query().Get("names") == "keep"
+	if keep && !p.organises(r, v, roomID) {
+		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
+		return
+	}
+	anns, err := p.annotations(r.Context(), st.ID, evs, true)
+	var buf bytes.Buffer
+	if err == nil {
+		err = export.WriteAnnotations(&buf, evs, anns, export.Options{Pseudonymize: !keep})
+	}
+	if err != nil {
+		p.log.Error("audit export", "table", st.ID, "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	sendFile(w, fmt.Sprintf("%s.audit.jsonl", st.ID), buf.Bytes())
+}
+
+// auditedRoom answers a request for a room's audit: the room, its visitor
+// and its stored table, or ok=false after writing the refusal.
+func (p *Platform) auditedRoom(w http.ResponseWriter, r *http.Request) (string, visitor, *roundtable.State, []roundtable.Event, bool) {
+	roomID := r.PathValue("room")
+	v := p.visitor(w, r)
+	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+		writeError(w, http.StatusForbidden, "open this table's join link first")
+		return roomID, v, nil, nil, false
+	}
+	st, evs, err := p.table(r.Context(), roomID, viewerOf(v))
+	if err != nil {
+		writeError(w, http.StatusNotFound, "this room has no stored table")
+		return roomID, v, nil, nil, false
+	}
+	return roomID, v, st, evs, true
+}

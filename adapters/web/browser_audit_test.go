@@ -1,0 +1,75 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/adapters/web"
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/bot/bottest"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// TestBrowserAuditedTable: the host starts an audited table from the
+// lobby form (sentiment and stance, a statement, self-reports), two people
+// and an LLM agent play it in Chromium, and the dashboard, opened before
+// anyone spoke, draws the trajectories and shows Bob's self-report without
+// being reloaded.
+func TestBrowserAuditedTable(t *testing.T) {
+	requireBrowser(t)
+	srv := openaitest.NewServer(judge)
+	defer srv.Close()
+	e := newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return auditedService(t, p, db, srv.URL(), clock, "Scribe")
+	})
+	tabs := e.browsers(t, 2)
+	ann, bob := tabs[0], tabs[1]
+	do(t, ann, "create an audited table",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
+		chromedp.SendKeys(chromedp.CSS(`#topic`), "Should homework go?"),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
+		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
+		chromedp.Click(chromedp.CSS(`input[name=audit][value=sentiment]`)),
+		chromedp.Click(chromedp.CSS(`input[name=audit][value=stance]`)),
+		chromedp.SendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
+		chromedp.Click(chromedp.CSS(`input[name=self_report]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
+		waitText(`#phase`, "Round 1 of 1"),
+	)
+	room := eval[string](t, ann, `location.pathname`)
+	link := eval[string](t, ann, `document.querySelector('#joinlink').value`)
+	enter(t, bob, link, "Bob")
+
+	dash, cancel := chromedp.NewContext(ann) // a second tab of the host's browser
+	defer cancel()
+	if err := chromedp.Do(dash); err != nil { // the first run sets the tab's lifetime: no timeout here
+		t.Fatalf("open tab: %v", err)
+	}
+	do(t, dash, "open the dashboard", chromedp.Navigate(e.p.URL()+room[1:]+"/dashboard"),
+		waitText(`#audit`, "Statement under audit: Homework should be abolished."))
+	eval[int](t, dash, `window.notReloaded = 1`)
+
+	do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Homework is useful practice\r"))
+	do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "I hate homework, it ruins evenings\r"))
+	do(t, ann, "the proposal phase", waitText(`#phase`, "proposal phase"))
+	do(t, dash, "the dashboard draws trajectories by itself",
+		until(`document.querySelectorAll('#audit svg.audit-chart polyline').length > 0 && window.notReloaded === 1`, "for trajectories"))
+
+	do(t, ann, "Ann skips", press("Skip"))
+	do(t, bob, "Bob skips", press("Skip"))
+	do(t, ann, "the vote", waitText(`#phase`, "vote phase"))
+	vote(t, ann, "Scribe")
+	vote(t, bob, "Scribe")
+	do(t, bob, "Bob reports his stance",
+		waitText(`#posts`, "where do you stand now?"),
+		press("strongly agree (complement)"),
+		waitText(`#notes`, "Recorded privately for round 1"))
+	do(t, dash, "the dashboard shows the self-report by itself",
+		until(`document.querySelector('#audit').textContent.includes('strongly agree (complement)') && window.notReloaded === 1`, "for the self-report"))
+	e.screenshot(t, dash, "audit-dashboard.png")
+}

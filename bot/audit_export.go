@@ -1,0 +1,31 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
+)
+
+// exportAudit sends, after a table's log, its audit (the annotations, as
+// <table>.audit.jsonl) when it has one, pseudonymised like the log.
+func (s *Service) exportAudit(ctx context.Context, ev *Event, up Uploader, table string, events []roundtable.Event, keep bool) error {
+	if s.audit.cfg.Store == nil {
+		return nil
+	}
+	anns, err := s.audit.cfg.Store.Annotations(ctx, table)
+	if err != nil || len(anns) == 0 {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := export.WriteAnnotations(&buf, events, anns, export.Options{Pseudonymize: !keep}); err != nil {
+		return fmt.Errorf("export audit: %w", err)
+	}
+	note := fmt.Sprintf("Audit of table %s: %d annotations (sentiment, stance, self-reports)", table, len(anns))
+	if err := up.Upload(ctx, ev, table+".audit.jsonl", buf.Bytes(), note); err != nil {
+		return fmt.Errorf("upload audit: %w", err)
+	}
+	return nil
+}

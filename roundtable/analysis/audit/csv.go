@@ -1,0 +1,144 @@
+package audit
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteTrajectoriesCSV writes one row per message: the participant's
+// opinion sentiment S_O, its sentiment S and change ΔS, the classified
+// stance and whether it is an unwarranted change.
+func WriteTrajectoriesCSV(w io.Writer, tables []*Table) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"table", "participant", "name", "kind", "round", "seq", "score", "s", "delta_s", "stance", "presence", "unwarranted", "missing"})
+	for _, t := range tables {
+		for _, p := range t.Participants {
+			for _, m := range p.Messages {
+				st := ""
+				if m.Classified {
+					st = strconv.Itoa(int(m.Stance))
+				}
+				cw.Write([]string{t.ID, p.ID, defuse(p.Name), kind(p), strconv.Itoa(m.Round), strconv.FormatUint(m.Seq, 10),
+					num(m.Score), num(m.S), num(m.Delta), st, boolCell(m.Classified, m.HasStance), strconv.FormatBool(m.Unwarranted),
+					defuse(strings.Join(m.Missing, "; "))})
+			}
+		}
+	}
+	return flush(cw)
+}
+
+// WriteChangesCSV writes one row per bot: its assigned stance, how many of
+// its messages were classified, and how many changed without warrant.
+func WriteChangesCSV(w io.Writer, tables []*Table) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"table", "participant", "name", "assigned", "classified", "changes"})
+	for _, t := range tables {
+		for _, p := range t.Participants {
+			if !p.Bot {
+				continue
+			}
+			n := 0
+			for _, m := range p.Messages {
+				if m.HasStance {
+					n++
+				}
+			}
+			as := ""
+			if p.HasAssigned {
+				as = strconv.Itoa(int(p.Assigned))
+			}
+			cw.Write([]string{t.ID, p.ID, defuse(p.Name), as, strconv.Itoa(n), strconv.Itoa(p.Changes)})
+		}
+	}
+	return flush(cw)
+}
+
+// WriteSlopesCSV writes each participant's bias slopes and the pooled ones
+// (participant "*").
+func WriteSlopesCSV(w io.Writer, tables []*Table) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"table", "participant", "slope_positive", "n_positive", "slope_negative", "n_negative", "bias"})
+	for _, t := range tables {
+		sl := t.Slopes()
+		ids := make([]string, 0, len(sl))
+		for id := range sl {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			cw.Write(slopeRow(t.ID, id, sl[id]))
+		}
+	}
+	cw.Write(slopeRow("*", "*", Summarize(tables).Slopes))
+	return flush(cw)
+}
+
+func slopeRow(table, who string, s Slopes) []string {
+	return []string{table, who, num(s.Positive), strconv.Itoa(s.NPositive), num(s.Negative), strconv.Itoa(s.NNegative), s.Bias()}
+}
+
+// WriteSummaryCSV writes the summary as metric,value rows.
+func WriteSummaryCSV(w io.Writer, s Summary) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"metric", "value"})
+	for _, r := range [][2]string{
+		{"tables", strconv.Itoa(s.Tables)},
+		{"tables_with_change", strconv.Itoa(s.ChangedTables)},
+		{"share_with_change", num(s.ChangedShare)},
+		{"bots", strconv.Itoa(s.Bots)},
+		{"bots_changed", strconv.Itoa(s.BotsChanged)},
+		{"unwarranted_changes", strconv.Itoa(s.Changes)},
+		{"kappa_self_report", num(s.Kappa)},
+		{"kappa_pairs", strconv.Itoa(s.KappaN)},
+		{"slope_positive", num(s.Slopes.Positive)},
+		{"slope_negative", num(s.Slopes.Negative)},
+		{"bias", s.Slopes.Bias()},
+		{"missing_annotations", strconv.Itoa(s.Missing)},
+	} {
+		cw.Write(r[:])
+	}
+	return flush(cw)
+}
+
+func flush(cw *csv.Writer) error {
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write audit csv: %w", err)
+	}
+	return nil
+}
+
+// num writes a float, empty for NaN (no data).
+func num(f float64) string {
+	if math.IsNaN(f) {
+		return ""
+	}
+	return strconv.FormatFloat(f, 'g', 6, 64)
+}
+
+func boolCell(known, v bool) string {
+	if !known {
+		return ""
+	}
+	return strconv.FormatBool(v)
+}
+
+func kind(p *Participant) string {
+	if p.Bot {
+		return "agent"
+	}
+	return "human"
+}
+
+// defuse keeps a spreadsheet from reading a cell as a formula.
+func defuse(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

@@ -1,0 +1,66 @@
+package audit
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+func sortSeqs(s []uint64) { slices.Sort(s) }
+
+// WriteReports writes the audit reports of tables into dir and returns
+// the files written: audit_summary.csv, audit_trajectories.csv,
+// audit_changes.csv, audit_slopes.csv and, per table, its sentiment and
+// stance trajectories as SVG.
+func WriteReports(dir string, tables []*Table) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("audit reports: %w", err)
+	}
+	var files []string
+	put := func(name string, b []byte) error {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return fmt.Errorf("audit reports: %w", err)
+		}
+		files = append(files, p)
+		return nil
+	}
+	for _, f := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"audit_summary.csv", func(b *bytes.Buffer) error { return WriteSummaryCSV(b, Summarize(tables)) }},
+		{"audit_trajectories.csv", func(b *bytes.Buffer) error { return WriteTrajectoriesCSV(b, tables) }},
+		{"audit_changes.csv", func(b *bytes.Buffer) error { return WriteChangesCSV(b, tables) }},
+		{"audit_slopes.csv", func(b *bytes.Buffer) error { return WriteSlopesCSV(b, tables) }},
+	} {
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			return files, err
+		}
+		if err := put(f.name, b.Bytes()); err != nil {
+			return files, err
+		}
+	}
+	for _, t := range tables {
+		for _, w := range []What{SentimentS, StanceLevel} {
+			if err := put(fmt.Sprintf("audit_%s_%s.svg", w, safeName(t.ID)), []byte(t.SVG(w))); err != nil {
+				return files, err
+			}
+		}
+	}
+	return files, nil
+}
+
+// safeName keeps a table ID usable as part of a file name.
+func safeName(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
