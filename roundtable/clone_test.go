@@ -130,7 +130,7 @@ func richState() *roundtable.State {
 			Rule: vote.Majority, Tie: "random", Quorum: 2, Rounds: 3, EarlyStop: roundtable.StopFirst, Mode: roundtable.Live, Seed: 9,
 			Durations:    roundtable.Durations{Message: 1, Proposal: 2, Vote: 3},
 			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"},
-			Audit: &roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "S", Complement: "C", SelfReport: true},
+			Audit:  &roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "S", Complement: "C", SelfReport: true},
 			Secret: roundtable.Secrecy{Ballots: true, Research: true, Key: "k"}},
 		Created: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
 		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
