@@ -263,6 +263,7 @@ func deref(p Payload) Payload {
 	case *TableEnded:
 		return *v
 	case *PhaseExtended:
+		return *v
 	case *Withheld:
 		return *v
 	}

@@ -66,8 +66,8 @@ func PseudonymOrder(cfg Config, table, purpose string, ids []string) []string {
 // SecretBallots returns a secret-ballot table's log with no link from a
 // voter to a ballot, as every viewer (the organiser included) and every
 // export sees it; the logs of other tables are returned as they are.
-// BallotCast and BallotRejected keep their actor (everyone sees who has
-// voted) and lose the ballot and the reason; a decision's tally keeps its
+// BallotCast and BallotRejected become Withheld events that keep their
+// actor (everyone sees who has voted) and lose the ballot and the reason; a decision's tally keeps its
 // totals and its ballots without voters, in a canonical order, and its
 // rejections without voters. With research set and the table's
 // Secrecy.Research on, tally ballots keep a voter pseudonym instead (for
@@ -127,11 +127,9 @@ func votersOf(table string, evs []Event) []string {
 func (s *secretTable) event(e Event) Event {
 	switch d := e.Data.(type) {
 	case BallotCast:
-		d.Ballot = vote.Ballot{Voter: e.Actor}
-		e.Data = d
+		e.Data = Withheld{Type: d.EventType(), Round: d.Round, Phase: PhaseVote}
 	case BallotRejected:
-		d.Ballot, d.Reason = vote.Ballot{Voter: e.Actor}, "secret ballot"
-		e.Data = d
+		e.Data = Withheld{Type: d.EventType(), Round: d.Round, Phase: PhaseVote}
 	case DecisionMade:
 		d.Tally = s.tally(d.Tally)
 		e.Data = d
