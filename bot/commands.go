@@ -66,8 +66,11 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err := s.deps.Store.Bind(ctx, latestKey(ev.Platform, ev.Channel), id); err != nil {
 		return nil, fmt.Errorf("bind table: %w", err)
 	}
-	lt, err := s.register(t, p, thread)
+	lt, err := s.build(t, p, thread)
 	if err != nil {
+		return nil, err
+	}
+	if lt, err = s.adopt(ctx, lt); err != nil {
 		return nil, err
 	}
 	lt.begin(s.context())

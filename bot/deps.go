@@ -119,6 +119,9 @@ type Config struct {
 	// a post (defaults DefaultRetryMin and DefaultRetryMax): it starts at
 	// RetryMin and doubles up to RetryMax.
 	RetryMin, RetryMax time.Duration
+	// ResumeWorkers is how many tables Run resumes at once; zero means
+	// four per CPU.
+	ResumeWorkers int
 }
 
 // policy returns the start/stop policy of a platform.

@@ -213,6 +213,7 @@ func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason str
 // finish stops driving an ended table; its end is posted by the courier.
 func (lt *live) finish(context.Context, *roundtable.State) {
 	lt.halt()
+	lt.svc.forget(lt) // its last posts are out: it leaves memory
 }
 
 // halt stops the deadline and the agents; the caller holds mu.

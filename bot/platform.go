@@ -41,6 +41,15 @@ type Uploader interface {
 	Upload(ctx context.Context, ev *Event, name string, data []byte, note string) error
 }
 
+// Forgetter is implemented by platforms that keep something per channel
+// (a thread's parent, say). The service calls Forget once a table has
+// ended and its last posts are out, so that a long-running process does
+// not grow with every table it ever ran; a later event in the channel
+// must still work, at the cost of the platform looking it up again.
+type Forgetter interface {
+	Forget(channel string)
+}
+
 // Handler receives user events from a platform.
 type Handler func(ctx context.Context, ev *Event)
 

@@ -35,9 +35,10 @@ type Service struct {
 
 	mu      sync.Mutex
 	damaged map[string]error // quarantined tables: why their log does not replay
-	tables  map[string]*live
+	tables  map[string]*slot // see tables.go
 	runCtx  context.Context
 	wg      sync.WaitGroup
+	resumed chan struct{} // closed once Run has resumed the open tables
 }
 
 // New returns a service over the given platforms. It does no I/O.
@@ -48,7 +49,8 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{}, tables: map[string]*live{},
+	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{},
+		tables: map[string]*slot{}, resumed: make(chan struct{}),
 		couriers: map[string]*courier{}, damaged: map[string]error{}}
 	s.records = newRecorder(s)
 	for _, p := range platforms {
@@ -59,9 +61,10 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	return s
 }
 
-// Run resumes every open table of the configured platforms (replaying its
-// log, re-arming its deadline, asking agents that have not acted), then
-// serves the platforms until ctx is done or one fails for good.
+// Run serves the platforms until ctx is done or one fails for good, and
+// meanwhile resumes every open table of the configured platforms in
+// parallel (replaying its log, re-arming its deadline, asking agents that
+// have not acted). An event for a table not yet resumed waits for it.
 func (s *Service) Run(ctx context.Context) error {
 	if len(s.platforms) == 0 {
 		return errors.New("bot: no platform configured")
@@ -77,13 +80,19 @@ func (s *Service) Run(ctx context.Context) error {
 		<-recDone
 		_ = s.records.flush(context.WithoutCancel(ctx)) // what settled while stopping
 	}()
-	if err := s.resume(ctx); err != nil {
+	claimed, err := s.claimOpen(ctx)
+	if err != nil {
 		if ctx.Err() != nil {
-			return nil // stopped while resuming: a clean stop, like the platforms'
+			return nil // stopped while listing the tables: a clean stop, like the platforms'
 		}
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	resuming := make(chan struct{})
+	go func() {
+		defer close(resuming)
+		s.resume(gctx, claimed)
+	}()
 	for _, p := range s.platforms {
 		g.Go(func() error {
 			if err := p.Run(gctx, s.Handle); err != nil && gctx.Err() == nil {
@@ -92,63 +101,31 @@ func (s *Service) Run(ctx context.Context) error {
 			return nil
 		})
 	}
-	err := g.Wait()
+	err = g.Wait()
+	<-resuming
 	s.shutdown()
 	return err
 }
 
 // shutdown stops deadlines and waits for agent calls to return.
 func (s *Service) shutdown() {
-	s.mu.Lock()
-	tables := make([]*live, 0, len(s.tables))
-	for _, lt := range s.tables {
-		tables = append(tables, lt)
-	}
-	s.mu.Unlock()
-	for _, lt := range tables {
+	for _, lt := range s.running() {
 		lt.stop()
 	}
 	s.audit.shutdown()
 	s.wg.Wait()
 }
 
-// resume picks up every table that is not over.
-func (s *Service) resume(ctx context.Context) error {
-	list, err := s.deps.Store.Tables(ctx)
-	if err != nil {
-		return fmt.Errorf("list tables: %w", err)
-	}
-	for _, sum := range list {
-		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
-			continue
-		}
-		lt, err := s.load(ctx, sum.ID)
-		if err != nil {
-			s.log.Error("cannot resume table", "table", sum.ID, "err", err)
-			continue
-		}
-		if lt == nil {
-			continue // another platform's table
-		}
-		s.log.Info("resuming table", "table", sum.ID, "round", sum.Round)
-		lt.begin(ctx)
-	}
-	return nil
-}
-
-// load opens a stored table and registers it; nil when it belongs to a
-// platform this service does not run.
-func (s *Service) load(ctx context.Context, id string) (*live, error) {
+// open opens a stored table and builds its live table; nil when it
+// belongs to a platform this service does not run. replan is set when
+// resuming: what the log implies and was not delivered is posted.
+func (s *Service) open(ctx context.Context, id string, replan bool) (*live, error) {
 	s.mu.Lock()
-	if lt, ok := s.tables[id]; ok {
-		s.mu.Unlock()
-		return lt, nil
-	}
-	if err := s.damaged[id]; err != nil {
-		s.mu.Unlock()
+	damaged := s.damaged[id]
+	s.mu.Unlock()
+	if damaged != nil {
 		return nil, quarantinedError(id)
 	}
-	s.mu.Unlock()
 	// The log is decoded once: the task is built from the replayed config.
 	obs := s.outbox(id)
 	var p Platform
@@ -176,10 +153,15 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 	case err != nil:
 		return nil, err
 	}
-	if err := obs.open(ctx); err != nil {
-		return nil, err
+	// An ended table opened again for status or export has nothing to
+	// post: its posts were handed to the courier before it left memory
+	// (or, at a restart, by resume); planning them again would post twice.
+	if replan || t.Snapshot().Status != roundtable.StatusEnded {
+		if err := obs.open(ctx); err != nil {
+			return nil, err
+		}
 	}
-	return s.register(t, p, obs.plan.channel)
+	return s.build(t, p, obs.plan.channel)
 }
 
 // outbox returns the store a table's moderator writes through, which
@@ -189,8 +171,8 @@ func (s *Service) outbox(id string) *observed {
 		err: func(err error) { s.log.Error("outbox", "table", id, "err", err) }}
 }
 
-// register builds the live table around t and its agents.
-func (s *Service) register(t *roundtable.Table, p Platform, channel string) (*live, error) {
+// build makes the live table around t and its agents.
+func (s *Service) build(t *roundtable.Table, p Platform, channel string) (*live, error) {
 	lt := &live{svc: s, table: t, platform: p, channel: channel, agents: map[string]roundtable.Agent{}}
 	var seats []roundtable.Participant
 	t.Read(func(st *roundtable.State) { seats = append(seats, st.Participants...) })
@@ -199,12 +181,6 @@ func (s *Service) register(t *roundtable.Table, p Platform, channel string) (*li
 			return nil, err
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if existing, ok := s.tables[t.ID()]; ok {
-		return existing, nil
-	}
-	s.tables[t.ID()] = lt
 	return lt, nil
 }
 

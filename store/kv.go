@@ -19,7 +19,7 @@ func (db *DB) Bind(ctx context.Context, key, table string) error {
 	if key == "" || table == "" {
 		return roundtable.Errorf(roundtable.Invalid, "binding needs a key and a table (got %q → %q)", key, table)
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.write(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBindings).Put([]byte(key), []byte(table))
 	})
 	if err != nil {
@@ -49,7 +49,7 @@ func (db *DB) Unbind(ctx context.Context, key string) error {
 	if err := checkCtx(ctx, "unbind "+key); err != nil {
 		return err
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.write(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBindings).Delete([]byte(key))
 	})
 	if err != nil {
@@ -67,7 +67,7 @@ func (db *DB) PutBlob(ctx context.Context, ns, key string, v []byte) error {
 	if ns == "" || key == "" {
 		return roundtable.Errorf(roundtable.Invalid, "blob needs a namespace and a key (got %q, %q)", ns, key)
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.write(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(blobBucket(ns))
 		if err != nil {
 			return err

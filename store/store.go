@@ -78,7 +78,7 @@ type Options struct {
 type DB struct {
 	bolt    *bolt.DB
 	path    string
-	pending atomic.Int64 // Append calls in progress
+	pending atomic.Int64 // writes in progress (Append, bindings, blobs)
 	index   indexCache
 	snaps   snapCache
 }

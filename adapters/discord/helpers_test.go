@@ -135,3 +135,17 @@ func privately(srv *discordtest.Server, u bottest.User, s string) bool {
 	}
 	return false
 }
+
+// waitPost waits for the bot's post in channel that starts with prefix:
+// the bot delivers posts in the background, after the command that caused
+// them has been answered.
+func waitPost(t *testing.T, srv *discordtest.Server, channel, prefix string) bottest.Post {
+	t.Helper()
+	var m bottest.Post
+	waitUntil(t, srv, "the post "+prefix, func() bool {
+		var ok bool
+		m, ok = postStarting(srv, channel, prefix)
+		return ok
+	})
+	return m
+}

@@ -52,6 +52,7 @@ type Platform struct {
 	log      *slog.Logger
 	s        *discordgo.Session
 	ackAfter time.Duration
+	depth    int // per-channel event queue bound; zero is bot.DefaultLaneDepth
 
 	mu       sync.Mutex
 	self     string            // the bot's user ID, from READY

@@ -27,12 +27,7 @@ func TestGatewayResumeLosesAndRepeatsNothing(t *testing.T) {
 
 	must(t, srv.Command(ctx, bottest.Alice, srv.Channel(), "start", map[string]string{"topic": "Resume", "rounds": "1", "agents": ""}))
 	thread := srv.Threads(srv.Channel())[0]
-	var intro bottest.Post
-	waitUntil(t, srv, "the intro", func() bool { // the courier posts it after the start reply
-		p, ok := postStarting(srv, thread, "**Resume")
-		intro = p
-		return ok && len(p.Controls) > 0
-	})
+	intro := waitPost(t, srv, thread, "**Resume")
 	must(t, srv.Click(ctx, bottest.Bob, thread, intro.ID, intro.Controls[0].ID))
 	must(t, srv.Say(ctx, bottest.Alice, thread, "before the reconnect"))
 

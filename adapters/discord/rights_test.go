@@ -151,7 +151,7 @@ func TestForgedControlsAreRefused(t *testing.T) {
 		ids = append(ids, startedRe.FindStringSubmatch(lastText(srv, bottest.Alice))[1])
 	}
 	threadA := srv.Threads(srv.Channel())[0]
-	intro, _ := postStarting(srv, threadA, "**A")
+	intro := waitPost(t, srv, threadA, "**A")
 	must(t, srv.Forge(ctx, bottest.Bob, threadA, intro.ID, "rt:"+ids[1]+":0:join"))
 	if got := lastText(srv, bottest.Bob); !contains(got, "that control is for table "+ids[1]) {
 		t.Errorf("the forged control: Bob was told %q", got)

@@ -14,7 +14,7 @@ import (
 // channel until ctx is done. discordgo reconnects (and resumes) by itself;
 // Run returns an error only when Discord refuses the bot for good.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
-	in := newInbox(ctx, h)
+	in := newInbox(ctx, h, p)
 	ready := make(chan struct{}, 1)
 	remove := p.listen(ctx, in, ready)
 	defer remove()

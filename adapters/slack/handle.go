@@ -63,7 +63,7 @@ func (in inbox) deliverAck(ctx context.Context, ev *bot.Event, a *acker) {
 		return
 	}
 	ev.Platform = in.p.Name()
-	in.q.Do(ev.User.ID, func() {
+	if in.q.Do(ev.User.ID, func() {
 		defer in.p.busy.done()
 		defer a.finish()
 		if ctx.Err() != nil {
@@ -72,7 +72,27 @@ func (in inbox) deliverAck(ctx context.Context, ev *bot.Event, a *acker) {
 		in.p.enrich(ctx, ev)
 		in.p.route(ctx, ev)
 		in.h(ctx, ev)
-	})
+	}) {
+		return
+	}
+	if !in.q.Refuse(ev.User.ID, func() { in.refuse(ctx, ev, a) }) {
+		a.finish()
+		in.p.busy.done()
+	}
+}
+
+// refuse tells ev's user that ev was not queued: too many of their events
+// are waiting.
+func (in inbox) refuse(ctx context.Context, ev *bot.Event, a *acker) {
+	defer in.p.busy.done()
+	defer a.finish()
+	in.p.log.Warn("event refused: the user's queue is full", "user", ev.User.ID, "kind", ev.Kind)
+	if ctx.Err() != nil {
+		return
+	}
+	if err := in.p.Reply(ctx, ev, bot.TryAgain()); err != nil {
+		in.p.log.Warn("reply to a refused event", "err", err)
+	}
 }
 
 // enrich fills in the user's display name, admin rights and bot flag.

@@ -55,7 +55,7 @@ func (p *Platform) runHTTP(ctx context.Context, h bot.Handler, q *bot.Lanes) err
 // Events are handled under ctx, after the response; a submitted modal is
 // answered once the bot has answered it, within Config.AckDeadline.
 func (p *Platform) Handler(ctx context.Context, h bot.Handler) http.Handler {
-	return p.handler(ctx, inbox{p: p, h: h, q: &bot.Lanes{}})
+	return p.handler(ctx, inbox{p: p, h: h, q: &bot.Lanes{Depth: p.depth}})
 }
 
 func (p *Platform) handler(ctx context.Context, in inbox) http.Handler {

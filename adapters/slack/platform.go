@@ -149,6 +149,7 @@ type Platform struct {
 	unsure  uncertain // keys whose last post failed (dedupe.go)
 	names   channelNames
 	busy    busy
+	depth   int // per-user event queue bound; zero is bot.DefaultLaneDepth
 
 	mu   sync.Mutex
 	self identity // who the bot is, from auth.test in Run
@@ -200,7 +201,7 @@ func (p *Platform) serve(ctx context.Context, h bot.Handler) error {
 	if err := p.identify(ctx); err != nil {
 		return err
 	}
-	q := &bot.Lanes{}
+	q := &bot.Lanes{Depth: p.depth}
 	defer q.Wait()
 	switch p.cfg.Mode {
 	case ModeSocket:

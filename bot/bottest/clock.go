@@ -59,12 +59,18 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
 	var due []*timer
+	armed := c.timers[:0] // fired and stopped timers are let go
 	for _, t := range c.timers {
 		if !t.done && !t.at.After(c.now) {
 			t.done = true
 			due = append(due, t)
 		}
+		if !t.done {
+			armed = append(armed, t)
+		}
 	}
+	clear(c.timers[len(armed):])
+	c.timers = armed
 	c.mu.Unlock()
 	sort.SliceStable(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
 	for _, t := range due {
