@@ -51,6 +51,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 		return nil, fmt.Errorf("start thread: %w", err)
 	}
 	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
+	cfg.Secret.Key = pseudonymKey()
 	obs := s.outbox(id)
 	obs.bind(s.couriers[p.Name()], thread, task, s.newSentLog(id))
 	t, err := roundtable.Create(ctx, obs, s.deps.Clock, task, id, cfg)
@@ -166,6 +167,9 @@ func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
 	}
 	if v := opt["title"]; v != "" {
 		cfg.Title = clip(v, 100)
+	}
+	if err := secretOption(cfg, opt); err != nil {
+		return err
 	}
 	for name, dst := range map[string]*time.Duration{"message": &cfg.Durations.Message, "proposal": &cfg.Durations.Proposal, "vote": &cfg.Durations.Vote} {
 		if v := opt[name]; v != "" {

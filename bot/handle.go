@@ -86,6 +86,8 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
 	case "stop":
 		return s.stop(ctx, ev, lt)
+	case "extend":
+		return s.extend(ctx, ev, lt)
 	case "close":
 		return s.closePhase(ctx, ev, lt)
 	case "export":
@@ -225,10 +227,10 @@ func first(v []string) string {
 }
 
 const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
-- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
+- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|research|no] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
-- /roundtable close (the open phase, now), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
+- /roundtable close (the open phase, now), extend [by:2m] (it, by more time), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`
 
 // formError answers a refused form: the message as text, and against the
 // form's first field for platforms that show errors inside the form.

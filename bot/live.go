@@ -21,6 +21,7 @@ type live struct {
 	mu      sync.Mutex
 	agents  map[string]roundtable.Agent
 	timer   Timer
+	warning Timer              // the open phase's one-minute warning (warning.go)
 	cancel  context.CancelFunc // cancels the open phase's agent calls
 	stopped bool
 }
@@ -75,6 +76,7 @@ func (lt *live) enter(ctx context.Context) {
 }
 
 func (lt *live) arm(s *roundtable.State, now time.Time) {
+	lt.armWarning(s, now)
 	if lt.timer != nil {
 		lt.timer.Stop()
 		lt.timer = nil
@@ -216,6 +218,7 @@ func (lt *live) finish(context.Context, *roundtable.State) {
 
 // halt stops the deadline and the agents; the caller holds mu.
 func (lt *live) halt() {
+	lt.stopWarning()
 	if lt.timer != nil {
 		lt.timer.Stop()
 		lt.timer = nil

@@ -111,6 +111,8 @@ func (p *planner) implied(e roundtable.Event) {
 				p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
 			}
 		}
+	case roundtable.PhaseExtended:
+		p.post(phaseKey(s.Position(), fmt.Sprintf("extend/%d", e.Seq)), func() Message { return Message{Text: renderExtended(d, e.Time)} })
 	case roundtable.DecisionMade:
 		if d.Round >= 1 && d.Round <= len(s.Rounds) {
 			p.post(fmt.Sprintf("r%d/result", d.Round), func() Message { return Message{Text: renderTally(s, s.Rounds[d.Round-1])} })

@@ -19,7 +19,7 @@ func renderIntro(s *roundtable.State, brief string) string {
 	if s.Config.Mode == roundtable.Sealed {
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
-	b.WriteString(".\nAt the table: " + names(s.Participants) + ".\nPress **Join** to take a seat.")
+	b.WriteString("." + secretNote(s) + "\nAt the table: " + names(s.Participants) + ".\nPress **Join** to take a seat.")
 	if s.Status == roundtable.StatusCreated && !seatsPerson(s) {
 		b.WriteString(" Round 1 opens when the first person joins, or when the organiser presses **Start now**.")
 	}
@@ -75,6 +75,7 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 		}
 		b.WriteString(s.Config.Rule.Describe())
 		b.WriteString("\nYou can change your ballot until the phase closes; the last valid one counts.")
+		b.WriteString(secretNote(s))
 	default:
 		b.WriteString(renderProtocolPhase(s))
 	}

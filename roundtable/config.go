@@ -112,6 +112,7 @@ type Config struct {
 	// Protocol is the table's schedule of phases; nil is RoundTable's.
 	Protocol *Protocol  `json:"protocol,omitempty"`
 	Audit    *AuditSpec `json:"audit,omitempty"` // nil: not audited
+	Secret   Secrecy    `json:"secret,omitzero"` // secret ballots
 }
 
 // DefaultRounds is the paper's number of rounds.
@@ -166,6 +167,9 @@ func (c Config) Validate() error {
 		if err := c.Protocol.Validate(); err != nil {
 			return err
 		}
+	}
+	if c.Secret.Research && !c.Secret.Ballots {
+		return Errorf(Invalid, "secret.research: only a secret-ballot table (secret.ballots) keeps ballots for research")
 	}
 	if err := c.Audit.Validate(); err != nil {
 		return err

@@ -197,6 +197,8 @@ func newPayload(typ string) (Payload, error) {
 		return &DecisionMade{}, nil
 	case "table_ended":
 		return &TableEnded{}, nil
+	case "phase_extended":
+		return &PhaseExtended{}, nil
 	case "withheld":
 		return &Withheld{}, nil
 	}
@@ -281,6 +283,8 @@ func deref(p Payload) Payload {
 	case *DecisionMade:
 		return *v
 	case *TableEnded:
+		return *v
+	case *PhaseExtended:
 		return *v
 	case *Withheld:
 		return *v

@@ -214,6 +214,8 @@ func (s *State) apply(e Event) error {
 		r := s.record(d.Round)
 		r.Failures = append(r.Failures, Failure{Participant: e.Actor, Phase: d.Phase, Kind: d.Kind, Reason: d.Reason})
 		s.acted(e.Actor, d.Usage)
+	case PhaseExtended:
+		s.Deadline = d.Deadline
 	case PhaseClosed:
 		s.Acted, s.Turn = nil, nil
 		s.Deadline = time.Time{}

@@ -73,6 +73,8 @@ func (s *State) checkPayload(e Event) error {
 		return s.checkWithheld(e.Actor, d)
 	case PhaseClosed:
 		return s.checkPosition(d.Round, d.Phase)
+	case PhaseExtended:
+		return s.checkPosition(d.Round, d.Phase)
 	case DecisionMade:
 		return s.checkDecision(d)
 	case TableEnded:

@@ -42,6 +42,7 @@ func command() *discordgo.ApplicationCommand {
 			sub("vote", "Cast your ballot", required(str("ballot", `Your ballot: "B", "A=5 B=2", "C > A > B" or "abstain"`)), table),
 			sub("status", "Show the table's status", table),
 			sub("stop", "Stop the table", table),
+			sub("extend", "Give the open phase more time", str("by", "How much more, e.g. 2m (default 2m)"), table),
 			sub("export", "Get the table's event log as a file",
 				str("format", "File format", "jsonl", "csv"), str("names", "keep: keep people's names", "keep"), table),
 			sub("help", "How roundtable works"),
@@ -69,6 +70,7 @@ func startOptions() []*discordgo.ApplicationCommandOption {
 		str("message", "Message phase duration, e.g. 2m"),
 		str("proposal", "Proposal phase duration, e.g. 2m"),
 		str("vote", "Vote phase duration, e.g. 2m"),
+		str("secret", "Secret ballot: nobody sees who voted what", "yes", "research", "no"),
 	}
 }
 

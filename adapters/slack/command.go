@@ -11,7 +11,7 @@ import (
 var optionNames = map[string]bool{
 	"topic": true, "preset": true, "rule": true, "rounds": true, "agents": true, "mode": true,
 	"early_stop": true, "title": true, "join": true, "message": true, "proposal": true, "vote": true,
-	"text": true, "ballot": true, "table": true, "format": true, "names": true,
+	"text": true, "ballot": true, "table": true, "format": true, "names": true, "secret": true, "by": true,
 }
 
 // freeText options run on over the following unquoted words:

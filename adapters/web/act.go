@@ -38,6 +38,7 @@ type actResponse struct {
 var commandOptions = map[string][]string{
 	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil, "close": nil,
 	"propose": {"text"}, "vote": {"ballot"}, "export": {"format", "names"},
+	"extend": {"by"},
 }
 
 // Limits of an act beyond the body size.
@@ -205,6 +206,8 @@ func (p *Platform) refuse(ctx context.Context, ev *bot.Event) refusal {
 		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can stop it."}
 	case ev.Command == "close":
 		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can close a phase early."}
+	case ev.Command == "extend":
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can extend a phase."}
 	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
 		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can export it with names."}
 	}

@@ -25,6 +25,20 @@ var viewports = []struct {
 	w, h int64
 }{{"1280x800", 1280, 800}, {"390x844", 390, 844}}
 
+// inViewportPair runs f with two fresh tabs (two people) of each
+// viewport size.
+func (e *browserEnv) inViewportPair(t *testing.T, f func(t *testing.T, ann, bob context.Context)) {
+	for _, v := range viewports {
+		t.Run(v.name, func(t *testing.T) {
+			tabs := e.browsers(t, 2)
+			for _, tab := range tabs {
+				do(t, tab, "set the viewport", chromedp.EmulateViewport(v.w, v.h))
+			}
+			f(t, tabs[0], tabs[1])
+		})
+	}
+}
+
 // inViewport runs f in a fresh tab of each viewport size.
 func (e *browserEnv) inViewport(t *testing.T, f func(t *testing.T, tab context.Context)) {
 	for _, v := range viewports {
@@ -111,66 +125,59 @@ func TestBrowserPresetSeatsItsAgentsAndKeepsItsSettings(t *testing.T) {
 func TestBrowserInputIsRespected(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
-	for _, v := range viewports {
-		t.Run(v.name, func(t *testing.T) {
-			tabs := e.browsers(t, 2)
-			ann, bob := tabs[0], tabs[1]
-			for _, tab := range tabs {
-				do(t, tab, "set the viewport", chromedp.EmulateViewport(v.w, v.h))
-			}
-			room, link := e.create(t, ann, "cumulative", "sealed")
-			do(t, bob, "Bob enters without joining", chromedp.Navigate(link),
-				chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
-				chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
-				chromedp.Click(chromedp.CSS(`.namegate button[value=no]`)),
-				until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
-				waitText(`#phase`, "message phase"),
-				chromedp.SendKeys(chromedp.CSS(`#say`), "A thought I typed with care\r"),
-				waitText(`#say-error`, "you have not joined"))
-			if got := eval[string](t, bob, `document.querySelector('#say').value.trim()`); got != "A thought I typed with care" {
-				t.Errorf("the refused message's field holds %q", got)
-			}
-			do(t, bob, "Bob joins, and Join goes away", chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
-				waitText(`#notes`, "You joined"), until(`document.querySelector('button[data-command=join]').hidden`, "for Join to hide"),
-				until(`document.title.startsWith('(Your turn)') && document.querySelector('#favicon').href.endsWith('favicon-turn.svg')`, "for the title and icon to say it is Bob's turn"),
-				waitText(`#todo`, "Your turn: write your message"),
-				chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#notes`, "stays sealed"),
-				until(`!document.title.startsWith('(Your turn)')`, "for the title to drop the turn signal"),
-				until(`document.querySelector('#say').value === '' && document.querySelector('#say-error').textContent === ''`, "for the sent message to clear"))
-			do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
-				until(`!document.querySelector('#proposal-text').disabled && document.querySelector('#ballot-text').disabled`, "for only the proposal box to be enabled"))
-			do(t, bob, "Bob proposes, then corrects", waitText(`#phase`, "proposal phase"),
-				chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
-				waitText(`#notes`, "Your proposal is recorded"),
-				chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Sushi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
-				until(`[...document.querySelectorAll('#notes li')].filter(l => l.textContent.includes('Your proposal is recorded')).length === 2`, "for the second confirmation"))
-			do(t, ann, "Ann proposes; the vote opens", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Pizza"),
-				chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"),
-				until(`[...document.querySelectorAll('#posts [data-control$=":prop"]')].every(b => b.disabled)`, "for the Propose buttons to be disabled"),
-				press("Fill in your ballot"),
-				chromedp.WaitVisible(chromedp.CSS(`#dialog[open] .cands`)))
-			do(t, bob, "Bob votes by typing the command", waitText(`#phase`, "vote phase"),
-				chromedp.SendKeys(chromedp.CSS(`#say`), "/roundtable vote A=2 B=1\r"), waitText(`#notes`, "is recorded: A=2 B=1"))
-			cands := eval[string](t, ann, `document.querySelector('#dialog .cands').textContent`)
-			if !strings.Contains(cands, "Pizza") || !strings.Contains(cands, "Sushi") || strings.Contains(cands, "Suhsi") {
-				t.Errorf("the ballot form lists %q; want Pizza and Sushi, not the corrected Suhsi", cands)
-			}
-			if w := eval[int](t, ann, `document.documentElement.scrollWidth`); w > int(v.w) {
-				t.Errorf("the page is %d px wide in a %d px viewport", w, v.w)
-			}
-			s, err := roundtable.Replay(e.events(t, room))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var texts []string
-			for _, p := range s.Rounds[0].Proposals {
-				texts = append(texts, p.Proposal.Text)
-			}
-			if got := strings.Join(texts, "|"); !strings.Contains(got, "Sushi|Pizza") || strings.Contains(got, "Suhsi") {
-				t.Errorf("proposals %v; want Bob's corrected Sushi (in his first one's place) and Ann's Pizza", texts)
-			}
-		})
-	}
+	e.inViewportPair(t, func(t *testing.T, ann, bob context.Context) {
+		room, link := e.create(t, ann, "cumulative", "sealed")
+		do(t, bob, "Bob enters without joining", chromedp.Navigate(link),
+			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
+			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
+			chromedp.Click(chromedp.CSS(`.namegate button[value=no]`)),
+			until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
+			waitText(`#phase`, "message phase"),
+			chromedp.SendKeys(chromedp.CSS(`#say`), "A thought I typed with care\r"),
+			waitText(`#say-error`, "you have not joined"))
+		if got := eval[string](t, bob, `document.querySelector('#say').value.trim()`); got != "A thought I typed with care" {
+			t.Errorf("the refused message's field holds %q", got)
+		}
+		do(t, bob, "Bob joins, and Join goes away", chromedp.Click(chromedp.CSS(`button[data-command=join]`)),
+			waitText(`#notes`, "You joined"), until(`document.querySelector('button[data-command=join]').hidden`, "for Join to hide"),
+			until(`document.title.startsWith('(Your turn)') && document.querySelector('#favicon').href.endsWith('favicon-turn.svg')`, "for the title and icon to say it is Bob's turn"),
+			waitText(`#todo`, "Your turn: write your message"),
+			chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#notes`, "stays sealed"),
+			until(`!document.title.startsWith('(Your turn)')`, "for the title to drop the turn signal"),
+			until(`document.querySelector('#say').value === '' && document.querySelector('#say-error').textContent === ''`, "for the sent message to clear"))
+		do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
+			until(`!document.querySelector('#proposal-text').disabled && document.querySelector('#ballot-text').disabled`, "for only the proposal box to be enabled"))
+		do(t, bob, "Bob proposes, then corrects", waitText(`#phase`, "proposal phase"),
+			chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+			waitText(`#notes`, "Your proposal is recorded"),
+			chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Sushi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+			until(`[...document.querySelectorAll('#notes li')].filter(l => l.textContent.includes('Your proposal is recorded')).length === 2`, "for the second confirmation"))
+		do(t, ann, "Ann proposes; the vote opens", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Pizza"),
+			chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"),
+			until(`[...document.querySelectorAll('#posts [data-control$=":prop"]')].every(b => b.disabled)`, "for the Propose buttons to be disabled"),
+			press("Fill in your ballot"),
+			chromedp.WaitVisible(chromedp.CSS(`#dialog[open] .cands`)))
+		do(t, bob, "Bob votes by typing the command", waitText(`#phase`, "vote phase"),
+			chromedp.SendKeys(chromedp.CSS(`#say`), "/roundtable vote A=2 B=1\r"), waitText(`#notes`, "is recorded: A=2 B=1"))
+		cands := eval[string](t, ann, `document.querySelector('#dialog .cands').textContent`)
+		if !strings.Contains(cands, "Pizza") || !strings.Contains(cands, "Sushi") || strings.Contains(cands, "Suhsi") {
+			t.Errorf("the ballot form lists %q; want Pizza and Sushi, not the corrected Suhsi", cands)
+		}
+		if w, vw := eval[int](t, ann, `document.documentElement.scrollWidth`), eval[int](t, ann, `window.innerWidth`); w > vw {
+			t.Errorf("the page is %d px wide in a %d px viewport", w, vw)
+		}
+		s, err := roundtable.Replay(e.events(t, room))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, p := range s.Rounds[0].Proposals {
+			texts = append(texts, p.Proposal.Text)
+		}
+		if got := strings.Join(texts, "|"); !strings.Contains(got, "Sushi|Pizza") || strings.Contains(got, "Suhsi") {
+			t.Errorf("proposals %v; want Bob's corrected Sushi (in his first one's place) and Ann's Pizza", texts)
+		}
+	})
 }
 
 // TestBrowserPhoneFirstRoom: a 5,000-character unbroken message widens no
@@ -224,8 +231,8 @@ func TestBrowserWarnsAMinuteBeforeThePhaseCloses(t *testing.T) {
 	ann, bob := tabs[0], tabs[1]
 	_, link := e.create(t, ann, "plurality", "sealed") // a 3-minute message phase
 	enter(t, bob, link, "Bob")
-	e.clock.Advance(2*time.Minute + 30*time.Second)
 	do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
+	e.clock.Advance(2*time.Minute + 30*time.Second) // Bob acted before the last minute began
 	do(t, ann, "Ann is warned", waitText(`#notes`, "One minute left in the message phase"),
 		until(`document.querySelector('#countdown').classList.contains('soon')`, "for the countdown to turn red"))
 	if n := eval[int](t, ann, `[...document.querySelectorAll('#notes li')].filter(l => l.textContent.includes('One minute left')).length`); n != 1 {

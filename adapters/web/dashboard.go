@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 
@@ -20,6 +21,7 @@ type dashboardPage struct {
 	Ballots                                 []ballotRow
 	Failures                                []failureRow
 	Usage                                   []usageRow
+	Secret                                  bool // secret ballots: no voter names
 	Chart                                   chart
 	UChart                                  *chart
 	Audit                                   auditView
@@ -60,6 +62,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	if !org {
 		evs = export.Pseudonymize(evs)
 	}
+	evs = roundtable.SecretBallots(evs, false) // nobody, the organiser included
 	st, err := roundtable.Replay(evs)
 	if err != nil {
 		p.log.Error("dashboard replay", "room", roomID, "err", err)
@@ -75,7 +78,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 
 func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtable.Event, org bool) dashboardPage {
 	d := dashboardPage{Room: roomID, Title: titleOf(st), Status: string(st.Status), Rule: string(st.Config.Rule),
-		Mode: string(st.Config.Mode), Rounds: st.Config.Rounds, Names: org, Organiser: org}
+		Mode: string(st.Config.Mode), Rounds: st.Config.Rounds, Names: org, Organiser: org, Secret: st.Config.Secret.Ballots}
 	if st.Output != nil {
 		d.Output = st.Output.Proposal.Text
 	}
@@ -166,6 +169,10 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	sheet := q.Get("format") == "sheet" // one row per proposal or ballot
+	if sheet {
+		q.Set("format", string(export.CSV))
+	}
 	format, err := export.ParseFormat(defaultTo(q.Get("format"), "jsonl"))
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -184,12 +191,18 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, format, evs, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
+	name, write := fmt.Sprintf("%s.%s", st.ID, format), export.Write
+	if sheet {
+		name, write = st.ID+"-sheet.csv", func(w io.Writer, _ export.Format, evs []roundtable.Event, opt export.Options) error {
+			return export.WriteSheet(w, evs, opt)
+		}
+	}
+	if err := write(&buf, format, evs, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		p.log.Error("export", "table", st.ID, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal error")
 		return
 	}
-	sendFile(w, fmt.Sprintf("%s.%s", st.ID, format), buf.Bytes())
+	sendFile(w, name, buf.Bytes())
 }
 
 func defaultTo(v, def string) string {

@@ -20,7 +20,8 @@ type TableSettings struct {
 func (s TableSettings) formValues() map[string]string {
 	c := s.Config
 	v := map[string]string{"rule": string(c.Rule), "mode": string(c.Mode), "early_stop": string(c.EarlyStop), "title": c.Title,
-		"message": shortDuration(c.Durations.Message), "proposal": shortDuration(c.Durations.Proposal), "vote": shortDuration(c.Durations.Vote)}
+		"message": shortDuration(c.Durations.Message), "proposal": shortDuration(c.Durations.Proposal), "vote": shortDuration(c.Durations.Vote),
+		"secret": secretValue(c.Secret)}
 	if c.Rounds > 0 {
 		v["rounds"] = strconv.Itoa(c.Rounds)
 	}
@@ -61,4 +62,16 @@ func shortDuration(d time.Duration) string {
 type presetOption struct {
 	Name     string
 	Settings string // presetJSON, for the lobby's script
+}
+
+// secretValue is the create form's Ballots choice for s (the start
+// command's secret option).
+func secretValue(s roundtable.Secrecy) string {
+	switch {
+	case s.Research:
+		return "research"
+	case s.Ballots:
+		return "yes"
+	}
+	return "no"
 }

@@ -55,6 +55,7 @@ var scenarios = []struct {
 	{"OutageDelaysPostsLosesNone", testOutage},
 	{"ExportKeepsSealed", testExportKeepsSealed},
 	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
+	{"OrganiserExtendsSecretTable", testExtendAndSecret},
 }
 
 // env is one scenario's running service.

@@ -45,19 +45,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 }
 
 func TestTablePresetDecodesSharedSettings(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "p.toml")
-	body := "[[table]]\nname = \"lunch\"\ntopic = \"Where?\"\nrule = \"ranked\"\nrounds = 4\nvote = \"45s\"\nagents = [\"Facilitator\"]\n"
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc, err := cfg.Tables[0].config(cfg.Bot, "table[0]")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, tc := firstPreset(t, "[[table]]\nname = \"lunch\"\ntopic = \"Where?\"\nrule = \"ranked\"\nrounds = 4\nvote = \"45s\"\nagents = [\"Facilitator\"]\n")
 	if tc.Rule != "ranked" || tc.Rounds != 4 || tc.Durations.Vote.Seconds() != 45 || tc.Durations.Message != time.Duration(cfg.Bot.Message) {
 		t.Errorf("preset config %+v: want ranked, 4 rounds, 45s votes and [bot]'s message deadline", tc)
 	}

@@ -23,6 +23,11 @@ type TableSettings struct {
 	Proposal  Duration `toml:"proposal"`
 	Vote      Duration `toml:"vote"`
 	Agents    []string `toml:"agents"`
+	// SecretBallot hides who voted what from everyone, the organiser
+	// included; SecretResearch lets the pseudonymised export keep the
+	// ballots under voter pseudonyms.
+	SecretBallot   bool `toml:"secret_ballot"`
+	SecretResearch bool `toml:"secret_research"`
 	AuditSettings
 }
 
@@ -179,6 +184,10 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 		Rounds:    max(t.Rounds, 0),
 		Quorum:    t.Quorum,
 		Durations: roundtable.Durations{Message: dur(t.Message, def.Message), Proposal: dur(t.Proposal, def.Proposal), Vote: dur(t.Vote, def.Vote)},
+		Secret:    roundtable.Secrecy{Ballots: t.SecretBallot || def.SecretBallot, Research: t.SecretResearch || def.SecretResearch},
+	}
+	if c.Secret.Research && !c.Secret.Ballots {
+		return c, fmt.Errorf("%s.secret_research: keeps ballots for research only at a secret-ballot table: set secret_ballot = true", key)
 	}
 	if c.Rounds == 0 {
 		c.Rounds = def.Rounds

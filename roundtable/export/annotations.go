@@ -61,6 +61,7 @@ func PseudonymizeAnnotations(events []roundtable.Event, anns []roundtable.Annota
 // appearance (see Pseudonymize).
 func learnAll(events []roundtable.Event) pseudonyms {
 	p := pseudonyms{ids: map[string]string{}, agents: map[string]bool{}}
+	p.learnShuffled(events)
 	for _, e := range events {
 		p.learnEvent(e)
 	}

@@ -91,6 +91,8 @@ func position(data roundtable.Payload) (round, phase string) {
 		r, p = d.Round, d.Phase
 	case roundtable.PhaseClosed:
 		r, p = d.Round, d.Phase
+	case roundtable.PhaseExtended:
+		r, p = d.Round, d.Phase
 	case roundtable.ActionFailed:
 		r, p = d.Round, d.Phase
 	case roundtable.MessagePosted:
@@ -150,6 +152,8 @@ func summary(data roundtable.Payload) string {
 		return d.Kind + ": " + d.Reason
 	case roundtable.PhaseClosed:
 		return "closed: " + d.Reason
+	case roundtable.PhaseExtended:
+		return fmt.Sprintf("extended by %s to %s", d.By, d.Deadline.UTC().Format(time.RFC3339))
 	case roundtable.DecisionMade:
 		return decision(d)
 	case roundtable.TableEnded:

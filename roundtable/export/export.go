@@ -78,9 +78,9 @@ func WriteJSONL(w io.Writer, events []roundtable.Event, opt Options) error {
 func prepare(events []roundtable.Event, opt Options) []roundtable.Event {
 	events = visible(events, opt.Viewer)
 	if opt.Pseudonymize {
-		return Pseudonymize(events)
+		events = Pseudonymize(events)
 	}
-	return events
+	return secret(events, opt)
 }
 
 // visible applies roundtable.Visible to each table's run of events.

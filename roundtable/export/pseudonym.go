@@ -12,7 +12,7 @@ import (
 // participant (kind roundtable.Human in a TableCreated config or a
 // ParticipantJoined), and anyone else named in an actor field or a label
 // that names a person, such as a starter who is not at the table — is
-// "human-1", "human-2", ... in order of first appearance, as both ID and
+// "human-1", "human-2", ... in each table's keyed order (learnShuffled), as both ID and
 // Name, in every structured field: the actor, participant records (whose
 // Platform identity is cleared), message recipients, ballot voters,
 // candidate proposers, the ballots and rejections of tallies, and the

@@ -1,0 +1,128 @@
+package export
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
+)
+
+// SheetHeader is the first row of a sheet (WriteSheet).
+func SheetHeader() []string {
+	return []string{"table", "round", "row", "who", "candidate", "proposal", "ballot", "won"}
+}
+
+// secretVoter stands in the who column for the voter of a secret ballot.
+const secretVoter = "(secret)"
+
+// WriteSheet writes a spreadsheet of the tables in events: a header, then
+// per round one row per proposal (row "proposal": who made it, its
+// candidate letter in the vote, its text, whether it won) and one row per
+// counted ballot (row "ballot": the voter, the ballot as the vote command
+// reads it, and for a single choice the chosen proposal's text). People
+// are named or pseudonymised as opt says; voters of secret ballots are
+// "(secret)" (or a voter pseudonym in a research export, see
+// roundtable.SecretBallots). Formula-like cells are defused as in WriteCSV.
+func WriteSheet(w io.Writer, events []roundtable.Event, opt Options) error {
+	events = prepare(events, opt)
+	cw := csv.NewWriter(w)
+	if err := cw.Write(SheetHeader()); err != nil {
+		return fmt.Errorf("write sheet: %w", err)
+	}
+	for start := 0; start < len(events); {
+		end := start + 1
+		for end < len(events) && events[end].Table == events[start].Table {
+			end++
+		}
+		st, err := roundtable.Replay(events[start:end])
+		if err != nil {
+			return fmt.Errorf("sheet of table %s: %w", events[start].Table, err)
+		}
+		for _, row := range sheetRows(st) {
+			for i := range row {
+				row[i] = defuse(row[i])
+			}
+			if err := cw.Write(row); err != nil {
+				return fmt.Errorf("write sheet: %w", err)
+			}
+		}
+		start = end
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write sheet: %w", err)
+	}
+	return nil
+}
+
+// sheetRows returns the proposal and ballot rows of one table.
+func sheetRows(st *roundtable.State) [][]string {
+	names := map[string]string{}
+	for _, p := range append(append([]roundtable.Participant(nil), st.Config.Participants...), st.Participants...) {
+		names[p.ID] = p.Name
+	}
+	who := func(id string) string {
+		switch {
+		case id == "":
+			return secretVoter
+		case names[id] != "":
+			return names[id]
+		}
+		return id
+	}
+	var rows [][]string
+	for _, r := range st.Rounds {
+		round := strconv.Itoa(r.Round)
+		winner := ""
+		if r.Tally != nil {
+			winner = r.Tally.Winner
+		}
+		for _, p := range r.Proposals {
+			id := candidateOf(r.Candidates, p.By, p.Proposal)
+			rows = append(rows, []string{st.ID, round, "proposal", who(p.By), id, p.Proposal.Text, "", yes(id != "" && id == winner)})
+		}
+		if r.Tally == nil {
+			continue
+		}
+		for _, b := range r.Tally.Ballots {
+			rows = append(rows, []string{st.ID, round, "ballot", who(b.Voter), b.Choice, chosenText(r.Candidates, b), b.String(), yes(b.Choice != "" && b.Choice == winner)})
+		}
+	}
+	return rows
+}
+
+// candidateOf returns the letter of the candidate that carries proposal p
+// of participant by, or "" when it did not reach the vote (a later
+// proposal replaced it).
+func candidateOf(cs []roundtable.Candidate, by string, p roundtable.Proposal) string {
+	for _, c := range cs {
+		if c.Proposal.Text != p.Text {
+			continue
+		}
+		for _, id := range c.Proposers {
+			if id == by {
+				return c.ID
+			}
+		}
+	}
+	return ""
+}
+
+func chosenText(cs []roundtable.Candidate, b vote.Ballot) string {
+	for _, c := range cs {
+		if b.Choice != "" && c.ID == b.Choice {
+			return c.Proposal.Text
+		}
+	}
+	return ""
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
