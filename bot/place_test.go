@@ -40,16 +40,7 @@ func newPlaceEnv(t *testing.T) *placeEnv {
 			return roundtable.TextTask{Topic: spec.Topic}, nil
 		}}
 	svc := bot.New(cfg, deps, e.fake, e.other)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-		_ = db.Close()
-	})
+	bottest.RunService(t, svc, db)
 	<-e.fake.Updates() // each fake says so once its handler is set
 	<-e.other.Updates()
 	return e

@@ -69,16 +69,7 @@ func startService(t *testing.T, p bot.Platform) {
 		t.Fatal(err)
 	}
 	svc := bottest.Service(p, db, bottest.NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)), nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("service: %v", err)
-		}
-		_ = db.Close()
-	})
+	bottest.RunService(t, svc, db)
 }
 
 func must(t *testing.T, err error) {

@@ -35,16 +35,7 @@ func newTable(t *testing.T) *table {
 	}
 	clock := bottest.NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	svc := bottest.Service(h.Platform(), db, clock, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("service: %v", err)
-		}
-		_ = db.Close()
-	})
+	bottest.RunService(t, svc, db)
 	waitUntil(t, fake, "the Socket Mode connection", func() bool { return fake.Connected() > 0 })
 	return &table{t: t, h: h}
 }
