@@ -22,7 +22,7 @@ type Table struct {
 
 // Create records a new table and returns its moderator.
 func Create(ctx context.Context, store Store, clock Clock, task Task, id string, cfg Config) (*Table, error) {
-	cfg = cfg.WithDefaults()
+	cfg = cfg.WithDefaults().withSelfReports()
 	if id == "" {
 		return nil, Errorf(Invalid, "table id is empty")
 	}

@@ -17,6 +17,11 @@ type Viewer struct {
 	// and only then, a researcher sees everyone's private reasoning. During
 	// the table a researcher sees what anyone sees.
 	Researcher bool
+	// Organiser marks the organiser's export (the table's starter or a
+	// manager exporting it, the operator's CLI): it holds everyone's
+	// survey answers (self-reports) once their phase has closed, which no
+	// other view shows (PROTOCOL.md section 6).
+	Organiser bool
 }
 
 // Sight is one piece of a table's content as the visibility rule judges
@@ -59,19 +64,23 @@ func (g Stage) closed(r int, p Phase) bool {
 //   - v wrote it (everyone sees their own messages, proposals, ballots and
 //     reasoning at once), or
 //   - the table has ended and v is a researcher (everything), or
+//   - it is a survey answer, its phase has closed and v is the
+//     organiser's export, or
 //   - it is not private reasoning and its phase has closed (a message of a
 //     live-mode table shows as it comes). A message addressed to some
 //     participants is still everyone's to read (PROTOCOL.md, section 1).
 //
 // So sealed messages show when their message phase closes, proposals when
 // the proposal phase closes, ballots when the vote closes, and private
-// reasoning and notes never to other participants.
+// reasoning, notes and survey answers never to other participants.
 func (v Viewer) May(g Stage, x Sight) bool {
 	switch {
 	case v.Participant != "" && v.Participant == x.Author:
 		return true
 	case v.Researcher && g.Ended:
 		return true
+	case x.Private && x.Phase == PhaseSurvey:
+		return v.Organiser && g.closed(x.Round, x.Phase)
 	case x.Private:
 		return false
 	case x.Phase == PhaseMessage && g.Mode == Live:

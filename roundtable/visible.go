@@ -2,7 +2,7 @@ package roundtable
 
 // Withheld stands, in a viewer's copy of a log (see Visible), for an event
 // the viewer may not see yet: a sealed message, proposal, skip, ballot or
-// failure of a phase that is still open. It keeps what everyone at the
+// failure of a phase that is still open, or another's survey answer. It keeps what everyone at the
 // table can see anyway (who acted, and when) and drops what they said.
 // Stored logs never hold it.
 type Withheld struct {
@@ -56,7 +56,9 @@ func (v Viewer) event(g Stage, e Event) Event {
 		e.Data, e.Key = Withheld{Type: e.Type(), Round: x.Round, Phase: x.Phase}, ""
 		return e
 	}
-	x.Private = true
+	// Reasoning (a survey answer's reason too) is its author's alone, and
+	// a researcher's once the table has ended.
+	x.Private, x.Phase = true, PhaseNone
 	if !v.May(g, x) {
 		e.Data = withoutReasoning(e.Data)
 	}
@@ -80,6 +82,8 @@ func sightOf(e Event) (Sight, bool) {
 		x.Round, x.Phase = d.Round, PhaseVote
 	case ActionFailed:
 		x.Round, x.Phase = d.Round, d.Phase
+	case SurveyAnswered:
+		x.Round, x.Phase, x.Private = d.Round, PhaseSurvey, true
 	default:
 		return x, false
 	}
@@ -93,6 +97,9 @@ func withoutReasoning(p Payload) Payload {
 		return d
 	case ProposalSkipped:
 		d.Reasoning = ""
+		return d
+	case SurveyAnswered:
+		d.Reason = ""
 		return d
 	}
 	return p
