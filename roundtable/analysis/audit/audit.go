@@ -24,6 +24,15 @@ const SelfReportInstrument = "self-report"
 // SelfReportModel is the Model of participant's self-report annotations.
 func SelfReportModel(participant string) string { return "self:" + participant }
 
+// OwnSelfReports returns anns without the self-report annotations of
+// anyone but participant who: what a view other than the organiser's
+// export may show of them.
+func OwnSelfReports(anns []roundtable.Annotation, who string) []roundtable.Annotation {
+	return slices.DeleteFunc(slices.Clone(anns), func(a roundtable.Annotation) bool {
+		return a.Instrument == SelfReportInstrument && (who == "" || a.Model != SelfReportModel(who))
+	})
+}
+
 // SelfReport is a participant's own account of its stance at the end of a
 // round, on the five stance levels.
 type SelfReport struct {
