@@ -114,7 +114,19 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 		return h.Click(ctx, bottest.Bob, room, ask.ID, controlID(t, ask, "slightly agree with the statement"))
 	})
 	d.sees(bottest.Bob, "Recorded privately for round 1: slightly agree with the statement")
+	again := func() error {
+		return h.Click(context.Background(), bottest.Bob, room, ask.ID, controlID(t, ask, "neutral"))
+	}
+	if err := again(); err != nil {
+		t.Fatal(err)
+	}
+	d.sees(bottest.Bob, "you already acted in the survey phase of round 1")
 	d.do(func(ctx context.Context) error { return h.Command(ctx, bottest.Alice, room, "close", nil) })
+	d.post(room, "**Round 2 of 2: message")
+	if err := again(); err != nil {
+		t.Fatal(err)
+	}
+	d.sees(bottest.Bob, "that was for round 1")
 	d.play(room, 2)
 	ask = d.post(room, "**Round 2 of 2: survey phase")
 	for u, level := range map[bottest.User]string{bottest.Alice: "strongly agree with the complement", bottest.Bob: "neutral"} {
