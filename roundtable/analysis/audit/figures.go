@@ -32,11 +32,8 @@ func (t *Table) Chart(w What) *report.Chart {
 			l.Name = fmt.Sprintf("%s (%d unwarranted)", p.Name, p.Changes) // the plot fonts have no ⚑
 		}
 		for _, m := range p.Messages {
-			v, ok := m.S, m.HasScore
-			if w == StanceLevel {
-				v, ok = float64(m.Stance), m.HasStance
-			}
-			if !ok || math.IsNaN(v) {
+			v, ok := m.value(w)
+			if !ok {
 				continue
 			}
 			l.Y[order[m.Seq]] = v
