@@ -16,18 +16,18 @@ import (
 
 // TestBrowserAuditedTable: the host starts an audited table from the
 // lobby form (sentiment and stance, a statement, self-reports), two people
-// and an LLM agent play it in Chromium, and the dashboard, opened before
+// and two LLM agents play it in Chromium, and the dashboard, opened before
 // anyone spoke, draws the trajectories without being reloaded. The round
 // ends with the self-report survey: each person answers with one click,
-// the agent through its model. The dashboard shows Ann her own
+// the agents through their model. The dashboard shows Ann her own
 // self-report, not Bob's; her log download (the organiser's) holds all
-// three answers, Bob's his own with the others withheld.
+// four answers, Bob's his own with the others withheld.
 func TestBrowserAuditedTable(t *testing.T) {
 	requireBrowser(t)
 	srv := openaitest.NewServer(judge)
 	defer srv.Close()
-	e := newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
-		return auditedService(t, p, db, srv.URL(), clock, "Scribe")
+	e := newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe", "Sage"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return auditedService(t, p, db, srv.URL(), clock, "Scribe", "Sage")
 	})
 	tabs := e.browsers(t, 2)
 	ann, bob := tabs[0], tabs[1]
@@ -38,6 +38,7 @@ func TestBrowserAuditedTable(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#topic`), "Should homework go?"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
+		chromedp.Click(chromedp.CSS(`input[name=agents][value=Sage]`)),
 		chromedp.Click(chromedp.CSS(`input[name=audit][value=sentiment]`)),
 		chromedp.Click(chromedp.CSS(`input[name=audit][value=stance]`)),
 		chromedp.SendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
@@ -94,10 +95,10 @@ func TestBrowserAuditedTable(t *testing.T) {
 			}
 			return n })`)
 	}
-	if got := logOf(ann); got["answers"] != 3 || got["withheld"] != 0 {
-		t.Errorf("the organiser's log download: %v, want the 3 answers", got)
+	if got := logOf(ann); got["answers"] != 4 || got["withheld"] != 0 {
+		t.Errorf("the organiser's log download: %v, want the 4 answers", got)
 	}
-	if got := logOf(bob); got["answers"] != 1 || got["withheld"] != 2 {
-		t.Errorf("Bob's log download: %v, want his answer and 2 withheld", got)
+	if got := logOf(bob); got["answers"] != 1 || got["withheld"] != 3 {
+		t.Errorf("Bob's log download: %v, want his answer and 3 withheld", got)
 	}
 }
