@@ -139,7 +139,7 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 		}
 	}
 	cfg = cfg.WithDefaults()
-	return cfg, agents, cfg.Validate()
+	return cfg, agents, cfg.ValidateNew()
 }
 
 func applyOptions(cfg *roundtable.Config, opt map[string]string) error {

@@ -160,9 +160,6 @@ func (c Config) Validate() error {
 	if c.Mode != Sealed && c.Mode != Live {
 		return Errorf(Invalid, "mode: unknown mode %q (want sealed or live)", c.Mode)
 	}
-	if err := c.checkSelfReports(); err != nil {
-		return err
-	}
 	if c.Protocol != nil {
 		if c.EarlyStop != StopNever {
 			return Errorf(Invalid, "early_stop: a table with a protocol stops by protocol.stop, not early_stop %q", c.EarlyStop)

@@ -82,6 +82,12 @@ func TestSelfReportsKeepTheStopRule(t *testing.T) {
 	if got := tb.Snapshot().Config.Protocol.Round; len(got) != 2 || got[1].Phase != roundtable.PhaseSurvey {
 		t.Errorf("chatroom's round: %+v", got)
 	}
+	// The panel's round surveys sentiment: no room for a stance survey.
+	_, err = roundtable.Create(context.Background(), roundtabletest.NewMemStore(), roundtabletest.NewClock(t0), roundtable.TextTask{Topic: "x"}, "t3",
+		roundtable.Config{Rule: "plurality", Participants: people(2), Protocol: roundtable.Panel(roundtable.PresetOptions{}), Audit: selfReportAudit()})
+	if msg := roundtable.ErrorMessage(err); !strings.Contains(msg, "self_report") || !strings.Contains(msg, "panel") {
+		t.Errorf("a panel with self-reports: %v", err)
+	}
 }
 
 // A survey answer is its author's: other participants and onlookers get a
@@ -144,7 +150,8 @@ func TestSurveyAnswersAreVisibleToTheirAuthorAndTheOrganisersExport(t *testing.T
 }
 
 // A log written before self-reports became a survey (an audited table
-// with self_report and no protocol) replays, and its table goes on with
+// with self_report, no protocol, and a stop rule new tables with
+// self-reports may not use) replays, and its table goes on with
 // RoundTable's three phases.
 func TestOldSelfReportLogReplaysWithoutSurvey(t *testing.T) {
 	ctx := context.Background()
@@ -155,6 +162,7 @@ func TestOldSelfReportLogReplaysWithoutSurvey(t *testing.T) {
 	must(t, err)
 	created := evs[0].Data.(roundtable.TableCreated)
 	created.Config.Audit = selfReportAudit()
+	created.Config.EarlyStop = roundtable.StopConsecutive // which a new table with self-reports may not use
 	evs[0].Data = created
 	old := roundtabletest.NewMemStore()
 	must(t, old.Append(ctx, "t1", evs))
