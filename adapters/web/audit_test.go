@@ -87,9 +87,9 @@ func auditedService(t *testing.T, p bot.Platform, db *store.DB, url string, cloc
 // TestAuditedTableOnTheWeb runs an audited table in the web channel over
 // real HTTP: two people and two LLM agents on the fake OpenAI server. Every
 // message is annotated in the background; each round ends with the
-// self-report survey: Bob answers round 1 with one click and Alice, who
-// does not, closes the phase (the round does not wait for her); both
-// answer round 2. The answers are SurveyAnswered events of the log: the
+// self-report survey: Bob answers round 1 with one click and Alice does
+// not, so the survey closes at its deadline (the round does not wait for
+// her); both answer round 2. The answers are SurveyAnswered events of the log: the
 // organiser's download holds everyone's, Bob's his own only, and the
 // dashboard shows its viewer's own. The dashboard shows the trajectories
 // and flags Ada, whose stance left the one she was assigned; the audit
@@ -101,13 +101,16 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 	db := h.db // the web channel reads the tables the bot keeps
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	clock := bottest.NewClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
+	// The agents' model calls end at their phase's deadline on the real
+	// clock, so the test clock starts from it; phases close by the test
+	// clock alone.
+	clock := bottest.NewClock(time.Now())
 	go func() { done <- auditedService(t, h.Platform(), db, srv.URL(), clock, "Ada", "Bo").Run(ctx) }()
 	defer func() { cancel(); <-done }()
 	d := &webDriver{t: t, h: h}
 
 	room := d.start(map[string]string{"topic": "Should homework go?", "audit": "sentiment,stance",
-		"audit_statement": "Homework should be abolished.", "self_report": "yes"})
+		"audit_statement": "Homework should be abolished.", "self_report": "yes", "vote": "2m"})
 	d.play(room, 1)
 	ask := d.post(room, "**Round 1 of 2: survey phase")
 	d.do(func(ctx context.Context) error {
@@ -121,7 +124,20 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.sees(bottest.Bob, "you already acted in the survey phase of round 1")
-	d.do(func(ctx context.Context) error { return h.Command(ctx, bottest.Alice, room, "close", nil) })
+	// The agents answer before the deadline, and round 1 is measured:
+	// nothing is in flight when the clock jumps past the deadline.
+	d.wait("the agents' answers and round 1's measurements", func() bool {
+		evs, _ := db.Load(context.Background(), tableOf(t, db))
+		anns, _ := db.Annotations(context.Background(), tableOf(t, db))
+		n := 0
+		for _, e := range evs {
+			if _, ok := e.Data.(roundtable.SurveyAnswered); ok {
+				n++
+			}
+		}
+		return n == 3 && len(anns) == 8
+	})
+	clock.Advance(2 * time.Minute) // the survey, like the vote, has two minutes
 	d.post(room, "**Round 2 of 2: message")
 	if err := again(); err != nil {
 		t.Fatal(err)
@@ -148,6 +164,11 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 		if _, ok := e.Data.(roundtable.SurveyAnswered); ok {
 			p, _ := st.Participant(e.Actor)
 			answers[p.Name]++
+		}
+	}
+	for _, e := range evs {
+		if f, ok := e.Data.(roundtable.ActionFailed); ok {
+			t.Errorf("failure of %s: %+v", e.Actor, f)
 		}
 	}
 	if answers["Bob"] != 2 || answers["Alice"] != 1 || answers["Ada"] != 2 || answers["Bo"] != 2 {
