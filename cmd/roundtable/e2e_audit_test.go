@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,9 @@ self_report = true
 // only, and the export carries the audit. A second table, audited while
 // the model is down, runs to its end with its stance annotations marked
 // missing, with the reason. A third, on Discord, sends Alice the
-// summaries as direct messages. Then `export --audit` and `analyze` read
-// the stored audits.
+// summaries as direct messages, and Alice's export without names (the
+// organiser's) holds every answer, pseudonymised. Then `export --audit`
+// and `analyze` read the stored audits.
 func TestServeAuditedTablesOnSlackAndDiscord(t *testing.T) {
 	var down atomic.Bool
 	llm := openaitest.NewServer(auditedLLM(&down))
@@ -129,6 +131,11 @@ guilds = [%q]
 	dd.round(dth, 2, 2, "A", "A")
 	dd.survey(dth, 2, 2, map[bottest.User]string{bottest.Alice: "neutral", bottest.Bob: "neutral"})
 	dd.post(dth, "**The table has ended")
+	// Alice, who started the table, exports it pseudonymised: the
+	// organiser's export holds every answer; Bob's his own.
+	dd.command(bottest.Alice, dth, "export", nil)
+	dd.command(bottest.Bob, dth, "export", nil)
+	dd.checkSurveyExports(discordtest.NewHarness(dc, slog.New(slog.DiscardHandler)), map[bottest.User][2]int{bottest.Alice: {8, 0}, bottest.Bob: {2, 6}})
 	srv.stop()
 
 	states := checkTables(t, filepath.Join(dir, "rt.db"), 3)
