@@ -2,9 +2,9 @@ package roundtable
 
 // Withheld stands, in a viewer's copy of a log (see Visible), for an event
 // the viewer may not see yet: a sealed message, proposal, skip, ballot or
-// failure of a phase that is still open, or another's survey answer. It keeps what everyone at the
-// table can see anyway (who acted, and when) and drops what they said.
-// Stored logs never hold it.
+// failure of a phase that is still open, or someone else's survey answer.
+// It keeps what everyone at the table can see anyway (who acted, and when)
+// and drops what they said. Stored logs never hold it.
 type Withheld struct {
 	Type  string `json:"type"` // the withheld event's type
 	Round int    `json:"round"`
