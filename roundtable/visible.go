@@ -72,6 +72,9 @@ func sightOf(e Event) (Sight, bool) {
 	switch d := e.Data.(type) {
 	case MessagePosted:
 		x.Round, x.Phase = d.Round, PhaseMessage
+		if d.Private {
+			x.Phase, x.Private, x.To = PhasePrivate, true, d.To
+		}
 	case ProposalMade:
 		x.Round, x.Phase = d.Round, PhaseProposal
 	case ProposalSkipped:
