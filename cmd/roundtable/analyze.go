@@ -164,6 +164,10 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	rep.Artifacts = append(rep.Artifacts, more...)
+	if more, err = panelReports(ctx, db, ids); err != nil {
+		return err
+	}
+	rep.Artifacts = append(rep.Artifacts, more...)
 	rep.Skipped = append(rep.Skipped, problems...)
 	missing := ms.missingError()
 	if missing != nil {
