@@ -100,10 +100,10 @@ func panelQuality(ctx context.Context, m *panel.Meter, runs map[string][]panelRu
 	}
 	return report.Artifact{Name: "panel_quality", Title: "Sentimental Agents, quality metrics",
 			About: "Per condition: nuance (distinct topic keywords per judge and item), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + formatFloat(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
-			CSV: rows},
+			CSV:   rows},
 		report.Artifact{Name: "panel_platitude", Title: "Sentimental Agents, platitudinal score",
 			About: "Per condition, judge and item: the mean pairwise cosine similarity (" + m.Embedding() + ") of the judge's arguments about the item in each run; needs two runs or more.",
-			CSV: platRows}, nil
+			CSV:   platRows}, nil
 }
 
 // addStatements appends one run's arguments, joined, per judge and item.
@@ -168,7 +168,7 @@ func panelBias(runs map[string][]panelRun) []report.Artifact {
 	return []report.Artifact{
 		{Name: "panel_bias", Title: "Sentimental Agents, cognitive bias (Figure 7)",
 			About: "Per condition: OLS through the origin of a judge's sentiment change S(t) − S(t−1) on its peers' mean sentiment at t−1, for positive and negative peers apart; a steeper positive slope is positivity bias, a steeper negative one negativity bias, a slope above 1 saliency bias.",
-			CSV:  rows},
+			CSV:   rows},
 		{Name: "panel_bias_points", Title: "Sentimental Agents, cognitive-bias observations",
 			About: "Every observation behind panel_bias: the peers' mean sentiment at t−1 and the judge's change at t.", CSV: points},
 		pos, neg,
