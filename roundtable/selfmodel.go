@@ -2,6 +2,7 @@ package roundtable
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -51,4 +52,14 @@ func (m SelfModel) Check() error {
 		return Errorf(Invalid, "mental model: %s", ErrorMessage(err))
 	}
 	return nil
+}
+
+// clone is a deep copy of m (nil for nil).
+func (m *SelfModel) clone() *SelfModel {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.Criteria = slices.Clone(m.Criteria)
+	return &c
 }
