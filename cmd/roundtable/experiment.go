@@ -87,7 +87,7 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 		return nil, usageError{err}
 	}
 	if pr != nil && pr.Name == roundtable.ProtocolPanel {
-		return a.panelExperiment(cfg, f, pr)
+		return a.panelExperiment(cfg, f)
 	}
 	if pr != nil {
 		return a.protocolExperiment(cfg, f, pr)

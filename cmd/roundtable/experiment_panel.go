@@ -33,7 +33,7 @@ var defaultRoles = []string{"CFO", "VP of Engineering", "Plant Manager", "HR Dir
 // panelExperiment is the evaluation panel over its α/tolerance grid, with
 // judges seated by role, the items' source documents in the task, and the
 // quality metrics measured per run.
-func (a *App) panelExperiment(cfg Config, f simFlags, pr *roundtable.Protocol) (*experiment, error) {
+func (a *App) panelExperiment(cfg Config, f simFlags) (*experiment, error) {
 	docs, err := readItemDocs(&f)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,11 @@ func (a *App) panelExperiment(cfg Config, f simFlags, pr *roundtable.Protocol) (
 	if err != nil {
 		return nil, err
 	}
-	if pr, err = f.proto.protocol("--protocol"); err != nil { // the items may come from --item-dir
+	if f.agent == "llm" && len(f.proto.Alphas) > 1 {
+		return nil, usagef("--alpha: language-model judges report their sentiment themselves, so alpha does not change their run; grid over --tolerance only, or use --agent evaluator")
+	}
+	pr, err := f.proto.protocol("--protocol") // the items may come from --item-dir
+	if err != nil {
 		return nil, usageError{err}
 	}
 	base, err := a.protocolExperiment(cfg, f, pr)

@@ -149,11 +149,12 @@ func TestSimPanelRefusesBadGridRolesAndDocuments(t *testing.T) {
 		"--tolerance": {"--tolerance", "1e-3,0"},
 		"--roles":     {"--roles", "CFO,CTO"},
 		"--item-dir":  {"--item-dir", docs, "--items", "Ann,Dee"},
+		"--alpha llm": {"--alpha", "0.3,0.5", "--agent", "llm", "--llm-base-url", "http://127.0.0.1:1/v1", "--llm-model", "m"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {
 			code, _, errOut := run(t, "", append([]string{"sim", "--protocol", "panel", "--question", "Hire", "--agents", "3", "--out", t.TempDir()}, args...)...)
-			if code != 2 || !strings.Contains(errOut, flag) {
+			if code != 2 || !strings.Contains(errOut, strings.Fields(flag)[0]) {
 				t.Errorf("exit %d, stderr %q; want 2 naming %s", code, errOut, flag)
 			}
 		})
