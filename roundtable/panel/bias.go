@@ -2,7 +2,6 @@ package panel
 
 import (
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -53,25 +52,13 @@ func peerMean(answers map[string][]float64, self string, k int) (float64, bool) 
 	return sum / float64(n), true
 }
 
-// Fit fits the bias slopes over pts: OLS through the origin of Y on X,
-// apart for negative peers (X < 0) and positive peers (X > 0); X = 0 is
-// neither. A slope with no data is NaN. audit.Slopes.Bias names the bias.
+// Fit fits the bias slopes over pts (audit.FitSlopes): OLS through the
+// origin of Y on X, apart for negative peers (X < 0) and positive peers
+// (X > 0); a slope with no data is NaN. audit.Slopes.Bias names the bias.
 func Fit(pts []Point) audit.Slopes {
-	var px, py, nx, ny []float64
-	for _, p := range pts {
-		switch {
-		case p.X > 0:
-			px, py = append(px, p.X), append(py, p.Y)
-		case p.X < 0:
-			nx, ny = append(nx, p.X), append(ny, p.Y)
-		}
+	x, y := make([]float64, len(pts)), make([]float64, len(pts))
+	for i, p := range pts {
+		x[i], y[i] = p.X, p.Y
 	}
-	s := audit.Slopes{Positive: math.NaN(), Negative: math.NaN(), NPositive: len(px), NNegative: len(nx)}
-	if b, err := audit.OLSOrigin(px, py); err == nil {
-		s.Positive = b
-	}
-	if b, err := audit.OLSOrigin(nx, ny); err == nil {
-		s.Negative = b
-	}
-	return s
+	return audit.FitSlopes(x, y)
 }
