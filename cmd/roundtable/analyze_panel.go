@@ -52,16 +52,17 @@ func panelReports(ctx context.Context, db *store.DB, ids []string) ([]report.Art
 	if err != nil {
 		return nil, err
 	}
-	quality, plat, err := panelQuality(ctx, m, runs)
+	quality, err := panelQuality(ctx, m, runs)
 	if err != nil {
 		return nil, err
 	}
-	return append([]report.Artifact{quality, plat}, panelBias(runs)...), nil
+	return append(quality, panelBias(runs)...), nil
 }
 
 // panelQuality is one row per condition: the run metrics' mean and SE and
-// the platitude across its runs; and the platitude per judge and item.
-func panelQuality(ctx context.Context, m *panel.Meter, runs map[string][]panelRun) (report.Artifact, report.Artifact, error) {
+// the platitude across its runs; the platitude per judge and item; and
+// nuance per item and drift per judge.
+func panelQuality(ctx context.Context, m *panel.Meter, runs map[string][]panelRun) ([]report.Artifact, error) {
 	metrics := []string{"nuance", "drift", "defensibility", "supported"}
 	head := []string{"condition", "tables", "alpha", "tolerance"}
 	for _, k := range metrics {
@@ -69,6 +70,7 @@ func panelQuality(ctx context.Context, m *panel.Meter, runs map[string][]panelRu
 	}
 	rows := [][]string{append(head, "platitude", "platitude_pairs")}
 	platRows := [][]string{{"condition", "judge", "item", "runs", "platitude"}}
+	byRows := [][]string{{"condition", "metric", "of", "tables", "mean", "se"}}
 	for _, cond := range sim.Keys(runs) {
 		rs := runs[cond]
 		vals := map[string][]float64{}
@@ -76,9 +78,15 @@ func panelQuality(ctx context.Context, m *panel.Meter, runs map[string][]panelRu
 		for _, r := range rs {
 			q, err := m.Run(ctx, r.state)
 			if err != nil {
-				return report.Artifact{}, report.Artifact{}, fmt.Errorf("measure %s: %w", r.state.ID, err)
+				return nil, fmt.Errorf("measure %s: %w", r.state.ID, err)
 			}
 			vals["nuance"] = append(vals["nuance"], q.Nuance)
+			for it, n := range q.NuanceByItem {
+				vals["nuance/"+it] = append(vals["nuance/"+it], n)
+			}
+			for judge, d := range q.DriftBy {
+				vals["drift/"+judge] = append(vals["drift/"+judge], d)
+			}
 			if q.HasDrift {
 				vals["drift"] = append(vals["drift"], q.Drift)
 			}
@@ -92,18 +100,27 @@ func panelQuality(ctx context.Context, m *panel.Meter, runs map[string][]panelRu
 			st := sim.MeanSE(vals[k])
 			row = append(row, formatFloat(st.Mean), formatFloat(st.SE))
 		}
+		for _, k := range sim.Keys(vals) {
+			if metric, of, ok := strings.Cut(k, "/"); ok {
+				st := sim.MeanSE(vals[k])
+				byRows = append(byRows, []string{cond, metric, of, strconv.Itoa(len(vals[k])), formatFloat(st.Mean), formatFloat(st.SE)})
+			}
+		}
 		mean, n, err := platitudes(ctx, m, cond, said, panel.Items(rs[0].state), &platRows)
 		if err != nil {
-			return report.Artifact{}, report.Artifact{}, err
+			return nil, err
 		}
 		rows = append(rows, append(row, formatFloat(mean), strconv.Itoa(n)))
 	}
-	return report.Artifact{Name: "panel_quality", Title: "Sentimental Agents, quality metrics",
-			About: "Per condition: nuance (distinct topic keywords per judge and item), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + formatFloat(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
-			CSV:   rows},
-		report.Artifact{Name: "panel_platitude", Title: "Sentimental Agents, platitudinal score",
+	return []report.Artifact{{Name: "panel_quality", Title: "Sentimental Agents, quality metrics",
+		About: "Per condition: nuance (distinct topic keywords per judge and item), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + formatFloat(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
+		CSV:   rows},
+		{Name: "panel_platitude", Title: "Sentimental Agents, platitudinal score",
 			About: "Per condition, judge and item: the mean pairwise cosine similarity (" + m.Embedding() + ") of the judge's arguments about the item in each run; needs two runs or more.",
-			CSV:   platRows}, nil
+			CSV:   platRows},
+		{Name: "panel_nuance_drift", Title: "Sentimental Agents, nuance per item (Figure 6) and drift per judge (Table 2)",
+			About: "Per condition: nuance of each item (distinct topic keywords in all judges' arguments about it) and drift of each judge, mean and SE over tables.",
+			CSV:   byRows}}, nil
 }
 
 // addStatements appends one run's arguments, joined, per judge and item.

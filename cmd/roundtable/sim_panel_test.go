@@ -115,7 +115,7 @@ func TestSimPanelGridWritesMentalModelsQualityAndBias(t *testing.T) {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
 	}
 	an := filepath.Join(dir, "analysis")
-	for _, f := range []string{"panel_quality.csv", "panel_platitude.csv", "panel_bias.csv", "panel_bias_points.csv",
+	for _, f := range []string{"panel_quality.csv", "panel_platitude.csv", "panel_nuance_drift.csv", "panel_bias.csv", "panel_bias_points.csv",
 		"panel_bias_positive.csv", "panel_bias_positive.png", "panel_bias_positive.svg", "panel_bias_negative.png", "panel_bias_negative.svg"} {
 		if st, err := os.Stat(filepath.Join(an, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
