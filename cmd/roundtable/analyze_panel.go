@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -182,14 +184,54 @@ func panelBias(runs map[string][]panelRun) []report.Artifact {
 			formatFloat(f.Positive / f.Negative), biasLabel(f.Bias())})
 	}
 	pos, neg := biasHeats(cells)
-	return []report.Artifact{
+	return append([]report.Artifact{
 		{Name: "panel_bias", Title: "Sentimental Agents, cognitive bias (Figure 7)",
 			About: "Per condition: OLS through the origin of a judge's sentiment change S(t) − S(t−1) on its peers' mean sentiment at t−1, for positive and negative peers apart; a steeper positive slope is positivity bias, a steeper negative one negativity bias, a slope above 1 saliency bias.",
 			CSV:   rows},
 		{Name: "panel_bias_points", Title: "Sentimental Agents, cognitive-bias observations",
 			About: "Every observation behind panel_bias: the peers' mean sentiment at t−1 and the judge's change at t.", CSV: points},
 		pos, neg,
+	}, biasScatters(cells)...)
+}
+
+// biasScatters are the paper's Figure 7 per grid cell: each observation,
+// and the two slopes fitted through the origin.
+func biasScatters(cells map[gridCell][]panel.Point) []report.Artifact {
+	var out []report.Artifact
+	for _, c := range sortedCells(cells) {
+		f := panel.Fit(cells[c])
+		pos := report.Points{Name: "positive peers", Slope: f.Positive}
+		neg := report.Points{Name: "negative peers", Slope: f.Negative}
+		for _, p := range cells[c] {
+			switch {
+			case p.X > 0:
+				pos.X, pos.Y = append(pos.X, p.X), append(pos.Y, p.Y)
+			case p.X < 0:
+				neg.X, neg.Y = append(neg.X, p.X), append(neg.Y, p.Y)
+			}
+		}
+		out = append(out, report.Artifact{Name: "panel_bias_" + c.label(),
+			Title: fmt.Sprintf("Sentimental Agents, cognitive bias at α=%g, tolerance %g (Figure 7)", c.alpha, c.tolerance),
+			About: "A judge's sentiment change against its peers' mean sentiment at t−1, with the slopes fitted through the origin (points: panel_bias_points.csv).",
+			CSV: [][]string{{"peers", "slope", "n", "bias"},
+				{"positive", formatFloat(f.Positive), strconv.Itoa(f.NPositive), biasLabel(f.Bias())},
+				{"negative", formatFloat(f.Negative), strconv.Itoa(f.NNegative), biasLabel(f.Bias())}},
+			Scatter: &report.Scatter{Title: fmt.Sprintf("Bias at α=%g, tolerance %g", c.alpha, c.tolerance),
+				XLabel: "peers' mean sentiment at t−1", YLabel: "change S(t) − S(t−1)", Series: []report.Points{pos, neg}}})
 	}
+	return out
+}
+
+// sortedCells are the cells by alpha, then tolerance.
+func sortedCells(cells map[gridCell][]panel.Point) []gridCell {
+	out := slices.Collect(maps.Keys(cells))
+	slices.SortFunc(out, func(a, b gridCell) int {
+		if a.alpha != b.alpha {
+			return cmp.Compare(a.alpha, b.alpha)
+		}
+		return cmp.Compare(a.tolerance, b.tolerance)
+	})
+	return out
 }
 
 func biasLabel(b string) string {

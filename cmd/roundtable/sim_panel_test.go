@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 	"github.com/roundtable-ai/roundtable/roundtable/panel"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -116,11 +117,16 @@ func TestSimPanelGridWritesMentalModelsQualityAndBias(t *testing.T) {
 	}
 	an := filepath.Join(dir, "analysis")
 	for _, f := range []string{"panel_quality.csv", "panel_platitude.csv", "panel_nuance_drift.csv", "panel_bias.csv", "panel_bias_points.csv",
-		"panel_bias_positive.csv", "panel_bias_positive.png", "panel_bias_positive.svg", "panel_bias_negative.png", "panel_bias_negative.svg"} {
+		"panel_bias_positive.csv", "panel_bias_a0.3-t0.001.png", "panel_bias_a0.7-t1e-05.svg", "panel_bias_positive.png", "panel_bias_positive.svg", "panel_bias_negative.png", "panel_bias_negative.svg"} {
 		if st, err := os.Stat(filepath.Join(an, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	panelFiles, err := filepath.Glob(filepath.Join(an, "panel_*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reporttest.CheckFiles(t, panelFiles)
 	q := readCSV(t, filepath.Join(an, "panel_quality.csv"))
 	if len(q) != 5 {
 		t.Fatalf("panel_quality.csv has %d rows, want a header and 4 cells", len(q))
