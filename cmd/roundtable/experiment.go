@@ -89,6 +89,9 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 	if pr != nil && pr.Name == roundtable.ProtocolPanel {
 		return a.panelExperiment(cfg, f)
 	}
+	if err := f.notPanel(); err != nil {
+		return nil, err
+	}
 	if pr != nil {
 		return a.protocolExperiment(cfg, f, pr)
 	}

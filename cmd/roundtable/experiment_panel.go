@@ -27,6 +27,19 @@ func (p *panelFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&p.itemDir, "item-dir", "", "panel: a directory with one text file per item (NAME.txt or NAME.md), the item's source document, shown to the judges and used for defensibility; its files name the items unless --items is given")
 }
 
+// notPanel refuses the panel's flags in other experiments.
+func (f simFlags) notPanel() error {
+	switch {
+	case len(f.panel.roles) > 0:
+		return usagef("--roles: only the panel seats judges by role (--protocol panel)")
+	case f.panel.itemDir != "":
+		return usagef("--item-dir: only the panel evaluates items (--protocol panel)")
+	case len(f.proto.Alphas) > 1 || len(f.proto.Tolerances) > 1:
+		return usagef("--alpha/--tolerance: a grid of values needs --protocol panel")
+	}
+	return nil
+}
+
 // defaultRoles seat a panel when --roles is not given.
 var defaultRoles = []string{"CFO", "VP of Engineering", "Plant Manager", "HR Director", "Head of Sales", "Data Lead", "Legal Counsel"}
 

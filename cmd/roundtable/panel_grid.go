@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -45,9 +44,6 @@ func (p ProtocolSettings) grid() ([]gridCell, error) {
 			}
 			out = append(out, gridCell{a, t})
 		}
-	}
-	if len(out) > 1 && p.Protocol != roundtable.ProtocolPanel {
-		return nil, usagef("--alpha/--tolerance: a grid of values needs --protocol panel")
 	}
 	return out, nil
 }

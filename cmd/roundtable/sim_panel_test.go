@@ -151,11 +151,12 @@ func TestSimPanelGridWritesMentalModelsQualityAndBias(t *testing.T) {
 func TestSimPanelRefusesBadGridRolesAndDocuments(t *testing.T) {
 	docs := itemDir(t)
 	cases := map[string][]string{
-		"--alpha":     {"--alpha", "0.5,1.5"},
-		"--tolerance": {"--tolerance", "1e-3,0"},
-		"--roles":     {"--roles", "CFO,CTO"},
-		"--item-dir":  {"--item-dir", docs, "--items", "Ann,Dee"},
-		"--alpha llm": {"--alpha", "0.3,0.5", "--agent", "llm", "--llm-base-url", "http://127.0.0.1:1/v1", "--llm-model", "m"},
+		"--alpha":       {"--alpha", "0.5,1.5"},
+		"--tolerance":   {"--tolerance", "1e-3,0"},
+		"--roles":       {"--roles", "CFO,CTO"},
+		"--item-dir":    {"--item-dir", docs, "--items", "Ann,Dee"},
+		"--roles dyads": {"--protocol", "dyads", "--roles", "CFO,CTO,COO"},
+		"--alpha llm":   {"--alpha", "0.3,0.5", "--agent", "llm", "--llm-base-url", "http://127.0.0.1:1/v1", "--llm-model", "m"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {
@@ -228,5 +229,35 @@ func TestSimPanelLLMJudgesStateAndRestateMentalModels(t *testing.T) {
 		if ms := panel.Models(s)["VP of Engineering"]; len(ms) != 3 || ms[0].Source != "llm" {
 			t.Errorf("%s: VP of Engineering's models %+v", s.ID, ms)
 		}
+	}
+}
+
+// A judge whose model cannot be had (an invalid answer twice) still
+// speaks: the message goes on without a model and nothing fails.
+func TestSimPanelLLMJudgeWithoutAModelStillSpeaks(t *testing.T) {
+	srv := openaitest.NewServer(func(ctx context.Context, r *openaitest.Request) openaitest.Reply {
+		if r.SchemaName == "mental_model" {
+			return openaitest.JSON(map[string]any{"description": "", "priorities": "", "criteria": []string{}})
+		}
+		return openaitest.Responder{}.Handle(ctx, r)
+	})
+	defer srv.Close()
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--protocol", "panel", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+		"--items", "Ann,Ben", "--question", "Hire a data engineer", "--agents", "2", "--rounds", "2", "--runs", "1", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if srv.Count(openaitest.All(openaitest.Schema("mental_model"), openaitest.Repair)) == 0 {
+		t.Error("the invalid model was not asked again with the error")
+	}
+	for _, r := range readReport(t, dir).Rules {
+		if r.Summary.Failures != 0 {
+			t.Errorf("%d failed actions", r.Summary.Failures)
+		}
+	}
+	s := panelStates(t, dir)[0]
+	if len(s.Rounds[0].Messages) != 2 || len(panel.Models(s)) != 0 {
+		t.Errorf("round 1: %d messages, models %v", len(s.Rounds[0].Messages), panel.Models(s))
 	}
 }
