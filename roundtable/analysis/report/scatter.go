@@ -26,10 +26,7 @@ type Points struct {
 
 // scatterPlot draws a scatter plot; NaN and infinite points are left out.
 func scatterPlot(s *Scatter) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = s.Title, s.XLabel, s.YLabel
-	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
+	p := gridPlot(s.Title, s.XLabel, s.YLabel)
 	for i, ser := range s.Series {
 		var pts plotter.XYs
 		lo, hi := math.Inf(1), math.Inf(-1)
