@@ -91,8 +91,8 @@ func scheduleText(v roundtable.View) string {
 		return fmt.Sprintf("\n## How the table works\nA chat of %d messages: each turn one participant, never the same twice in a row, writes one message everyone reads. "+
 			"At the end some of you write one private message, and everyone privately reports where they stand.\n", v.Rounds)
 	case roundtable.ProtocolDyads:
-		return fmt.Sprintf("\n## How the table works\nFor %d steps, two participants are drawn: the first writes to the second, "+
-			"who then privately reports their belief about the claim.\n", v.Rounds)
+		return fmt.Sprintf("\n## How the table works\nFor %d steps, participants are drawn in turn. When drawn, you may be asked to write a post about the claim "+
+			"to one other participant, or to report privately your belief about the claim after what you have experienced.\n", v.Rounds)
 	case roundtable.ProtocolPanel:
 		return fmt.Sprintf("\n## How the table works\nAn evaluation panel of up to %d rounds: every round each member gives their opinion of the items, "+
 			"then privately reports a sentiment from -1 (very negative) to 1 (very positive) for each item. The panel ends when opinions stop moving.\n", v.Rounds)
