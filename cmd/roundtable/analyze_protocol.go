@@ -25,6 +25,7 @@ type protocolRuns map[string]map[string][]sim.Measures
 // protocol tables among ids (panel, chatroom, dyads), as CSV and charts.
 func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]report.Artifact, error) {
 	runs := protocolRuns{}
+	params := map[string]map[string]string{} // condition -> the protocol's recorded parameters
 	for _, id := range ids {
 		events, err := db.Load(ctx, id)
 		if err != nil {
@@ -43,14 +44,11 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]repor
 		}
 		cond := runSuffix.ReplaceAllString(id, "")
 		runs[name][cond] = append(runs[name][cond], protocolMeasure(name)(nil, s))
+		params[cond] = s.Config.Protocol.Params
 	}
 	var out []report.Artifact
 	if c := runs[roundtable.ProtocolDyads]; c != nil {
-		out = append(out, scalarTable("dyads_bias_diversity", "Opinion dynamics, Table 1",
-			"Bias B and diversity D of the final opinions per condition (mean and standard error over tables; opinions on -2..2).",
-			c, []string{"B_final", "D_final", "B_rounded", "D_rounded", "B_initial", "D_initial"}))
-		out = append(out, seriesChart("dyads_trajectories", "Opinion dynamics, Figure 4", "Diversity D of the opinions after each step, per condition.",
-			c, "D", "step", "D (opinion on -2..2)"))
+		out = append(out, dyadsArtifacts(c, params)...)
 	}
 	if c := runs[roundtable.ProtocolChatroom]; c != nil {
 		out = append(out, scalarTable("chatroom_changes", "Conversational bias, opinion change",

@@ -180,7 +180,7 @@ func TestSimProtocolRefusesBadFlags(t *testing.T) {
 		"--agent":             {"--protocol", "chatroom", "--agent", "deffuant", "--question", "x"},
 		"--stances":           {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
 		"--rule":              {"--protocol", "dyads", "--rule", "all", "--question", "x"},
-		"--confirmation-bias": {"--protocol", "dyads", "--confirmation-bias", "strong", "--question", "x"},
+		"--confirmation-bias": {"--protocol", "chatroom", "--confirmation-bias", "strong", "--question", "x"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {
