@@ -19,7 +19,7 @@ func dyadsArtifacts(c map[string][]sim.Measures, params map[string]map[string]st
 	table := scalarTable("dyads_bias_diversity", "Opinion dynamics, Table 1",
 		"Bias B and diversity D of the final opinions per condition (control, memory, confirmation bias, framing, starting opinions; mean and standard error over tables; opinions on -2..2), also as a heat map.",
 		c, keys)
-	table.CSV = withConditionColumns(table.CSV, params)
+	table.CSV = withColumns(table.CSV, params, dyadsConditionKeys)
 	heat := &report.Heat{Title: "Opinion dynamics: final B and D per condition", XLabel: "figure", Cols: []string{"B_final", "D_final"}, Min: -2, Max: 2}
 	for _, cond := range sim.Keys(c) {
 		row := make([]float64, len(heat.Cols))
@@ -36,12 +36,13 @@ func dyadsArtifacts(c map[string][]sim.Measures, params map[string]map[string]st
 			c, "B", "step", "B (opinion on -2..2)")}
 }
 
-// withConditionColumns appends the recorded conditions to each row.
-func withConditionColumns(rows [][]string, params map[string]map[string]string) [][]string {
+// withColumns appends the recorded parameters keys of each row's
+// condition (its first cell) to the row.
+func withColumns(rows [][]string, params map[string]map[string]string, keys []string) [][]string {
 	out := make([][]string, len(rows))
 	for i, r := range rows {
-		extra := make([]string, len(dyadsConditionKeys))
-		for j, k := range dyadsConditionKeys {
+		extra := make([]string, len(keys))
+		for j, k := range keys {
 			if i == 0 {
 				extra[j] = k
 			} else {

@@ -23,7 +23,7 @@ type protocolRuns map[string]map[string][]sim.Measures
 
 // protocolArtifacts are the other papers' tables and figures from the
 // protocol tables among ids (panel, chatroom, dyads), as CSV and charts.
-func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]report.Artifact, error) {
+func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *chatroomStance) ([]report.Artifact, error) {
 	runs := protocolRuns{}
 	params := map[string]map[string]string{} // condition -> the protocol's recorded parameters
 	for _, id := range ids {
@@ -43,17 +43,19 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]repor
 			runs[name] = map[string][]sim.Measures{}
 		}
 		cond := runSuffix.ReplaceAllString(id, "")
-		runs[name][cond] = append(runs[name][cond], protocolMeasure(name)(nil, s))
-		params[cond] = s.Config.Protocol.Params
+		m, p, err := measureProtocol(ctx, events, s, chat)
+		if err != nil {
+			return nil, fmt.Errorf("measure %s: %w", id, err)
+		}
+		runs[name][cond] = append(runs[name][cond], m)
+		params[cond] = p
 	}
 	var out []report.Artifact
 	if c := runs[roundtable.ProtocolDyads]; c != nil {
 		out = append(out, dyadsArtifacts(c, params)...)
 	}
 	if c := runs[roundtable.ProtocolChatroom]; c != nil {
-		out = append(out, scalarTable("chatroom_changes", "Conversational bias, opinion change",
-			"Per condition (a stance assignment and M messages): share of chats with an unwarranted change (chat_changed) and agents that changed.",
-			c, []string{"chat_changed", "changed_agents", "messages", "private_messages"}))
+		out = append(out, chatroomArtifacts(c, params)...)
 	}
 	if c := runs[roundtable.ProtocolPanel]; c != nil {
 		out = append(out, panelArtifacts(c)...)
