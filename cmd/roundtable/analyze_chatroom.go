@@ -116,15 +116,6 @@ func (c *chatroomStance) measure(ctx context.Context, events []roundtable.Event,
 	return m, nil
 }
 
-// chatroomUnits are the units of the figures analyze adds.
-var chatroomUnits = map[string]string{
-	"reported_changed_agents": "agents whose final self-reported stance differs from the assigned one",
-	"reported_chat_changed":   "1 if any self-report changed, else 0",
-	"classified_agents":       "agents whose private message was classified",
-	"no_opinion_agents":       "agents whose private message expresses no opinion (presence classifier)",
-	"M":                       "public messages before the private ones",
-}
-
 // chatroomArtifacts: the share of chats with an unwarranted change and the
 // agents that changed per condition, with the Likert questionnaire's
 // baseline, and the share against M.
