@@ -130,6 +130,8 @@ func TestSimProtocolsWithLLMAgents(t *testing.T) {
 	for _, args := range [][]string{
 		{"--protocol", "dyads", "--rounds", "4"},
 		{"--protocol", "chatroom", "--rounds", "3"},
+		{"--protocol", "questionnaire", "--rounds", "1"},
+		{"--protocol", "dyads", "--rounds", "4", "--control", "no-interaction", "--memory", "reflective"},
 		{"--protocol", "panel", "--items", "Ann,Ben", "--rounds", "2"},
 	} {
 		t.Run(args[1], func(t *testing.T) {
