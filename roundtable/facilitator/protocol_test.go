@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/offline"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // The facilitator answers every phase a protocol schedules, beside the
@@ -26,7 +24,6 @@ func TestFacilitatorPlaysEveryProtocol(t *testing.T) {
 		roundtable.Panel(roundtable.PresetOptions{Items: []string{"Ann", "Ben"}, Tolerance: 1e-3}),
 	} {
 		t.Run(pr.Name+"-"+pr.Params["exchange"], func(t *testing.T) {
-			ctx := context.Background()
 			peer := roundtable.Agent(offline.Persona{})
 			if pr.Name == roundtable.ProtocolDyads {
 				peer = offline.Dyad{Rule: offline.DeGroot}
@@ -41,21 +38,9 @@ func TestFacilitatorPlaysEveryProtocol(t *testing.T) {
 			if pr.Name == roundtable.ProtocolPanel {
 				agents["a0"], agents["a1"], agents["a2"] = facilitator.Agent{}, facilitator.Agent{}, facilitator.Agent{}
 			}
-			cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 12, Seed: 3, Protocol: pr, Participants: ps,
-				Task: roundtable.TaskSpec{Kind: "text", Topic: "the claim"}}
-			tb, err := roundtable.Create(ctx, roundtabletest.NewMemStore(), roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "the claim"}, "t", cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := (&roundtable.Runner{Agents: agents}).Run(ctx, tb)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Failures != 0 {
-				t.Fatalf("%d failed actions: %+v", st.Failures, tb.Snapshot().Rounds)
-			}
+			s := roundtabletest.PlayProtocol(t, pr, 12, 3, ps, agents)
 			acted := false
-			for _, r := range tb.Snapshot().Rounds {
+			for _, r := range s.Rounds {
 				for _, m := range r.Messages {
 					acted = acted || m.From == "f"
 				}

@@ -1,44 +1,27 @@
 package offline_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/offline"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // play runs a table of the protocol with one agent for every seat.
 func play(t *testing.T, pr *roundtable.Protocol, rounds int, stances []string, ag roundtable.Agent) *roundtable.State {
 	t.Helper()
-	ctx := context.Background()
 	ps := make([]roundtable.Participant, len(stances))
 	agents := map[string]roundtable.Agent{}
 	for i, st := range stances {
 		ps[i] = roundtable.Participant{ID: fmt.Sprintf("a%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Stance: st}
 		agents[ps[i].ID] = ag
 	}
-	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: rounds, Seed: 9, Protocol: pr, Participants: ps,
-		Task: roundtable.TaskSpec{Kind: "text", Topic: "the claim"}}
-	tb, err := roundtable.Create(ctx, roundtabletest.NewMemStore(), roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "the claim"}, "t", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := (&roundtable.Runner{Agents: agents}).Run(ctx, tb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Failures != 0 {
-		t.Fatalf("%d failed actions", st.Failures)
-	}
-	return tb.Snapshot()
+	return roundtabletest.PlayProtocol(t, pr, rounds, 9, ps, agents)
 }
 
 // beliefs replays a dyads log by hand: everyone starts at its stance; the
