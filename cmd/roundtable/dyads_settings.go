@@ -30,6 +30,10 @@ type DyadSettings struct {
 	// Claim names a built-in claim (see claims); its framing gives the
 	// question.
 	Claim string `toml:"claim"`
+	// ClosedWorld tells language-model personas they cannot look anything
+	// up (the paper's closed-world restriction). Model-free agents are
+	// closed-world by construction.
+	ClosedWorld bool `toml:"closed_world"`
 }
 
 func dyadDefaults() DyadSettings {
@@ -40,6 +44,7 @@ func (d *DyadSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&d.Control, "control", "", "dyads: none, no-interaction (each step one drawn agent reports, nobody writes) or no-role-play (no interaction, no persona) (default none)")
 	fl.StringVar(&d.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
 	fl.StringVar(&d.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
+	fl.BoolVar(&d.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
 	fl.StringVar(&d.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(claimNames(), ", ")+"); --framing picks its true or false statement")
 }
 
@@ -48,6 +53,7 @@ func (d *DyadSettings) fill(changed func(string) bool, c DyadSettings) {
 	pick(changed, "memory", &d.Memory, c.Memory)
 	pick(changed, "framing", &d.Framing, c.Framing)
 	pick(changed, "claim", &d.Claim, c.Claim)
+	pick(changed, "closed-world", &d.ClosedWorld, c.ClosedWorld)
 }
 
 // settingName names a setting in an error: the flag under sim (key "--protocol"),
@@ -84,7 +90,7 @@ func (d DyadSettings) check(key, protocol, q string) error {
 			return usagef("%s: %q is not a built-in claim (%s)", settingName(key, "claim"), d.Claim, strings.Join(claimNames(), ", "))
 		}
 	}
-	set := (d.Control != "" && d.Control != roundtable.ControlNone) || (d.Memory != "" && d.Memory != offline.MemoryCumulative) || d.Framing != "" || d.Claim != ""
+	set := (d.Control != "" && d.Control != roundtable.ControlNone) || (d.Memory != "" && d.Memory != offline.MemoryCumulative) || d.Framing != "" || d.Claim != "" || d.ClosedWorld
 	if protocol != roundtable.ProtocolDyads && set {
 		return usagef("%s: control, memory, framing and claim are settings of the dyads protocol, not %q", settingName(key, "protocol"), protocol)
 	}
@@ -110,6 +116,9 @@ func (d DyadSettings) record(pr *roundtable.Protocol, p ProtocolSettings) {
 	put("stances", p.Stances, "uniform")
 	if d.Claim != "" {
 		pr.Params["claim"] = d.Claim
+	}
+	if d.ClosedWorld {
+		pr.Params["closed_world"] = "true"
 	}
 }
 
@@ -172,6 +181,9 @@ func (p ProtocolSettings) conditionTag() string {
 		add("cb", p.ConfirmationBias, "", opinion.BiasNone)
 		add("fr", p.Framing, "")
 		add("claim", p.Claim, "")
+		if p.ClosedWorld {
+			parts = append(parts, "closed")
+		}
 	}
 	if len(parts) == 0 {
 		return ""
@@ -202,6 +214,9 @@ func (p ProtocolSettings) liveCheck(key string) error {
 	}
 	if p.ConfirmationBias != "" && p.ConfirmationBias != opinion.BiasNone {
 		return usagef("%s.confirmation_bias: a live table's agents take their persona from their [[agent]] preset; write the bias into its background", key)
+	}
+	if p.ClosedWorld {
+		return usagef("%s.closed_world: a live table's agents take their persona from their [[agent]] preset; write the restriction into its background", key)
 	}
 	if p.Control == roundtable.ControlNoRolePlay {
 		return usagef("%s.control: no-role-play removes the agents' personas, which a live table takes from [[agent]] presets; use no-interaction, and agents without background", key)

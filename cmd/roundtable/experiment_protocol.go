@@ -8,7 +8,6 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
-	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // protocolExperiment runs a panel, chatroom or dyads table with offline
@@ -106,8 +105,7 @@ func protocolSeats(f simFlags, bias string) func(run int, seed int64, k int) ([]
 				continue
 			}
 			if f.agent == "llm" && f.proto.Protocol != roundtable.ProtocolPanel {
-				ps[i].Background = fmt.Sprintf("Your opinion on the statement %q: you %s with it (%s on a scale from -2, strongly disagree, to 2, strongly agree).",
-					question(f), opinion.LevelName(stances[i]), formatStance(stances[i])) + bias
+				seatPersona(&ps[i], f, seed, i+1, stances[i], bias)
 			}
 		}
 		return ps, nil

@@ -207,14 +207,18 @@ func TestSimDyadsLLMControlsChangeThePrompts(t *testing.T) {
 		if countSchema(reqs, "message") != 0 || countSchema(reqs, "survey") != 6 {
 			t.Errorf("%d posts, %d reports", countSchema(reqs, "message"), countSchema(reqs, "survey"))
 		}
-		if !strings.Contains(reqs[0].System(), "you strongly agree with it") && !strings.Contains(reqs[0].System(), "you strongly disagree with it") &&
-			!strings.Contains(reqs[0].System(), "neutral") {
-			t.Errorf("the persona's belief is not in the prompt:\n%s", reqs[0].System())
+		for _, want := range []string{"Role play this person.", "-year-old", "politically", "Your opinion on the statement \"The claim\": you "} {
+			if !strings.Contains(reqs[0].System(), want) {
+				t.Errorf("the persona lacks %q:\n%s", want, reqs[0].System())
+			}
+		}
+		if strings.Contains(reqs[0].System(), "cannot look anything up") {
+			t.Error("the closed-world restriction without --closed-world")
 		}
 	})
 	t.Run("no-role-play", func(t *testing.T) {
 		for _, r := range llmDyads(t, "--control", "no-role-play") {
-			if s := r.System(); strings.Contains(s, "Your opinion on the statement") || strings.Contains(s, "Stance:") {
+			if s := r.System(); strings.Contains(s, "Your opinion on the statement") || strings.Contains(s, "Stance:") || strings.Contains(s, "Role play") {
 				t.Fatalf("a persona in the no-role-play control:\n%s", s)
 			}
 		}
@@ -245,6 +249,11 @@ func TestSimDyadsLLMControlsChangeThePrompts(t *testing.T) {
 		if !strings.Contains(fal[0].System(), "Theory XYZ claims that the Earth is flat.") ||
 			!strings.Contains(tru[0].System(), "Theory XYZ claims that the Earth is a slightly flattened sphere.") {
 			t.Errorf("framings:\n%s\n---\n%s", fal[0].System(), tru[0].System())
+		}
+	})
+	t.Run("closed-world", func(t *testing.T) {
+		if s := llmDyads(t, "--closed-world")[0].System(); !strings.Contains(s, "cannot look anything up") {
+			t.Errorf("no closed-world restriction:\n%s", s)
 		}
 	})
 	t.Run("bias", func(t *testing.T) {
