@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -191,13 +190,6 @@ func (p ProtocolSettings) conditionTag() string {
 	return "-" + strings.Join(parts, "-")
 }
 
-// describe is the condition in words, for printed output.
-func (d DyadSettings) describe(p ProtocolSettings) string {
-	return fmt.Sprintf("control %s, %s memory, confirmation bias %s, framing %s, starts %s",
-		orDefault(d.Control, roundtable.ControlNone), orDefault(d.Memory, offline.MemoryCumulative), orDefault(p.ConfirmationBias, opinion.BiasNone),
-		orDefault(d.Framing, "unlabelled"), orDefault(p.Stances, "uniform"))
-}
-
 func orDefault(v, def string) string {
 	if v == "" {
 		return def
@@ -254,4 +246,19 @@ func known(xs []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// paramsText lists a protocol's parameters, sorted: "control none, memory
+// cumulative".
+func paramsText(params map[string]string) string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " " + params[k]
+	}
+	return strings.Join(parts, ", ")
 }

@@ -185,6 +185,9 @@ func printProtocol(w io.Writer, rules []vote.Rule, rep simReport) {
 		res := rep.Rules[string(r)]
 		sc := res.Summary.Scalars
 		fmt.Fprintf(w, "%s protocol, %d agents, up to %d rounds, %d runs (mean, standard error in parentheses)\n", rep.Protocol, rep.Agents, rep.Rounds, rep.Runs)
+		if len(rep.Params) > 0 {
+			fmt.Fprintf(w, "condition: %s\n", paramsText(rep.Params))
+		}
 		tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 		for _, k := range sim.Keys(sc) {
 			if strings.HasPrefix(k, "format_errors") {
