@@ -195,6 +195,11 @@ func TestSimDyadsLLMControlsChangeThePrompts(t *testing.T) {
 		if countSchema(reqs, "message") != 6 || countSchema(reqs, "survey") != 6 {
 			t.Errorf("%d posts, %d reports in 6 steps", countSchema(reqs, "message"), countSchema(reqs, "survey"))
 		}
+		for _, r := range reqs {
+			if r.SchemaName == "message" && !strings.Contains(r.LastUser(), "It should reflect your honest belief") {
+				t.Errorf("a post prompt without the paper's instruction:\n%s", r.LastUser())
+			}
+		}
 		// Cumulative memory: a report follows a post written to the agent.
 		for _, r := range reqs {
 			if r.SchemaName == "survey" && !strings.Contains(r.LastUser(), "wrote to you") {

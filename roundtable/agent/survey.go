@@ -79,6 +79,11 @@ func privateInstruction(v roundtable.View) string {
 }
 
 func pairLine(v roundtable.View) string {
+	if v.Protocol == roundtable.ProtocolDyads && v.Scale != nil && v.Scale.Question != "" {
+		// Opinion dynamics: a post about the claim that reflects the writer's honest belief.
+		return fmt.Sprintf("This round you write a post to %s only, about the claim %s. It should reflect your honest belief. %s will then say what they think.\n",
+			v.Name(v.To), quote(v.Scale.Question), v.Name(v.To))
+	}
 	return fmt.Sprintf("This round you write to %s only, who will then say what they think.\n", v.Name(v.To))
 }
 
