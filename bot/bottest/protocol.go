@@ -16,7 +16,9 @@ import (
 const (
 	ChatroomPreset = "chatroom"
 	DyadsPreset    = "dyads"
-	PanelPreset    = "panel"
+	// DyadsControlPreset is dyads under the no-interaction control.
+	DyadsControlPreset = "dyads-control"
+	PanelPreset        = "panel"
 )
 
 // protocolPresets are the suite's preset tables of the protocols.
@@ -29,6 +31,8 @@ func protocolPresets() map[string]bot.Preset {
 		ChatroomPreset: chatroomPreset(),
 		DyadsPreset: {Name: DyadsPreset, Agents: []string{"Scribe"},
 			Config: base("Vaccines dyads", 2, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism."}))},
+		DyadsControlPreset: {Name: DyadsControlPreset, Agents: []string{"Scribe"},
+			Config: base("Vaccines, no interaction", 3, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism.", Control: roundtable.ControlNoInteraction}))},
 		PanelPreset: {Name: PanelPreset, Agents: []string{"Scribe"},
 			Config: base("Hiring panel", 3, roundtable.Panel(roundtable.PresetOptions{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
 	}
