@@ -114,3 +114,15 @@ func TestAnalyzeChatroomWithLikertBaseline(t *testing.T) {
 		t.Errorf("change against M: %v", m)
 	}
 }
+
+// annotate offers the offline stance lexicon too, with no statement.
+func TestAnnotateStanceLexicon(t *testing.T) {
+	code, out, errOut := run(t, `{"id":"x","text":"I have my doubts about it."}`, "annotate", "--instrument", "stance", "--method", "lexicon")
+	want := `{"id":"x","presence":true,"label":"slightly agree (complement)","level":-1,"votes":{"slightly agree (complement)":1}}`
+	if code != 0 || strings.TrimSpace(out) != want {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, "", "annotate", "--instrument", "stance", "--method", "tea-leaves"); code != 2 || !strings.Contains(errOut, "--method") {
+		t.Errorf("bad method: exit %d, %q", code, errOut)
+	}
+}
