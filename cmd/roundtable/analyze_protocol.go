@@ -26,6 +26,7 @@ type protocolRuns map[string]map[string][]sim.Measures
 func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *chatroomStance) ([]report.Artifact, error) {
 	runs := protocolRuns{}
 	params := map[string]map[string]string{} // condition -> the protocol's recorded parameters
+	firsts := map[string]*roundtable.State{} // condition -> its first table
 	for _, id := range ids {
 		events, err := db.Load(ctx, id)
 		if err != nil {
@@ -49,10 +50,13 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		}
 		runs[name][cond] = append(runs[name][cond], m)
 		params[cond] = p
+		if f := firsts[cond]; f == nil || s.ID < f.ID {
+			firsts[cond] = s
+		}
 	}
 	var out []report.Artifact
 	if c := runs[roundtable.ProtocolDyads]; c != nil {
-		out = append(out, dyadsArtifacts(c, params)...)
+		out = append(out, dyadsArtifacts(c, params, firsts)...)
 	}
 	if c := runs[roundtable.ProtocolChatroom]; c != nil {
 		out = append(out, chatroomArtifacts(c, params)...)

@@ -154,7 +154,8 @@ func TestAnalyzeDyadsConditions(t *testing.T) {
 			t.Errorf("no row for %s in %v", want, rows)
 		}
 	}
-	for _, f := range []string{"dyads_bias_diversity.png", "dyads_bias_diversity.svg", "dyads_bias_trajectories.svg"} {
+	for _, f := range []string{"dyads_bias_diversity.png", "dyads_bias_diversity.svg", "dyads_bias_trajectories.svg",
+		"dyads_agents_dyads-degroot-ctl_no-interaction-majority-k6-r40-s1.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, "analysis", f)); err != nil {
 			t.Errorf("analyze wrote no %s: %v", f, err)
 		}
