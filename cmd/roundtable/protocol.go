@@ -24,8 +24,9 @@ type ProtocolSettings struct {
 	Weight    float64  `toml:"weight"`    // dyads: DeGroot weight w
 	Mu        float64  `toml:"mu"`        // dyads: Deffuant mu
 	Epsilon   float64  `toml:"epsilon"`   // dyads: Deffuant confidence bound
-	// ConfirmationBias is none, weak or strong: an instruction in a
-	// language-model persona (Opinion dynamics).
+	// ConfirmationBias is none, weak or strong (Opinion dynamics): an
+	// instruction in a language-model persona; for the offline dyads
+	// agents, an update weight that falls with disagreement.
 	ConfirmationBias string `toml:"confirmation_bias"`
 	DyadSettings
 }
