@@ -11,23 +11,13 @@ import (
 // of its drawn pair: the writer and the listener.
 func (e *env) pairOf(r int) (writer, listener string) {
 	e.t.Helper()
-	e.waitFor(fmt.Sprintf("round %d's pair", r), func() bool {
-		evs := e.events()
-		s, err := roundtable.Replay(evs)
-		if err != nil {
-			e.t.Fatal(err)
+	names := e.opening(r, roundtable.PhaseMessage, func(o roundtable.PhaseOpened) []string {
+		if len(o.Pair) == 2 {
+			return o.Pair
 		}
-		for _, ev := range evs {
-			if o, ok := ev.Data.(roundtable.PhaseOpened); ok && o.Round == r && o.Phase == roundtable.PhaseMessage && len(o.Pair) == 2 {
-				w, _ := s.Participant(o.Pair[0])
-				l, _ := s.Participant(o.Pair[1])
-				writer, listener = w.Name, l.Name
-				return true
-			}
-		}
-		return false
+		return nil
 	})
-	return writer, listener
+	return names[0], names[1]
 }
 
 // testDyadsTurns runs a dyads step with two people and an agent: a person

@@ -8,29 +8,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// surveyTurnOf waits for round r's survey to open and returns the name of
-// the one participant drawn to report.
-func (e *env) surveyTurnOf(r int) string {
-	e.t.Helper()
-	var name string
-	e.waitFor(fmt.Sprintf("round %d's survey", r), func() bool {
-		evs := e.events()
-		s, err := roundtable.Replay(evs)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		for _, ev := range evs {
-			if o, ok := ev.Data.(roundtable.PhaseOpened); ok && o.Round == r && o.Phase == roundtable.PhaseSurvey && len(o.Turn) == 1 {
-				p, _ := s.Participant(o.Turn[0])
-				name = p.Name
-				return true
-			}
-		}
-		return false
-	})
-	return name
-}
-
 // A live dyads table under the no-interaction control: nobody writes;
 // each step one drawn participant, a person or the agent, reports, and
 // the other person is refused privately with the holder's name.
@@ -42,7 +19,7 @@ func TestLiveDyadsNoInteractionControl(t *testing.T) {
 	people := map[string]User{Alice.Name: Alice, Bob.Name: Bob}
 	other := map[string]User{Alice.Name: Bob, Bob.Name: Alice}
 	for r := 1; r <= 3; r++ {
-		who := e.surveyTurnOf(r)
+		who := e.opening(r, roundtable.PhaseSurvey, func(o roundtable.PhaseOpened) []string { return one(o.Turn) })[0]
 		t.Logf("round %d: %s reports", r, who)
 		if u, ok := people[who]; ok {
 			surv := fmt.Sprintf("**Round %d of 3: survey", r)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -251,14 +253,9 @@ func known(xs []float64) []float64 {
 // paramsText lists a protocol's parameters, sorted: "control none, memory
 // cumulative".
 func paramsText(params map[string]string) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + " " + params[k]
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		parts = append(parts, k+" "+params[k])
 	}
 	return strings.Join(parts, ", ")
 }
