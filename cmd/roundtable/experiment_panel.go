@@ -89,6 +89,9 @@ func (a *App) panelExperiment(cfg Config, f simFlags) (*experiment, error) {
 		}
 		base.grid = append(base.grid, &v)
 	}
+	grid := *pr // the summary's schedule: each cell has its own alpha
+	grid.Params = nil
+	base.protocol = &grid
 	return base, nil
 }
 
