@@ -10,10 +10,8 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
-	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 	"github.com/roundtable-ai/roundtable/roundtable/panel"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // itemDir writes three résumés, one file per item.
@@ -31,34 +29,6 @@ func itemDir(t *testing.T) string {
 		}
 	}
 	return dir
-}
-
-// panelStates replays every table of a run directory.
-func panelStates(t *testing.T, dir string) []*roundtable.State {
-	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(filepath.Join(dir, "roundtable.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ids, err := tableIDs(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*roundtable.State
-	for _, id := range ids {
-		events, err := db.Load(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := roundtable.Replay(events)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 // col returns the named column of a CSV's data rows.
@@ -101,7 +71,7 @@ func TestSimPanelGridWritesMentalModelsQualityAndBias(t *testing.T) {
 			t.Errorf("%s: defensibility %v: the judges cite the résumés", key, d)
 		}
 	}
-	states := panelStates(t, dir)
+	states := simStates(t, dir)
 	s := states[0]
 	if panel.Docs(s)["Cy"] == "" || s.Participants[0].Name != "CFO" {
 		t.Errorf("documents %v, seats %v", panel.Docs(s), s.Participants)
@@ -225,7 +195,7 @@ func TestSimPanelLLMJudgesStateAndRestateMentalModels(t *testing.T) {
 			t.Errorf("drift %v: each restatement changed one criterion", d)
 		}
 	}
-	for _, s := range panelStates(t, dir) {
+	for _, s := range simStates(t, dir) {
 		if ms := panel.Models(s)["VP of Engineering"]; len(ms) != 3 || ms[0].Source != "llm" {
 			t.Errorf("%s: VP of Engineering's models %+v", s.ID, ms)
 		}
@@ -256,7 +226,7 @@ func TestSimPanelLLMJudgeWithoutAModelStillSpeaks(t *testing.T) {
 			t.Errorf("%d failed actions", r.Summary.Failures)
 		}
 	}
-	s := panelStates(t, dir)[0]
+	s := simStates(t, dir)[0]
 	if len(s.Rounds[0].Messages) != 2 || len(panel.Models(s)) != 0 {
 		t.Errorf("round 1: %d messages, models %v", len(s.Rounds[0].Messages), panel.Models(s))
 	}
