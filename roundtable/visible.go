@@ -56,9 +56,10 @@ func (v Viewer) event(g Stage, e Event) Event {
 		e.Data, e.Key = Withheld{Type: e.Type(), Round: x.Round, Phase: x.Phase}, ""
 		return e
 	}
-	// Reasoning (a survey answer's reason too) is its author's alone, and
-	// a researcher's once the table has ended.
-	x.Private, x.Phase = true, PhaseNone
+	// Reasoning (a survey answer's reason, a message's model of self too)
+	// is its author's alone, and a researcher's once the table has ended:
+	// not an addressee's.
+	x.Private, x.Phase, x.To = true, PhaseNone, nil
 	if !v.May(g, x) {
 		e.Data = withoutReasoning(e.Data)
 	}
@@ -103,6 +104,9 @@ func withoutReasoning(p Payload) Payload {
 		return d
 	case SurveyAnswered:
 		d.Reason = ""
+		return d
+	case MessagePosted:
+		d.Self = nil
 		return d
 	}
 	return p
