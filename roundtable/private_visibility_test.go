@@ -9,7 +9,8 @@ import (
 
 // A private message is its author's and its addressees' (once its phase
 // has closed), and the organiser's export's: other participants and
-// onlookers get a withheld event, and every copy replays.
+// onlookers get a withheld event, and every copy replays. Its author's
+// model of self stays the author's.
 func TestPrivateMessagesAreWithheldFromOthers(t *testing.T) {
 	ctx := context.Background()
 	pr := &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseMessage}, {Phase: roundtable.PhasePrivate}}}
@@ -17,7 +18,8 @@ func TestPrivateMessagesAreWithheldFromOthers(t *testing.T) {
 	must(t, tb.Start(ctx))
 	closePhase(t, tb)
 	must(t, tb.Do(ctx, roundtable.Say{Actor: "p1", Text: "note to self"}))
-	must(t, tb.Do(ctx, roundtable.Say{Actor: "p2", Text: "for p1", To: []string{"p1"}}))
+	self := &roundtable.SelfModel{Description: "d", Priorities: "p", Criteria: []string{"c"}}
+	must(t, tb.Do(ctx, roundtable.Say{Actor: "p2", Text: "for p1", To: []string{"p1"}, Self: self}))
 	sees := func(v roundtable.Viewer) map[string]bool {
 		evs, err := st.Load(ctx, "t1")
 		must(t, err)
@@ -29,6 +31,9 @@ func TestPrivateMessagesAreWithheldFromOthers(t *testing.T) {
 		for _, e := range vis {
 			if m, ok := e.Data.(roundtable.MessagePosted); ok {
 				out[m.Text] = true
+				if m.Self != nil && v.Participant != e.Actor && !(v.Researcher && roundtable.StageOf(evs).Ended) {
+					t.Errorf("%+v sees %s's model of self", v, e.Actor)
+				}
 			}
 		}
 		return out
