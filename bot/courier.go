@@ -173,6 +173,8 @@ func (c *courier) deliver(ctx context.Context, it *item) bool {
 				"table", it.Table, "key", it.Key, "err", err)
 			return true
 		}
+		// The attempt may have got through with its answer lost.
+		it.Msg.MaybeSent = true
 		c.svc.log.Warn("delivery failed; retrying", "platform", c.platform.Name(), "table", it.Table,
 			"key", it.Key, "attempt", attempt, "retry_in", wait, "err", err)
 		t := time.NewTimer(wait)

@@ -117,6 +117,12 @@ type Message struct {
 	// derived from it): posting a key again returns the first post's ID
 	// instead of a second post. The bot sets it on every post it delivers.
 	Key string
+	// MaybeSent says an earlier attempt to post this message may have
+	// reached the platform although its answer never came back (a dropped
+	// connection, or a process that stopped before recording it). A
+	// platform that cannot refuse a repeated key by itself then looks for
+	// the earlier post, by its key, before posting again.
+	MaybeSent bool
 }
 
 // Persona is the name and look of an agent that speaks.

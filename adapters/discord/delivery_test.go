@@ -8,10 +8,18 @@ import (
 )
 
 // TestLostAnswersDoNotDuplicatePosts: the fake Discord takes every other
-// post and edit and loses its answer; the bot sends them again with the
-// same enforced nonce and each shows once. The table has no agent: their
-// webhook posts take no nonce (see nonce.go).
+// post and edit and loses its answer; the bot sends them again, its own
+// posts with the same enforced nonce, the agent's webhook posts after
+// looking for their marker, and each shows once.
 func TestLostAnswersDoNotDuplicatePosts(t *testing.T) {
 	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
-	bottest.RunLostAnswers(t, h, "none")
+	bottest.RunLostAnswers(t, h, "")
+}
+
+// TestAnswerLostBeforeRestartShowsOnce: the agent's webhook post is taken
+// but its answer lost, the history cannot be read, and the bot restarts;
+// the new process finds the post by its marker and does not repeat it.
+func TestAnswerLostBeforeRestartShowsOnce(t *testing.T) {
+	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
+	bottest.RunLostBeforeRestart(t, h)
 }

@@ -25,6 +25,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	size := maxText
 	if m.As != nil {
 		size -= maxWebhookName + len(speakerFormat) // room to name the agent if webhooks are refused
+		size -= markerLen
 	}
 	parts := split(m.Text, size)
 	var first string
@@ -35,7 +36,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 		}
 		var id string
 		err := p.reopening(ctx, channel, func() (err error) {
-			id, err = p.send(ctx, channel, m.As, part, comps, nonceFor(m.Key, i))
+			id, err = p.send(ctx, channel, m, part, comps, i)
 			return err
 		})
 		if err != nil {
@@ -55,10 +56,11 @@ const speakerFormat = "**%s**: "
 // send posts one part, as the bot or as an agent. When the bot may not
 // use webhooks there, the agent's part is posted by the bot under the
 // agent's name, and the channel is told once what is missing. A nonce
-// makes a repeated send by the bot return the first message (nonce.go).
-func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent, nonce string) (string, error) {
-	if as != nil {
-		id, err := p.speak(ctx, channel, *as, text, comps)
+// makes a repeated send by the bot return the first message (nonce.go),
+// a marker lets a repeated agent's part be found (marker.go).
+func (p *Platform) send(ctx context.Context, channel string, m bot.Message, text string, comps []discordgo.MessageComponent, i int) (string, error) {
+	if as := m.As; as != nil {
+		id, err := p.speak(ctx, channel, *as, spoken{text: text, comps: comps, mark: markerFor(m.Key, i), maybeSent: m.MaybeSent})
 		r, refused := bot.Refused(err)
 		if !refused {
 			return id, err
@@ -67,7 +69,7 @@ func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, te
 		text = fmt.Sprintf(speakerFormat, personaName(as.Name)) + text
 	}
 	data := &discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}
-	if nonce != "" {
+	if nonce := nonceFor(m.Key, i); nonce != "" {
 		return p.sendWithNonce(ctx, channel, data, nonce)
 	}
 	msg, err := p.s.ChannelMessageSendComplex(channel, data, discordgo.WithContext(ctx))

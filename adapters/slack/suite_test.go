@@ -52,10 +52,22 @@ func settle(ctx context.Context, fake *slackfake.Server, p *slack.Platform) erro
 // key in its metadata before sending it again, and each shows once, the
 // agent's included.
 func TestLostAnswersDoNotDuplicatePosts(t *testing.T) {
+	bottest.RunLostAnswers(t, newSuiteHarness(t), "")
+}
+
+// TestAnswerLostBeforeRestartShowsOnce: the agent's post is taken but its
+// answer lost, the history cannot be read, and the bot restarts; the new
+// process finds the post by its metadata and does not repeat it.
+func TestAnswerLostBeforeRestartShowsOnce(t *testing.T) {
+	bottest.RunLostBeforeRestart(t, newSuiteHarness(t))
+}
+
+// newSuiteHarness is a harness over a new fake Slack.
+func newSuiteHarness(t *testing.T) *slackfake.Harness {
 	fake := slackfake.New(slackfake.Options{})
 	t.Cleanup(fake.Close)
 	logs := newLogSink(t)
 	h := slackfake.NewHarness(fake, func() bot.Platform { return newPlatform(fake, logs.logger()) })
 	h.Settle = func(ctx context.Context) error { return settle(ctx, fake, h.Platform().(*slack.Platform)) }
-	bottest.RunLostAnswers(t, h, "")
+	return h
 }

@@ -77,7 +77,7 @@ func New(opt Options) *Server {
 		states: map[string]chanState{}, hooks: map[string]*hook{},
 		updates: make(chan struct{}, 1)}
 	s.sock.init()
-	s.OnFail = s.notify
+	s.OnFail, s.IsPost = s.notify, isPost
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
