@@ -23,3 +23,11 @@ func TestAnswerLostBeforeRestartShowsOnce(t *testing.T) {
 	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
 	bottest.RunLostBeforeRestart(t, h)
 }
+
+// TestPromptLostBeforeRestartShowsOnceClosed: the bot's own phase prompt
+// is taken but its answer lost, its phase closes, and the bot restarts;
+// the new process gets the prompt back by its nonce and closes it.
+func TestPromptLostBeforeRestartShowsOnceClosed(t *testing.T) {
+	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
+	bottest.RunLostPromptBeforeRestart(t, h)
+}

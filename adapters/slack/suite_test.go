@@ -62,6 +62,13 @@ func TestAnswerLostBeforeRestartShowsOnce(t *testing.T) {
 	bottest.RunLostBeforeRestart(t, newSuiteHarness(t))
 }
 
+// TestPromptLostBeforeRestartShowsOnceClosed: the bot's own phase prompt
+// is taken but its answer lost, its phase closes, and the bot restarts;
+// the new process finds the prompt by its metadata and closes it.
+func TestPromptLostBeforeRestartShowsOnceClosed(t *testing.T) {
+	bottest.RunLostPromptBeforeRestart(t, newSuiteHarness(t))
+}
+
 // newSuiteHarness is a harness over a new fake Slack.
 func newSuiteHarness(t *testing.T) *slackfake.Harness {
 	fake := slackfake.New(slackfake.Options{})

@@ -50,29 +50,66 @@ type Blinder interface {
 // new one starts once the platform is back. The agent's message, and
 // every other post the log implies, shows exactly once.
 func RunLostBeforeRestart(t *testing.T, h Harness) {
+	o, e := blindEnv(t, h, "")
+	e.clock.Advance(phaseTime) // the message phase closes: the message is revealed
+	e.restartBlind(o)
+	if n := len(agentPosts(e.h.Posts(e.thread))); n != 1 {
+		t.Fatalf("%d agent posts after the restart, want the 1 whose answer was lost", n)
+	}
+	e.throughOutage(o, "Unknown", 0)
+}
+
+// RunLostPromptBeforeRestart is RunLostBeforeRestart for the bot's own
+// post of a phase's prompt, at a table without agents: its outcome is
+// unknown, and its phase closes before the bot restarts, so the new
+// process has both the post and its closing edit to deliver. The prompt
+// shows once, and closed.
+func RunLostPromptBeforeRestart(t *testing.T, h Harness) {
+	o, e := blindEnv(t, h, "none")
+	e.clock.Advance(phaseTime) // the message phase closes: the proposal prompt is posted
+	e.waitFor("the proposal prompt taken", func() bool { return len(e.posts("proposal phase")) == 1 })
+	e.clock.Advance(phaseTime) // the proposal phase closes before the restart
+	e.waitEvents("phase_closed", 2)
+	e.restartBlind(o)
+	e.throughOutage(o, "Unknown", 0)
+}
+
+// blindEnv starts a table of 2 rounds with agents and Bob seated, then
+// makes h's platform take posts without telling their outcome (Blind).
+func blindEnv(t *testing.T, h Harness, agents string) (Blinder, *env) {
 	o, ok := h.(Blinder)
 	if !ok {
 		t.Skip("the harness cannot hide a post's outcome")
 	}
 	e := newEnv(t, h, Options{Wait: 15 * time.Second})
-	e.start(map[string]string{"topic": "Unknown", "rounds": "2"})
+	opts := map[string]string{"topic": "Unknown", "rounds": "2"}
+	if agents != "" {
+		opts["agents"] = agents
+	}
+	e.start(opts)
 	e.click(Bob, "**Unknown", "Join")
 	e.private(Bob, "You joined")
-	e.waitEvents("message_posted", 1) // the agent's sealed message
+	if agents != "none" {
+		e.waitEvents("message_posted", 1) // the agent's sealed message
+	}
 	o.Blind(true)
 	o.SetOutage(true)
-	e.clock.Advance(phaseTime) // the message phase closes: the message is revealed
-	e.waitFor("the agent's message taken, its outcome unknown", func() bool { return o.Failures() >= 3 })
+	return o, e
+}
+
+// restartBlind waits until a post was taken and its outcome then looked
+// for in vain, stops the bot, ends the outage and starts a new bot, which
+// resumes the table.
+func (e *env) restartBlind(o Blinder) {
+	e.t.Helper()
+	e.waitFor("a post taken, its outcome unknown", func() bool { return o.Failures() >= 3 })
 	e.stopService()
-	if n := len(agentPosts(e.h.Posts(e.thread))); n != 1 {
-		t.Fatalf("%d agent posts before the restart, want the 1 whose answer was lost", n)
-	}
 	o.SetOutage(false)
 	o.Blind(false)
 	e.h.Restart()
 	e.startService()
-	e.post("**Round 1 of 2: proposal") // the new process resumed the table
-	e.throughOutage(o, "Unknown", 0)
+	e.command(Bob, "status", nil) // answered by the new process
+	e.private(Bob, "At the table:")
 }
 
 // agentPosts are the posts agents made under their own names.

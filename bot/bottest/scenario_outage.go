@@ -41,6 +41,23 @@ func (e *env) throughOutage(o Outager, topic string, failures int) {
 	if len(repeated) > 0 {
 		e.t.Errorf("posts shown more than once:\n%s", strings.Join(repeated, "\n"))
 	}
+	var open []string
+	e.waitFor("every phase prompt closed", func() bool {
+		open = openPrompts(e.h.Posts(e.thread))
+		return len(open) == 0
+	})
+}
+
+// openPrompts lists the phase prompts of posts not edited to their closed
+// form (which a table that ended must not show).
+func openPrompts(posts []Post) []string {
+	var out []string
+	for _, p := range posts {
+		if strings.HasPrefix(p.Text, "**Round ") && strings.Contains(p.Text, " of ") && strings.Contains(p.Text, " phase**") {
+			out = append(out, p.Text)
+		}
+	}
+	return out
 }
 
 // CheckPosts compares the posts of a table's thread with the posts its
