@@ -31,3 +31,15 @@ func TestPromptLostBeforeRestartShowsOnceClosed(t *testing.T) {
 	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
 	bottest.RunLostPromptBeforeRestart(t, h)
 }
+
+// TestFlakyPlatformMidTable: the fake Discord fails for a while in the
+// middle of a table (503s, dropped connections, lost answers, the gateway
+// dropped) while people act; every implied post shows once, closed where
+// it is a phase prompt, and every action is in the log once.
+func TestFlakyPlatformMidTable(t *testing.T) {
+	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
+	bottest.RunFlakyTable(t, h)
+	if st := h.Stats(); st.Resumes == 0 {
+		t.Errorf("the bot never resumed its gateway session after the drop: %+v", st)
+	}
+}

@@ -69,6 +69,18 @@ func TestPromptLostBeforeRestartShowsOnceClosed(t *testing.T) {
 	bottest.RunLostPromptBeforeRestart(t, newSuiteHarness(t))
 }
 
+// TestFlakyPlatformMidTable: the fake Slack fails for a while in the
+// middle of a table (503s, dropped connections, lost answers, Socket Mode
+// dropped) while people act; every implied post shows once, closed where
+// it is a phase prompt, and every action is in the log once.
+func TestFlakyPlatformMidTable(t *testing.T) {
+	h := newSuiteHarness(t)
+	bottest.RunFlakyTable(t, h)
+	if n := h.Fake.Opens(); n < 2 {
+		t.Errorf("the app opened Socket Mode %d times, want a new connection after the drop", n)
+	}
+}
+
 // newSuiteHarness is a harness over a new fake Slack.
 func newSuiteHarness(t *testing.T) *slackfake.Harness {
 	fake := slackfake.New(slackfake.Options{})

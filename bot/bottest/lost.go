@@ -1,7 +1,6 @@
 package bottest
 
 import (
-	"strings"
 	"testing"
 	"time"
 )
@@ -116,7 +115,7 @@ func (e *env) restartBlind(o Blinder) {
 func agentPosts(posts []Post) []Post {
 	var out []Post
 	for _, p := range posts {
-		if p.Author != "bot" && !strings.HasPrefix(p.Text, "**") {
+		if isAgentPost(p) {
 			out = append(out, p)
 		}
 	}

@@ -108,7 +108,7 @@ func impliedMatchers(evs []roundtable.Event, topic string, rounds int) ([]matche
 	if err != nil {
 		return nil, err
 	}
-	agents := matcher{what: "agent messages", match: func(p Post) bool { return p.Author != "bot" && !strings.HasPrefix(p.Text, "**") }}
+	agents := matcher{what: "agent messages", match: isAgentPost}
 	var out []matcher
 	for _, k := range keys {
 		var round int
@@ -160,4 +160,14 @@ func messageAt(st *roundtable.State, seq uint64) shownMessage {
 		}
 	}
 	return shownMessage{}
+}
+
+// isAgentPost tells an agent's post under its own name from the bot's
+// posts and from what the suite's people typed in the thread.
+func isAgentPost(p Post) bool {
+	switch p.Author {
+	case "bot", Alice.Name, Bob.Name, Carol.Name:
+		return false
+	}
+	return !strings.HasPrefix(p.Text, "**")
 }

@@ -224,3 +224,20 @@ func (s *Server) Registered() bool {
 	}
 	return false
 }
+
+// DropGateway closes the client's gateway connection abruptly, as a
+// network failure does: the client is expected to reconnect and resume.
+// Dispatches until then are kept for the resume.
+func (s *Server) DropGateway() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess == nil || s.sess.conn == nil {
+		return errors.New("discordtest: no client connected")
+	}
+	conn := s.sess.conn
+	s.sess.conn = nil
+	return conn.c.Close()
+}
+
+// DropEvents implements bottest.Dropper.
+func (h *Harness) DropEvents() error { return h.DropGateway() }
