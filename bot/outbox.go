@@ -145,7 +145,9 @@ func (p *planner) edit(key, what string, render func() Message) {
 	if p.done(mark) {
 		return
 	}
-	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: mark, Edit: true, Msg: render()})
+	m := render()
+	m.Key = p.table + "/" + key // the edited post's key: an adapter may keep a mark of it
+	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: mark, Edit: true, Msg: m})
 }
 
 // introControls are the buttons of a table's intro; an organiser-only

@@ -115,7 +115,8 @@ type Message struct {
 	// Key names the post for platforms that can tell a repeated post
 	// (the web channel keeps it with the post; Discord sends a nonce
 	// derived from it): posting a key again returns the first post's ID
-	// instead of a second post. The bot sets it on every post it delivers.
+	// instead of a second post. The bot sets it on every post it delivers,
+	// and on an edit to the edited post's key.
 	Key string
 	// MaybeSent says an earlier attempt to post this message may have
 	// reached the platform although its answer never came back (a dropped

@@ -43,3 +43,19 @@ func TestFlakyPlatformMidTable(t *testing.T) {
 		t.Errorf("the bot never resumed its gateway session after the drop: %+v", st)
 	}
 }
+
+// TestLostAnswersPastTheNonceWindowShowOnce: as
+// TestLostAnswersDoNotDuplicatePosts and
+// TestPromptLostBeforeRestartShowsOnceClosed, with a fake Discord that has
+// forgotten every nonce (as it does after a few minutes): the bot's own
+// posts are found by their markers.
+func TestLostAnswersPastTheNonceWindowShowOnce(t *testing.T) {
+	t.Run("retried", func(t *testing.T) {
+		h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{ForgetNonces: true}), testLogger(t))
+		bottest.RunLostAnswers(t, h, "")
+	})
+	t.Run("restarted", func(t *testing.T) {
+		h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{ForgetNonces: true}), testLogger(t))
+		bottest.RunLostPromptBeforeRestart(t, h)
+	})
+}

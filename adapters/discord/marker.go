@@ -11,15 +11,17 @@ import (
 )
 
 // An agent's post goes out through a webhook, and a webhook execution
-// takes no nonce (Discord's execute-webhook parameters have none), so
-// Discord cannot refuse it twice as it does the bot's own posts
-// (nonce.go). Instead every keyed webhook part ends with an invisible
-// marker derived from its key and part: zero-width characters, which
-// Discord keeps (they are not whitespace) and clients do not show. Before
-// a part whose earlier attempt may have got through (bot.Message.
-// MaybeSent) is sent again, the channel's latest messages are searched
-// for a webhook message ending with its marker; if one is there, that is
-// the part.
+// takes no nonce (Discord's execute-webhook parameters have none); the
+// bot's own posts take one, but Discord remembers it for a few minutes
+// only, and an outage or a restart can last longer. So every part of a
+// keyed post also ends with an invisible marker derived from its key and
+// part: zero-width characters, which Discord keeps (they are not
+// whitespace) and clients do not show; an edit keeps it. Before a part
+// whose earlier attempt may have got through (bot.Message.MaybeSent) is
+// sent again, the channel's latest messages are searched for one by the
+// same author (the bot, or the channel's webhook) ending with its marker;
+// if one is there, that is the part. The author check keeps a person who
+// pasted a post's text, marker and all, from passing for it.
 
 // markerDigits are the four zero-width characters a marker is written
 // in, two bits each.
@@ -55,29 +57,33 @@ func markerFor(key string, i int) string {
 	return b.String()
 }
 
-// findMarked returns the ID of the webhook message in channel that ends
-// with mark, if it is among the channel's latest messages. Without the
-// Read Message History permission it cannot look: it reports a refusal,
-// which the caller takes as "not found" (a repeat is better than a loss).
-func (p *Platform) findMarked(ctx context.Context, channel, mark string) (string, bool, error) {
+// findMarked returns the ID of the message in channel that ends with
+// mark and was posted by author (the bot's user ID, or a webhook's ID),
+// if it is among the channel's latest messages.
+func (p *Platform) findMarked(ctx context.Context, channel, author, mark string) (string, bool, error) {
 	msgs, err := p.s.ChannelMessages(channel, lookBack, "", "", "", discordgo.WithContext(ctx))
 	if err != nil {
 		return "", false, wrap("look for an earlier attempt in "+channel, p.refused(ctx, channel, discordgo.PermissionReadMessageHistory, err))
 	}
 	for _, m := range msgs {
-		if m.WebhookID != "" && strings.HasSuffix(m.Content, mark) {
+		by := m.WebhookID
+		if by == "" && m.Author != nil {
+			by = m.Author.ID
+		}
+		if by == author && strings.HasSuffix(m.Content, mark) {
 			return m.ID, true, nil
 		}
 	}
 	return "", false, nil
 }
 
-// earlierPart looks for a part that may have been sent already; a lookup
-// the bot has no permission for counts as not found, and is logged.
-func (p *Platform) earlierPart(ctx context.Context, channel, mark string) (string, bool, error) {
-	id, found, err := p.findMarked(ctx, channel, mark)
+// earlierPart looks for a part that may have been sent already. Without
+// the Read Message History permission it cannot look, and takes the part
+// as not sent, which it logs: a repeat is better than a loss.
+func (p *Platform) earlierPart(ctx context.Context, channel, author, mark string) (string, bool, error) {
+	id, found, err := p.findMarked(ctx, channel, author, mark)
 	if _, refused := bot.Refused(err); refused {
-		p.log.Warn("cannot look for an earlier attempt of an agent's post; posting it again", "channel", channel, "err", err)
+		p.log.Warn("cannot look for an earlier attempt of a post; posting it again", "channel", channel, "err", err)
 		return "", false, nil
 	}
 	return id, found, err

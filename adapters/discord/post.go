@@ -25,6 +25,8 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	size := maxText
 	if m.As != nil {
 		size -= maxWebhookName + len(speakerFormat) // room to name the agent if webhooks are refused
+	}
+	if m.Key != "" {
 		size -= markerLen
 	}
 	parts := split(m.Text, size)
@@ -59,8 +61,9 @@ const speakerFormat = "**%s**: "
 // makes a repeated send by the bot return the first message (nonce.go),
 // a marker lets a repeated agent's part be found (marker.go).
 func (p *Platform) send(ctx context.Context, channel string, m bot.Message, text string, comps []discordgo.MessageComponent, i int) (string, error) {
+	mark := markerFor(m.Key, i)
 	if as := m.As; as != nil {
-		id, err := p.speak(ctx, channel, *as, spoken{text: text, comps: comps, mark: markerFor(m.Key, i), maybeSent: m.MaybeSent})
+		id, err := p.speak(ctx, channel, *as, spoken{text: text, comps: comps, mark: mark, maybeSent: m.MaybeSent})
 		r, refused := bot.Refused(err)
 		if !refused {
 			return id, err
@@ -68,7 +71,13 @@ func (p *Platform) send(ctx context.Context, channel string, m bot.Message, text
 		p.notice(ctx, channel, "webhooks:"+channel, "Agents speak through me here. "+r.Reason)
 		text = fmt.Sprintf(speakerFormat, personaName(as.Name)) + text
 	}
-	data := &discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}
+	if m.MaybeSent && mark != "" {
+		self, _ := p.ids()
+		if id, found, err := p.earlierPart(ctx, channel, self, mark); err != nil || found {
+			return id, err
+		}
+	}
+	data := &discordgo.MessageSend{Content: text + mark, Components: comps, AllowedMentions: noMentions()}
 	if nonce := nonceFor(m.Key, i); nonce != "" {
 		return p.sendWithNonce(ctx, channel, data, nonce)
 	}
@@ -95,7 +104,8 @@ func (p *Platform) cannotPost(ctx context.Context, channel string, err error) {
 // clipped (an edit cannot add parts). Only the bot's own messages can be
 // edited, not agents' webhook messages.
 func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) error {
-	text := clip(m.Text, maxText)
+	mark := markerFor(m.Key, 0) // an edit keeps the post's marker
+	text := clip(m.Text, maxText-len([]rune(mark))) + mark
 	rows := p.rows(m.Controls)
 	if rows == nil {
 		rows = []discordgo.MessageComponent{}

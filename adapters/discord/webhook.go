@@ -29,11 +29,6 @@ type spoken struct {
 // thread). A webhook deleted behind the bot's back is made again, once.
 // A part that may have got through already is looked for first.
 func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, part spoken) (string, error) {
-	if part.maybeSent && part.mark != "" {
-		if id, found, err := p.earlierPart(ctx, channel, part.mark); err != nil || found {
-			return id, err
-		}
-	}
 	parent, err := p.parentOf(ctx, channel)
 	if err != nil {
 		return "", err
@@ -48,6 +43,11 @@ func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, pa
 		wh, err := p.webhook(ctx, home)
 		if err != nil {
 			return "", err
+		}
+		if part.maybeSent && part.mark != "" && attempt == 0 {
+			if id, found, err := p.earlierPart(ctx, channel, wh.ID, part.mark); err != nil || found {
+				return id, err
+			}
 		}
 		msg, err := p.s.WebhookThreadExecute(wh.ID, wh.Token, true, thread, params, discordgo.WithContext(ctx))
 		if err == nil {

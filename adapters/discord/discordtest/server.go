@@ -46,6 +46,9 @@ type Options struct {
 	// X-RateLimit-Remaining reaches 0 (default 1000 per second).
 	Limit  int
 	Window time.Duration
+	// ForgetNonces makes the fake ignore enforce_nonce, as Discord does
+	// once a nonce is a few minutes old (after a long outage or restart).
+	ForgetNonces bool
 }
 
 // Stats count what the fake saw.
