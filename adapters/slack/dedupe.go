@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/slack-go/slack"
+
+	"github.com/roundtable-ai/roundtable/bot"
 )
 
 // A post the bot sends again, because the answer to an earlier attempt
@@ -55,6 +57,26 @@ func (p *Platform) findKeyed(ctx context.Context, where ref, key string) (map[in
 		}
 	}
 	return found, nil
+}
+
+// earlier looks for the parts of a post that may have been sent already.
+// When Slack refuses the search itself (missing_scope without
+// channels:history, say) the post counts as not sent, which is logged: a
+// repeat is better than a loss. A channel the app may not use is refused
+// as the post would be; other errors are returned to be retried.
+func (p *Platform) earlier(ctx context.Context, where ref, key string) (map[int]string, error) {
+	have, err := p.findKeyed(ctx, where, key)
+	if err == nil {
+		return have, nil
+	}
+	err = p.refused(where.String(), err)
+	if bot.Permanent(err) {
+		if _, refused := bot.Refused(err); !refused {
+			p.log.Warn("cannot look for an earlier attempt of a post; posting it again", "channel", where.String(), "err", err)
+			return nil, nil
+		}
+	}
+	return nil, err
 }
 
 // partNumber reads a part number from metadata (a post marked before

@@ -22,9 +22,9 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	where := parseRef(channel)
 	out := outgoing{key: m.Key}
 	if m.Key != "" && m.MaybeSent {
-		have, err := p.findKeyed(ctx, where, m.Key)
+		have, err := p.earlier(ctx, where, m.Key)
 		if err != nil {
-			return "", fmt.Errorf("slack post in %s: look for an earlier attempt: %w", channel, p.refused(channel, err))
+			return "", fmt.Errorf("slack post in %s: look for an earlier attempt: %w", channel, err)
 		}
 		out.have = have
 	}
