@@ -14,13 +14,8 @@ import (
 // MaybeSent, in a channel (conversations.history) and in a thread
 // (conversations.replies), returns the first post's ID and posts nothing.
 func TestMaybeSentPostIsFoundNotRepeated(t *testing.T) {
-	fake := newFake(t)
-	p, _ := running(t, fake, config(fake))
+	fake, p, thread := tableThread(t)
 	ctx := context.Background()
-	thread, err := p.StartThread(ctx, slackfake.GeneralID, "A table")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, where := range []string{slackfake.GeneralID, thread} {
 		m := bot.Message{Text: "Round 1 of 1", Key: "t1/r1/message/open/" + where}
 		first, err := p.Post(ctx, where, m)
@@ -42,13 +37,8 @@ func TestMaybeSentPostIsFoundNotRepeated(t *testing.T) {
 // TestLongPostSentAgainPostsOnlyMissingParts: a post split in parts, of
 // which only the first got through, is completed, not repeated.
 func TestLongPostSentAgainPostsOnlyMissingParts(t *testing.T) {
-	fake := newFake(t)
-	p, _ := running(t, fake, config(fake))
+	fake, p, thread := tableThread(t)
 	ctx := context.Background()
-	thread, err := p.StartThread(ctx, slackfake.GeneralID, "A table")
-	if err != nil {
-		t.Fatal(err)
-	}
 	long := strings.Repeat("A long line of the round's result.\n", 700) // about 24,500 characters: 3 parts
 	m := bot.Message{Text: long, Key: "t1/r1/result"}
 	if _, err := p.Post(ctx, thread, m); err != nil {
@@ -93,4 +83,17 @@ func TestWithoutHistoryScopeAPostIsRepeatedNotLost(t *testing.T) {
 	if !strings.Contains(logs.String(), "missing_scope") {
 		t.Errorf("the missing scope was not logged:\n%s", logs.String())
 	}
+}
+
+// tableThread starts a platform against a new fake and a table's thread
+// in its general channel.
+func tableThread(t *testing.T) (*slackfake.Server, *slack.Platform, string) {
+	t.Helper()
+	fake := newFake(t)
+	p, _ := running(t, fake, config(fake))
+	thread, err := p.StartThread(context.Background(), slackfake.GeneralID, "A table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake, p, thread
 }

@@ -24,11 +24,7 @@ func RunLostAnswers(t *testing.T, h Harness, agents string) {
 		t.Skip("the harness cannot lose answers")
 	}
 	e := newEnv(t, h, Options{Wait: 15 * time.Second})
-	opts := map[string]string{"topic": "Lost", "rounds": "2"}
-	if agents != "" {
-		opts["agents"] = agents
-	}
-	e.start(opts)
+	e.start(twoRounds("Lost", agents))
 	o.LoseAnswers(true)
 	o.SetOutage(true)
 	e.throughOutage(o, "Lost", 6)
@@ -81,11 +77,7 @@ func blindEnv(t *testing.T, h Harness, agents string) (Blinder, *env) {
 		t.Skip("the harness cannot hide a post's outcome")
 	}
 	e := newEnv(t, h, Options{Wait: 15 * time.Second})
-	opts := map[string]string{"topic": "Unknown", "rounds": "2"}
-	if agents != "" {
-		opts["agents"] = agents
-	}
-	e.start(opts)
+	e.start(twoRounds("Unknown", agents))
 	e.click(Bob, "**Unknown", "Join")
 	e.private(Bob, "You joined")
 	if agents != "none" {
@@ -120,4 +112,14 @@ func agentPosts(posts []Post) []Post {
 		}
 	}
 	return out
+}
+
+// twoRounds are the options of a table of 2 rounds on topic, with the
+// given agents option ("" for the default agent).
+func twoRounds(topic, agents string) map[string]string {
+	opts := map[string]string{"topic": topic, "rounds": "2"}
+	if agents != "" {
+		opts["agents"] = agents
+	}
+	return opts
 }
