@@ -167,8 +167,10 @@ type simReport struct {
 	WallNS  time.Duration         `json:"wall_ns"`
 	Units   map[string]string     `json:"units"` // the unit of every metric below
 	Rules   map[string]sim.Result `json:"rules"`
-	// Protocol is the schedule's name, when not RoundTable's.
-	Protocol string `json:"protocol,omitempty"`
+	// Protocol is the schedule's name, when not RoundTable's, and Params
+	// its recorded parameters (a dyads run's condition).
+	Protocol string            `json:"protocol,omitempty"`
+	Params   map[string]string `json:"params,omitempty"`
 }
 
 func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
@@ -200,7 +202,7 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
 		Started: time.Now().UTC(), Units: withUnits(metricUnits, exp.units), Rules: map[string]sim.Result{}}
 	if exp.protocol != nil {
-		rep.Protocol = exp.protocol.Name
+		rep.Protocol, rep.Params = exp.protocol.Name, exp.protocol.Params
 	}
 	bar := a.progress(len(rules) * f.runs)
 	for _, rule := range rules {
