@@ -33,8 +33,7 @@ func RunFlakyTable(t *testing.T, h Harness) {
 	e.private(Bob, "You joined")
 	e.say(Alice, "said before the outage")
 
-	o.LoseAnswers(true)
-	o.SetOutage(true)
+	o.SetOutage(true) // first 503s and connections dropped before the platform takes a post
 	if d, ok := h.(Dropper); ok {
 		if err := d.DropEvents(); err != nil {
 			t.Fatalf("drop the event connection: %v", err)
@@ -46,11 +45,14 @@ func RunFlakyTable(t *testing.T, h Harness) {
 	e.private(Alice, "Your proposal is recorded")
 	e.command(Bob, "propose", map[string]string{"text": "Bob's plan"})
 	e.waitEvents("phase_opened", 3) // everyone has proposed: the vote opens
+	e.waitFor("refused requests", func() bool { return o.Failures() >= 4 })
+	o.LoseAnswers(true) // then posts taken with their answers lost
 	e.command(Alice, "vote", map[string]string{"ballot": "A"})
 	e.private(Alice, "Your ballot for round 1 is recorded")
-	e.waitFor("failed requests", func() bool { return o.Failures() >= 6 })
+	e.waitFor("lost answers", func() bool { return o.Failures() >= 8 })
 
 	o.SetOutage(false)
+	o.LoseAnswers(false)
 	e.post("**Round 1 of 2: vote")
 	e.command(Bob, "vote", map[string]string{"ballot": "B"})
 	e.post("**Round 1 result**")
