@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/csv"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -69,10 +73,11 @@ func TestBrowserLogDownloadsKeepSealed(t *testing.T) {
 	absent(t, "after the end", got, agentReasoning)
 }
 
-// downloads opens the dashboard from the room's link in tab and fetches
-// every log it links to, from the page, with the tab's cookies. It
-// returns each download's body by its URL, and the pages' HTML under
-// "page:room" and "page:dashboard".
+// downloads opens the dashboard from the room's link in tab and clicks
+// every log link it has: Chromium downloads each file, with the tab's
+// cookies, into a directory of the test's. It returns each download's
+// content by its link, and the pages' HTML under "page:room" and
+// "page:dashboard".
 func (e *browserEnv) downloads(t *testing.T, tab context.Context, room string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -81,20 +86,50 @@ func (e *browserEnv) downloads(t *testing.T, tab context.Context, room string) m
 	do(t, tab, "follow the room's dashboard link", chromedp.Click(chromedp.CSS(`a[href$="/dashboard"]`)),
 		waitText(`main`, "Decisions per round"))
 	out["page:dashboard"] = eval[string](t, tab, `document.documentElement.outerHTML`)
-	links := eval[[]string](t, tab, `[...document.querySelectorAll('a[href*="/log?"]')].map(a => a.href)`)
+	links := eval[[]string](t, tab, `[...document.querySelectorAll('a[href*="/log?"]')].map(a => a.getAttribute('href'))`)
 	if len(links) < 3 {
 		t.Fatalf("the dashboard links to %d logs, want JSONL, CSV and the sheet: %v", len(links), links)
 	}
 	for _, l := range links {
-		res := eval[string](t, tab, `fetch(`+jsString(l)+`).then(async r => r.status + '\n' + await r.text())`)
-		status, body, _ := strings.Cut(res, "\n")
-		if status != "200" {
-			t.Fatalf("download %s: status %s: %s", l, status, body)
-		}
-		out[l] = body
+		out[l] = download(t, tab, `a[href="`+l+`"]`)
 	}
 	do(t, tab, "back to the room", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")), roomShown)
 	return out
+}
+
+// download clicks the link css selects and returns the file Chromium
+// downloads.
+func download(t *testing.T, tab context.Context, css string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
+	defer cancel()
+	progress := chromedp.BrowserEvents(ctx, browser.DownloadProgress)
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: new(true),
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}) // the tab's own browser context
+		return err
+	}), chromedp.Click(chromedp.CSS(css)))
+	if err != nil {
+		t.Fatalf("click %s: %v", css, err)
+	}
+	for ev, err := range progress {
+		switch {
+		case err != nil:
+			t.Fatalf("download from %s: %v", css, err)
+		case ev.State == browser.DownloadProgressStateCanceled:
+			t.Fatalf("download from %s canceled", css)
+		case ev.State == browser.DownloadProgressStateCompleted:
+			data, err := os.ReadFile(filepath.Join(dir, ev.GUID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(data)
+		}
+	}
+	t.Fatalf("no download from %s", css)
+	return ""
 }
 
 // roomShown waits until the room shows its table's state.
