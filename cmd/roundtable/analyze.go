@@ -173,6 +173,10 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		problems = append(problems, fmt.Sprintf("%d private messages have no stance (a model failed; they are left out); run analyze again to retry them.", chat.missing))
 	}
 	rep.Artifacts = append(rep.Artifacts, more...)
+	if more, err = panelReports(ctx, db, ids); err != nil {
+		return err
+	}
+	rep.Artifacts = append(rep.Artifacts, more...)
 	rep.Skipped = append(rep.Skipped, problems...)
 	missing := ms.missingError()
 	if missing != nil {

@@ -29,6 +29,10 @@ type ProtocolSettings struct {
 	// agents, an update weight that falls with disagreement.
 	ConfirmationBias string `toml:"confirmation_bias"`
 	DyadSettings
+	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
+	// than one value runs the panel over their grid (panel_grid.go).
+	Alphas     []float64 `toml:"-"`
+	Tolerances []float64 `toml:"-"`
 }
 
 // protocolDefaults are the papers' defaults.
@@ -41,8 +45,8 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom, questionnaire (the chatroom's baseline) or dyads (default from [sim], roundtable)")
 	fl.StringVar(&p.Question, "question", "", "the statement (chatroom), claim (dyads) or brief (panel)")
 	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
-	fl.Float64Var(&p.Alpha, "alpha", 0, "panel: weight of the newest opinion in the sentiment update (default 0.5)")
-	fl.Float64Var(&p.Tolerance, "tolerance", 0, "panel: stop when every sentiment moves less than this (default 1e-5)")
+	fl.Float64SliceVar(&p.Alphas, "alpha", nil, "panel: weight of the newest opinion in the sentiment update (default 0.5); a comma list runs a grid with --tolerance")
+	fl.Float64SliceVar(&p.Tolerances, "tolerance", nil, "panel: stop when every sentiment moves less than this (default 1e-5); a comma list runs a grid with --alpha")
 	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
 	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
@@ -58,8 +62,8 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "question", &p.Question, c.Question)
 	pick(changed, "stances", &p.Stances, c.Stances)
 	pick(changed, "confirmation-bias", &p.ConfirmationBias, c.ConfirmationBias)
-	pick(changed, "alpha", &p.Alpha, c.Alpha)
-	pick(changed, "tolerance", &p.Tolerance, c.Tolerance)
+	p.Alpha, p.Alphas = gridAxis(changed("alpha"), p.Alphas, c.Alpha)
+	p.Tolerance, p.Tolerances = gridAxis(changed("tolerance"), p.Tolerances, c.Tolerance)
 	pick(changed, "weight", &p.Weight, c.Weight)
 	pick(changed, "mu", &p.Mu, c.Mu)
 	pick(changed, "epsilon", &p.Epsilon, c.Epsilon)

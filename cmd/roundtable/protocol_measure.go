@@ -181,10 +181,10 @@ func boolf(b bool) float64 {
 
 // printProtocol prints the paper's headline figures of a protocol run.
 func printProtocol(w io.Writer, rules []vote.Rule, rep simReport) {
-	for _, r := range rules {
-		res := rep.Rules[string(r)]
+	for _, key := range resultKeys(rules, rep) {
+		res := rep.Rules[key]
 		sc := res.Summary.Scalars
-		fmt.Fprintf(w, "%s protocol, %d agents, up to %d rounds, %d runs (mean, standard error in parentheses)\n", rep.Protocol, rep.Agents, rep.Rounds, rep.Runs)
+		fmt.Fprintf(w, "%s protocol, %d agents, up to %d rounds, %d runs%s (mean, standard error in parentheses)\n", rep.Protocol, rep.Agents, rep.Rounds, rep.Runs, cellOf(key))
 		if len(rep.Params) > 0 {
 			fmt.Fprintf(w, "condition: %s\n", paramsText(rep.Params))
 		}

@@ -14,8 +14,10 @@ import (
 func (a *Agent) actScheduled(ctx context.Context, v roundtable.View) (roundtable.Action, bool) {
 	var u roundtable.Usage
 	switch {
+	case v.Phase == roundtable.PhaseMessage && v.Protocol == roundtable.ProtocolPanel:
+		return a.panelMessage(ctx, v), true
 	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil:
-		return a.decide(ctx, v, &u, surveySchema(*v.Scale), surveyInstruction(v),
+		return a.decide(ctx, v, &u, surveySchema(*v.Scale), surveyInstruction(v)+modelReminder(latestModel(v)),
 			func(c string) (roundtable.Action, error) { return parseSurvey(*v.Scale, c) }), true
 	case v.Phase == roundtable.PhasePrivate:
 		return a.decide(ctx, v, &u, messageSchema(otherNames(v)), privateInstruction(v),
