@@ -188,7 +188,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 func (a *App) secret(key, env string) (string, error) {
 	v := a.Getenv(env)
 	if v == "" {
-		return "", usagef("%s: the environment variable %s is empty or unset", key, env)
+		return "", usagef("%s%s: the environment variable %s is empty or unset", a.configFile(), key, env)
 	}
 	return v, nil
 }
