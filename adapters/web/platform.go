@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -296,6 +297,9 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	if n != nil {
 		creator = n.user
 	}
+	// The bot names threads "roundtable: TITLE" for chat clients; a room's
+	// page already says roundtable, so its heading is the title alone.
+	title = strings.TrimPrefix(title, "roundtable: ")
 	id, err := p.rooms.create(ctx, channel, title, creator, p.cfg.Now())
 	if err != nil {
 		return "", fmt.Errorf("web: start thread: %w", err)
