@@ -281,3 +281,26 @@ func addUnstartedTable(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+func TestExportOfALockedDatabaseSaysToUseABackup(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "", "sim", "--rule", "majority", "--runs", "1", "--rounds", "1", "--out", dir); code != 0 {
+		t.Fatalf("sim: %s", errOut)
+	}
+	path := filepath.Join(dir, "roundtable.db")
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cfg := filepath.Join(t.TempDir(), "rt.toml")
+	if err := os.WriteFile(cfg, []byte("[store]\nlock_timeout = \"1ms\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"export", "tables"} {
+		code, _, errOut := run(t, "", "--config", cfg, cmd, "--db", path)
+		if code == 0 || !strings.Contains(errOut, "in use by another process") || !strings.Contains(errOut, "roundtable backup COPY.db") {
+			t.Errorf("%s: exit %d %q", cmd, code, errOut)
+		}
+	}
+}
