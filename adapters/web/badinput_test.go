@@ -34,3 +34,15 @@ func TestMalformedActsAreRefusedWithTheReason(t *testing.T) {
 		t.Errorf("a valid UTF-8 message after the refusals: %+v", evs)
 	}
 }
+
+func TestBotTextsSpeakOfRoomsNotThreads(t *testing.T) {
+	for in, want := range map[string]string{
+		"Table t1 started in its own thread.":                     "Table t1 started in its own room.",
+		"write it in this thread or press **Write message**.":     "write it in this room or press **Write message**.",
+		"Act in each phase with the buttons in the thread, or...": "Act in each phase with the buttons in the room, or...",
+	} {
+		if got := roomWords.Replace(in); got != want {
+			t.Errorf("%q became %q; want %q", in, got, want)
+		}
+	}
+}
