@@ -123,6 +123,9 @@
     set('propose-send', running && s.phase === 'proposal');
     set('ballot-text', running && s.phase === 'vote');
     set('vote-send', running && s.phase === 'vote');
+    // On a phone the proposal and ballot boxes wait below the conversation
+    // until their phases open.
+    byId('propcard').classList.toggle('idle', !(running && (s.phase === 'proposal' || s.phase === 'vote')));
     document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
