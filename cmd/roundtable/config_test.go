@@ -29,6 +29,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		"string for list":           {"[bot]\nagents = \"Facilitator\"\n", "bot.agents (line 2, column 10): expected an array of strings, found a string"},
 		"number for duration":       {"[bot]\nvote = 120\n", `bot.vote: want a duration string such as "30s" or "2m", not 120 (a number has no unit)`},
 		"number for table duration": {"[[table]]\nname = \"t\"\nmessage = 90\n", "table[0].message: want a duration string"},
+		"bad web addr":              {"[web]\naddr = \"nonsense\"\n", `web.addr: "nonsense" is not HOST:PORT`},
+		"bad web port":              {"[web]\naddr = \"127.0.0.1:http\"\n", `web.addr: "127.0.0.1:http": the port must be a number`},
 		"unknown rule":              {"[bot]\nrule = \"bordaa\"\n", `bot.rule: unknown rule "bordaa"`},
 		"unknown table rule":        {"[[table]]\nname = \"t\"\nrule = \"nope\"\n", `table[0].rule: unknown rule "nope"`},
 		"llm no model":              {"[[llm]]\nname = \"a\"\nbase_url = \"http://x/v1\"\n", "llm[0].model: is empty"},
@@ -86,5 +88,12 @@ func TestMissingTokenVariableNamesKeyAndFile(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit 2 and %q with the file", code, errOut, c.want)
 			}
 		})
+	}
+}
+
+func TestBadWebAddrFlagIsAUsageError(t *testing.T) {
+	code, _, errOut := run(t, "", "serve", "--web-addr", "8080")
+	if code != 2 || !strings.Contains(errOut, `--web-addr: "8080" is not HOST:PORT`) {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the flag", code, errOut)
 	}
 }

@@ -37,6 +37,9 @@ accepted action is in the database before it is acknowledged.`,
 				return err
 			}
 			if cmd.Flags().Changed("web-addr") {
+				if err := checkAddr(webAddr); err != nil {
+					return usagef("--web-addr: %v", err)
+				}
 				cfg.Web.Addr = webAddr
 				if cfg.Web.Enabled == "auto" {
 					cfg.Web.Enabled = "on"
