@@ -74,7 +74,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		return err
 	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent, Audit: a.auditing(ctx, cfg, db)}, platforms...)
+	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {

@@ -1,0 +1,22 @@
+package bot
+
+import "github.com/roundtable-ai/roundtable/roundtable"
+
+// checkSeats refuses, before a table is created, a bot agent that could
+// not act at it: otherwise the table would exist but fail on every event.
+func (s *Service) checkSeats(cfg roundtable.Config, task roundtable.Task) error {
+	for _, p := range cfg.Participants {
+		if p.Kind != roundtable.Bot {
+			continue
+		}
+		if s.deps.Seatable != nil {
+			if err := s.deps.Seatable(p, cfg); err != nil {
+				return roundtable.Errorf(roundtable.Invalid, "bot agent %s cannot sit at this table: %v", p.Name, err)
+			}
+		}
+		if _, err := s.deps.Agent(p, task); err != nil {
+			return roundtable.Errorf(roundtable.Invalid, "bot agent %s cannot sit at this table: %v", p.Name, err)
+		}
+	}
+	return nil
+}
