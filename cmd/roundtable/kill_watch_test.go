@@ -162,3 +162,45 @@ func tail(s string, n int) string {
 	}
 	return "…" + s[len(s)-n:]
 }
+
+// TestKillWatchdog checks the kill test's watchdog: it fires after its
+// bound of answered polls without progress, not before; progress starts
+// the count again; a change of the person's user fires it at once.
+func TestKillWatchdog(t *testing.T) {
+	fired := func(w *watchdog) bool {
+		select {
+		case <-w.stalled:
+			return true
+		default:
+			return false
+		}
+	}
+	w := newWatchdog(3)
+	w.polled("r1", "running 1/message")
+	w.polled("r1", "running 1/message")
+	w.progressed()
+	w.polled("r1", "running 1/proposal")
+	w.polled("r1", "running 1/proposal")
+	if fired(&w) {
+		t.Fatal("fired after 2 polls without progress, bound 3")
+	}
+	w.polled("r1", "running 1/proposal")
+	if !fired(&w) || w.stalledRoom() != "r1" {
+		t.Fatalf("not fired (or wrong room %q) after 3 polls without progress", w.stalledRoom())
+	}
+	w.polled("r1", "running 1/proposal") // closing twice would panic
+	if got := w.String(); !strings.Contains(got, "feed r1 running 1/proposal") || !strings.Contains(got, "3 answered polls without progress") {
+		t.Errorf("trace:\n%s", got)
+	}
+
+	u := newWatchdog(100)
+	u.sameUser("a")
+	u.sameUser("a")
+	if fired(&u) {
+		t.Fatal("fired for the same user")
+	}
+	u.sameUser("b")
+	if !fired(&u) || !strings.Contains(u.String(), "user changed from a to b") {
+		t.Fatalf("a changed user did not fire the watchdog:\n%s", u.String())
+	}
+}
