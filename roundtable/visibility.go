@@ -88,6 +88,11 @@ func (r RoundRecord) For(v Viewer, g Stage) RoundRecord {
 	r.Messages = slices.DeleteFunc(slices.Clone(r.Messages), func(m Message) bool {
 		return !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage})
 	})
+	for i, m := range r.Messages {
+		if m.Self != nil && !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage, Private: true}) {
+			r.Messages[i].Self = nil
+		}
+	}
 	r.Proposals = slices.DeleteFunc(slices.Clone(r.Proposals), func(p ProposalRecord) bool {
 		return !v.May(g, Sight{Author: p.By, Round: r.Round, Phase: PhaseProposal})
 	})

@@ -94,6 +94,9 @@ func withoutReasoning(p Payload) Payload {
 	case ProposalSkipped:
 		d.Reasoning = ""
 		return d
+	case MessagePosted:
+		d.Self = nil
+		return d
 	}
 	return p
 }

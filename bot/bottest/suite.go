@@ -52,6 +52,7 @@ var scenarios = []struct {
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
 	{"ProtocolTurnsEnforced", testProtocolTurns},
+	{"DyadsTurnsRefusedPrivately", testDyadsTurns},
 	{"OutageDelaysPostsLosesNone", testOutage},
 	{"ExportKeepsSealed", testExportKeepsSealed},
 	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},

@@ -23,6 +23,7 @@ import (
 type analyzeFlags struct {
 	db, out        string
 	acts, embed    string
+	stance         string // chatroom private messages: lexicon or llm
 	seed           int64
 	concurrency    int
 	annotate       annotateFlags // model flags shared with annotate
@@ -75,6 +76,7 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db)")
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
+	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "tables measured at once (a model-backed instrument waits on its endpoint)")
@@ -159,8 +161,19 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	rep := report.Build(tables, f.seed)
-	more, err := protocolArtifacts(ctx, db, ids)
+	chat, err := a.chatroomStanceFor(ctx, cfg, f, db)
 	if err != nil {
+		return err
+	}
+	more, err := protocolArtifacts(ctx, db, ids, chat)
+	if err != nil {
+		return err
+	}
+	if chat.missing > 0 {
+		problems = append(problems, fmt.Sprintf("%d private messages have no stance (a model failed; they are left out); run analyze again to retry them.", chat.missing))
+	}
+	rep.Artifacts = append(rep.Artifacts, more...)
+	if more, err = panelReports(ctx, db, ids); err != nil {
 		return err
 	}
 	rep.Artifacts = append(rep.Artifacts, more...)

@@ -201,6 +201,9 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if c.Protocol, err = t.ProtocolSettings.protocol(key + ".protocol"); err != nil {
 		return c, err
 	}
+	if err := t.ProtocolSettings.liveCheck(key); err != nil {
+		return c, err
+	}
 	if c.Protocol != nil && c.Task.Topic == "" {
 		c.Task.Topic = t.Question
 	}

@@ -14,10 +14,7 @@ import (
 
 // chartPlot draws a line chart; NaN points are left out.
 func chartPlot(c *Chart) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
-	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
+	p := gridPlot(c.Title, c.XLabel, c.YLabel)
 	for i, l := range c.Lines {
 		var pts plotter.XYs
 		for r, y := range l.Y {
@@ -50,6 +47,16 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil
+}
+
+// gridPlot is an empty plot with a title, axis labels, a grid and the
+// legend at the top.
+func gridPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	return p
 }
 
 // graphPlot draws a transition graph: nodes on a circle, each edge a line

@@ -55,6 +55,8 @@ type Artifact struct {
 	Chart *Chart
 	Graph *Graph
 	Heat  *Heat
+	// Scatter, set instead of a chart, is drawn as a scatter plot.
+	Scatter *Scatter
 }
 
 // Heat is a heat map: Values[i][j] is row i (bottom first) in column j,

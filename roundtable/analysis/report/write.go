@@ -59,6 +59,8 @@ func writeArtifact(dir string, a Artifact) ([]string, error) {
 	switch {
 	case a.Chart != nil:
 		p, err = chartPlot(a.Chart)
+	case a.Scatter != nil:
+		p, err = scatterPlot(a.Scatter)
 	case a.Heat != nil:
 		p, err = heatPlot(a.Heat)
 	case a.Graph != nil:
