@@ -57,6 +57,7 @@ var scenarios = []struct {
 	{"ExportKeepsSealed", testExportKeepsSealed},
 	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
+	{"OrganiserClosesPhaseNow", testCloseNow},
 }
 
 // env is one scenario's running service.
