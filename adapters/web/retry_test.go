@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -21,12 +20,7 @@ func TestRetriedActGetsTheFirstAnswer(t *testing.T) {
 	send := func(c *http.Client, id string, act map[string]any) (int, actAnswer) {
 		t.Helper()
 		act["id"] = id
-		code, raw := e.send(t, c, "POST", "/r/"+room+"/act", act)
-		var a actAnswer
-		if err := json.Unmarshal([]byte(raw), &a); err != nil {
-			t.Fatalf("act %v: %d %s", act, code, raw)
-		}
-		return code, a
+		return e.act(t, c, room, act)
 	}
 	for i := range 2 {
 		code, a := send(bob, "bobmsg1", map[string]any{"kind": "message", "text": "hi"})
