@@ -120,7 +120,6 @@ func (p *planner) implied(e roundtable.Event) {
 	case roundtable.DecisionMade:
 		if d.Round >= 1 && d.Round <= len(s.Rounds) {
 			p.post(fmt.Sprintf("r%d/result", d.Round), func() Message { return Message{Text: renderTally(s, s.Rounds[d.Round-1])} })
-			p.selfReportPrompt(d.Round)
 		}
 	case roundtable.TableEnded:
 		p.post("end", func() Message { return Message{Text: renderEnd(s)} })

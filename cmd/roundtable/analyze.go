@@ -45,12 +45,14 @@ folds drawn from --seed), Table 8 (words, Flesch-Kincaid grade and
 information difference per round), Table 9 and Figure 4 (dialogue acts and
 their transition graph). Each is a CSV file, figures also PNG and SVG;
 index.md says what each file shows and what the runs could not support.
-Tables with an audit (sentiment, stance or self-report annotations, from a
-live audit or annotate --db) also get the audit reports in --out/audit:
-audit_summary.csv (share of chats with an unwarranted change, kappa of the
-stance classifier against self-reports, bias slopes), audit_trajectories.csv
+Tables with an audit (an audit in their config, or sentiment or stance
+annotations from a live audit or annotate --db) also get the audit reports
+in --out/audit: audit_summary.csv (share of chats with an unwarranted
+change, kappa of the stance classifier against self-reports, which are the
+answers of stance surveys in the log, bias slopes), audit_trajectories.csv
 (S, ΔS and stance per message), audit_changes.csv (per bot),
-audit_slopes.csv, and sentiment and stance trajectories per table (SVG).
+audit_slopes.csv, and sentiment and stance trajectories per table (PNG and
+SVG).
 
 Readability and dialogue acts are stored as annotations beside each table's
 log the first time (so the database is opened for writing; stop a server

@@ -37,6 +37,9 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 			continue // the RoundTable report says what it left out
 		}
 		name := s.Config.Protocol.Name
+		if name == roundtable.ProtocolRoundTable {
+			continue // RoundTable's schedule with a survey (self-reports): the RoundTable report's
+		}
 		if name == roundtable.ProtocolQuestionnaire {
 			name = roundtable.ProtocolChatroom // the chatroom's baseline, in its table
 		}

@@ -209,7 +209,7 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	}
 	c.Audit = t.AuditSettings.spec(def.AuditSettings)
 	c = c.WithDefaults()
-	if err := c.Validate(); err != nil {
+	if err := c.ValidateNew(); err != nil {
 		return c, fmt.Errorf("%s: %s", key, strings.TrimPrefix(err.Error(), "invalid: "))
 	}
 	return c, nil

@@ -92,7 +92,7 @@ func pairLine(v roundtable.View) string {
 // scheduleText describes the table's schedule in the system prompt.
 func scheduleText(v roundtable.View) string {
 	switch v.Protocol {
-	case "":
+	case "", roundtable.ProtocolRoundTable: // RoundTable's, perhaps with a survey after the vote
 		return protocolText(v.Rounds)
 	case roundtable.ProtocolChatroom:
 		return fmt.Sprintf("\n## How the table works\nA chat of %d messages: each turn one participant, never the same twice in a row, writes one message everyone reads. "+

@@ -25,6 +25,16 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 		if len(pts) == 0 {
 			continue
 		}
+		if l.Marks {
+			rings, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, fmt.Errorf("chart %s, marks %s: %w", c.Title, l.Name, err)
+			}
+			rings.Shape, rings.Radius, rings.Color = draw.RingGlyph{}, vg.Points(6), color.RGBA{R: 0xD5, G: 0x5E, A: 0xFF}
+			p.Add(rings)
+			p.Legend.Add(l.Name, rings)
+			continue
+		}
 		line, points, err := plotter.NewLinePoints(pts)
 		if err != nil {
 			return nil, fmt.Errorf("chart %s, line %s: %w", c.Title, l.Name, err)
@@ -35,6 +45,9 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 		p.Add(line, points)
 		p.Legend.Add(l.Name, line, points)
 	}
+	if c.YMin < c.YMax {
+		p.Y.Min, p.Y.Max = c.YMin, c.YMax
+	}
 	// Room right of the last round for the legend, so it hides no line.
 	n := 0
 	for _, l := range c.Lines {
@@ -42,8 +55,13 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 	}
 	p.X.Min, p.X.Max = 1, float64(n)+0.3*float64(n)+1
 	var ticks []plot.Tick
+	every := max(1, (n+19)/20) // at most 20 labels
 	for r := 1; r <= n; r++ {
-		ticks = append(ticks, plot.Tick{Value: float64(r), Label: fmt.Sprint(r)})
+		label := ""
+		if (r-1)%every == 0 {
+			label = fmt.Sprint(r)
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(r), Label: label})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil

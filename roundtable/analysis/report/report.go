@@ -72,12 +72,17 @@ type Heat struct {
 type Chart struct {
 	Title, XLabel, YLabel string
 	Lines                 []Line
+	// YMin and YMax fix the y axis when YMin < YMax; else it fits the data.
+	YMin, YMax float64
 }
 
 // Line is one series; Y[r-1] is round r, NaN for no value.
 type Line struct {
 	Name string
 	Y    []float64
+	// Marks draws the points alone, ringed, to mark events on the other
+	// lines (an unwarranted change of stance, say).
+	Marks bool
 }
 
 // Graph is a transition graph: nodes and weighted directed edges.
