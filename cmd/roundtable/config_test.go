@@ -31,6 +31,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		"number for table duration": {"[[table]]\nname = \"t\"\nmessage = 90\n", "table[0].message: want a duration string"},
 		"bad web addr":              {"[web]\naddr = \"nonsense\"\n", `web.addr: "nonsense" is not HOST:PORT`},
 		"bad web port":              {"[web]\naddr = \"127.0.0.1:http\"\n", `web.addr: "127.0.0.1:http": the port must be a number`},
+		"negative duration":         {"[bot]\nmessage = \"-5m\"\n", "bot: message: the phase duration -5m0s is negative"},
 		"unknown rule":              {"[bot]\nrule = \"bordaa\"\n", `bot.rule: unknown rule "bordaa"`},
 		"unknown table rule":        {"[[table]]\nname = \"t\"\nrule = \"nope\"\n", `table[0].rule: unknown rule "nope"`},
 		"llm no model":              {"[[llm]]\nname = \"a\"\nbase_url = \"http://x/v1\"\n", "llm[0].model: is empty"},
@@ -64,10 +65,11 @@ func TestTablePresetDecodesSharedSettings(t *testing.T) {
 	}
 }
 
-func TestMissingTokenVariableNamesKeyAndFile(t *testing.T) {
+func TestServeConfigErrorsNameKeyAndFile(t *testing.T) {
 	cases := map[string]struct{ body, args, want string }{
 		"discord": {"[discord]\ntoken_env = \"RT_NO_SUCH_TOKEN\"\n", "serve", "discord.token_env: the environment variable RT_NO_SUCH_TOKEN is empty or unset"},
 		"slack":   {"[slack]\nbot_token_env = \"RT_NO_BOT\"\napp_token_env = \"RT_NO_APP\"\n", "serve", "slack.bot_token_env: the environment variable RT_NO_BOT is empty or unset"},
+		"agent":   {"[bot]\nagents = [\"Nobody\"]\n", "serve", `bot.agents[0]: no agent is named "Nobody"`},
 		"llm key": {"[[llm]]\nname = \"x\"\nbase_url = \"http://127.0.0.1:1/v1\"\nmodel = \"m\"\napi_key_env = \"RT_NO_KEY\"\n", "sim --agent llm --runs 1",
 			"llm[0].api_key_env: the environment variable RT_NO_KEY is empty or unset"},
 	}
@@ -84,8 +86,8 @@ func TestMissingTokenVariableNamesKeyAndFile(t *testing.T) {
 				args = append(args, "--out", dir)
 			}
 			code, _, errOut := run(t, "", args...)
-			if code != 2 || !strings.Contains(errOut, "config "+path+": "+c.want) {
-				t.Errorf("exit %d, stderr %q; want exit 2 and %q with the file", code, errOut, c.want)
+			if code == 0 || !strings.Contains(errOut, "config "+path+": "+c.want) {
+				t.Errorf("exit %d, stderr %q; want a failure and %q with the file", code, errOut, c.want)
 			}
 		})
 	}

@@ -67,7 +67,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	m.logBrokenEndpoints(ctx)
 	botCfg, err := a.botConfig(cfg, m)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s%w", a.configFile(), err)
 	}
 	platforms, webp, err := a.platforms(cfg, botCfg, db)
 	if err != nil {
