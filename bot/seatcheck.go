@@ -18,5 +18,18 @@ func (s *Service) checkSeats(cfg roundtable.Config, task roundtable.Task) error 
 			return roundtable.Errorf(roundtable.Invalid, "bot agent %s cannot sit at this table: %v", p.Name, err)
 		}
 	}
+	return s.checkAudit(cfg)
+}
+
+// checkAudit refuses an audit whose instruments cannot be built (a stance
+// audit without a language model), which would otherwise run the table
+// unaudited and tell only the server's log.
+func (s *Service) checkAudit(cfg roundtable.Config) error {
+	if cfg.Audit == nil || len(cfg.Audit.Instruments) == 0 || s.deps.Audit.Instruments == nil {
+		return nil
+	}
+	if _, err := s.deps.Audit.Instruments(*cfg.Audit); err != nil {
+		return roundtable.Errorf(roundtable.Invalid, "audit: %v", err)
+	}
 	return nil
 }

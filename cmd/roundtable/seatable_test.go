@@ -14,7 +14,9 @@ import (
 // TestStartRefusesAgentsThatCannotPlayTheTable: the embedded defaults
 // offer every preset's agents on the start form; one that cannot play a
 // plain text table is refused at start, naming it, and no table is made
-// (before, the table was made and answered "internal error" to every act).
+// (before, the table was made and answered "internal error" to every act);
+// so is a stance audit without a model (before, the table ran unaudited and
+// only the server's log said so).
 func TestStartRefusesAgentsThatCannotPlayTheTable(t *testing.T) {
 	cfg := DefaultConfig()
 	app := &App{Stderr: &lockedBuffer{wrote: make(chan struct{}, 1)}, Getenv: func(string) string { return "" }}
@@ -32,8 +34,9 @@ func TestStartRefusesAgentsThatCannotPlayTheTable(t *testing.T) {
 	}
 	defer db.Close()
 	fake := bottest.NewFake()
-	svc := bot.New(bc, bot.Deps{Store: db, Clock: bottest.NewClock(time.Unix(1e9, 0)), Task: liveTask, Agent: m.agent, Seatable: seatable}, fake)
 	ctx, cancel := context.WithCancel(context.Background())
+	svc := bot.New(bc, bot.Deps{Store: db, Clock: bottest.NewClock(time.Unix(1e9, 0)), Task: liveTask, Agent: m.agent, Seatable: seatable,
+		Audit: app.auditing(ctx, cfg, db)}, fake)
 	done := make(chan error, 1)
 	go func() { done <- svc.Run(ctx) }()
 	defer func() { cancel(); <-done }()
@@ -46,6 +49,8 @@ func TestStartRefusesAgentsThatCannotPlayTheTable(t *testing.T) {
 		d.command(bottest.Alice, d.ch, "start", map[string]string{"topic": "Lunch?", "agents": "Facilitator," + agent})
 		d.sees(bottest.Alice, want)
 	}
+	d.command(bottest.Alice, d.ch, "start", map[string]string{"topic": "Lunch?", "audit": "stance", "audit_statement": "Pizza is best."})
+	d.sees(bottest.Alice, "audit: audit stance: --instrument stance: no language model is configured")
 	if n := len(fake.Threads(d.ch)); n != 0 {
 		t.Errorf("%d tables were made; want none", n)
 	}
