@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // TestStartRefusesAgentsThatCannotPlayTheTable: the embedded defaults
@@ -18,30 +13,8 @@ import (
 // so is a stance audit without a model (before, the table ran unaudited and
 // only the server's log said so).
 func TestStartRefusesAgentsThatCannotPlayTheTable(t *testing.T) {
-	cfg := DefaultConfig()
-	app := &App{Stderr: &lockedBuffer{wrote: make(chan struct{}, 1)}, Getenv: func(string) string { return "" }}
-	m, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bc, err := app.botConfig(cfg, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	fake := bottest.NewFake()
-	ctx, cancel := context.WithCancel(context.Background())
-	svc := bot.New(bc, bot.Deps{Store: db, Clock: bottest.NewClock(time.Unix(1e9, 0)), Task: liveTask, Agent: m.agent, Seatable: seatable,
-		Audit: app.auditing(ctx, cfg, db)}, fake)
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-
-	d := &driver{t: t, p: fake, ch: fake.Channel()}
+	d, _, _ := embeddedService(t)
+	fake := d.p.(*bottest.Fake)
 	for agent, want := range map[string]string{
 		"Trader 1":      `bot agent Trader 1 cannot sit at this table: "Trader 1" is a rule-based trader, which only plays the exchange economy`,
 		"Ada (DeGroot)": `bot agent Ada (DeGroot) cannot sit at this table: "Ada (DeGroot)" is a model-free degroot agent of the dyads protocol`,
