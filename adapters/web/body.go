@@ -49,3 +49,16 @@ func formUTF8Errors(form url.Values) []string {
 	}
 	return errs
 }
+
+// keepNames reads a download's names parameter: "keep" (the organiser's
+// names), or "" or "pseudonymize" (people as human-1, human-2, ...).
+func keepNames(q url.Values) (bool, error) {
+	switch v := q.Get("names"); v {
+	case "keep":
+		return true, nil
+	case "", "pseudonymize":
+		return false, nil
+	default:
+		return false, fmt.Errorf("names=%q: want keep or pseudonymize", v)
+	}
+}
