@@ -34,7 +34,8 @@ import (
 //	heap-MB      heap in use once resumed
 //
 // Run: go test ./bot -run '^$' -bench Restart -benchtime 1x
-// (ROUNDTABLE_BENCH_TABLES and _ROUNDS scale it; defaults 1000 tables at 10 and 100 rounds).
+// (ROUNDTABLE_BENCH_TABLES and _ROUNDS scale it; defaults 1000 tables at 10 and 100 rounds;
+// ROUNDTABLE_BENCH_HEAPPROFILE=FILE writes the heap once resumed, for go tool pprof).
 func BenchmarkRestart(b *testing.B) {
 	for _, n := range benchSizes(b, "ROUNDTABLE_BENCH_TABLES", 1000) {
 		for _, r := range benchSizes(b, "ROUNDTABLE_BENCH_ROUNDS", 10, 100) {
@@ -103,6 +104,7 @@ func restart(b *testing.B, dir string, at time.Time, n int) restartFigures {
 		f.rss = peakRSS()
 	}
 	f.heap = heapInUse()
+	writeHeapProfile(b)
 	stop()
 	if err := db.Close(); err != nil {
 		b.Fatal(err)

@@ -82,7 +82,9 @@ func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, err
 			return nil, fmt.Errorf("apply log to snapshot: %w", err)
 		}
 	}
-	return snap, nil
+	// A decoded state has slack in every slice and map (about twice the
+	// memory of the history); a long-lived table keeps the exact copy.
+	return snap.Clone(), nil
 }
 
 // append records events that the state already holds, with a snapshot of
