@@ -111,6 +111,16 @@ func (p *livePlatform) Post(ctx context.Context, channel string, m bot.Message) 
 	return id, err
 }
 
+// Sync forwards to the platform under test when it saves posts after
+// showing them (bot.Syncer), so delivery records wait for it as they
+// would in the server.
+func (p *livePlatform) Sync(ctx context.Context) error {
+	if s, ok := p.peopleSide.(bot.Syncer); ok {
+		return s.Sync(ctx)
+	}
+	return nil
+}
+
 // endOnce counts a table's end once; a second end post is a duplicate.
 func (p *livePlatform) endOnce(channel string) {
 	p.mu.Lock()

@@ -195,9 +195,14 @@ func (r *recorder) flush(ctx context.Context) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	err := r.svc.deps.Store.PutBlobs(ctx, postsNS, batch)
+	err := r.svc.syncPlatforms(ctx) // a delivery is recorded once the platform saved it (sync.go)
+	if err == nil {
+		err = r.svc.deps.Store.PutBlobs(ctx, postsNS, batch)
+	}
 	if err != nil {
-		r.svc.log.Error("record deliveries", "records", len(batch), "err", err)
+		if ctx.Err() == nil {
+			r.svc.log.Error("record deliveries", "records", len(batch), "err", err)
+		}
 		r.mu.Lock()
 		maps.Copy(batch, r.pending)
 		r.pending = batch
