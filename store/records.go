@@ -30,6 +30,7 @@ func (db *DB) AddBlob(ctx context.Context, ns, key string, v []byte) error {
 		if err != nil {
 			return err
 		}
+		b.FillPercent = appendFill // records are added under growing keys
 		return b.Put([]byte(key), v)
 	}
 	var err error

@@ -35,6 +35,7 @@ func (db *DB) AddBlobs(ctx context.Context, recs []struct {
 			if err != nil {
 				return err
 			}
+			b.FillPercent = appendFill // records are added under growing keys
 			if err := b.Put([]byte(r.Key), r.Value); err != nil {
 				return err
 			}
