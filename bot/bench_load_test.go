@@ -45,6 +45,28 @@ func writeHeapProfile(b *testing.B) {
 	}
 }
 
+// peakAnon samples the process's anonymous RSS (its heap and stacks, not
+// the file's mapped pages) every few milliseconds until stopped, and
+// returns the largest sample in MB (-1 without /proc).
+func peakAnon() (stop func() float64) {
+	done, out := make(chan struct{}), make(chan float64, 1)
+	go func() {
+		peak := procStatus("RssAnon")
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				out <- max(peak, procStatus("RssAnon"))
+				return
+			case <-t.C:
+				peak = max(peak, procStatus("RssAnon"))
+			}
+		}
+	}()
+	return func() float64 { close(done); return <-out }
+}
+
 // resetPeakRSS makes the kernel's peak RSS (VmHWM) start again from the
 // current RSS; it reports whether it could (Linux 4.0 and later).
 func resetPeakRSS() bool {

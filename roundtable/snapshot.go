@@ -83,8 +83,13 @@ func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, err
 		}
 	}
 	// A decoded state has slack in every slice and map (about twice the
-	// memory of the history); a long-lived table keeps the exact copy.
-	return snap.Clone(), nil
+	// memory of the history); a long-lived table keeps the exact copy, with
+	// room for a few more rounds (growing the list would double it).
+	s := snap.Clone()
+	if len(s.Rounds) > 0 {
+		s.Rounds = append(make([]RoundRecord, 0, len(s.Rounds)+4), s.Rounds...)
+	}
+	return s, nil
 }
 
 // append records events that the state already holds, with a snapshot of
