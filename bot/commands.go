@@ -139,7 +139,7 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 		}
 	}
 	cfg = cfg.WithDefaults()
-	return cfg, agents, cfg.Validate()
+	return cfg, agents, cfg.ValidateNew()
 }
 
 func applyOptions(cfg *roundtable.Config, opt map[string]string) error {
@@ -257,8 +257,12 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	}
 	var buf bytes.Buffer
 	// The requester sees the table as the visibility rule lets them see it
-	// now; private reasoning only in an export with names of an ended table.
-	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: keep}
+	// now; private reasoning only in an export with names of an ended table,
+	// survey answers (self-reports) only in the organiser's.
+	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: keep, Organiser: keep}
+	if !keep {
+		viewer.Organiser = s.organises(ctx, ev, lt)
+	}
 	if err := export.Write(&buf, format, events, export.Options{Pseudonymize: !keep, Viewer: viewer}); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
@@ -270,7 +274,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	if err := up.Upload(ctx, ev, name, buf.Bytes(), note); err != nil {
 		return nil, fmt.Errorf("upload export: %w", err)
 	}
-	return nil, s.exportAudit(ctx, ev, up, lt.table.ID(), events, keep)
+	return nil, s.exportAudit(ctx, ev, up, lt.table.ID(), events, viewer)
 }
 
 func defaultTo(v, def string) string {
@@ -294,6 +298,16 @@ func (s *Service) mayManage(ctx context.Context, ev *Event, lt *live) (bool, err
 	}
 	p := s.cfg.policy(ev.Platform)
 	return u.Manager || (!p.Empty() && p.Allows(u)), nil
+}
+
+// organises reports whether the event's user may manage the table (see
+// mayManage); rights that cannot be checked count as none.
+func (s *Service) organises(ctx context.Context, ev *Event, lt *live) bool {
+	ok, err := s.mayManage(ctx, ev, lt)
+	if err != nil {
+		s.log.Warn("check rights for an export", "table", lt.table.ID(), "err", err)
+	}
+	return ok && err == nil
 }
 
 // refuseUnless is err when rights could not be checked, else a refusal.

@@ -173,6 +173,8 @@ func (c *courier) deliver(ctx context.Context, it *item) bool {
 				"table", it.Table, "key", it.Key, "err", err)
 			return true
 		}
+		// The attempt may have got through with its answer lost.
+		it.Msg.MaybeSent = true
 		c.svc.log.Warn("delivery failed; retrying", "platform", c.platform.Name(), "table", it.Table,
 			"key", it.Key, "attempt", attempt, "retry_in", wait, "err", err)
 		t := time.NewTimer(wait)
@@ -199,6 +201,9 @@ func (c *courier) send(ctx context.Context, it *item) error {
 		if err != nil {
 			return err
 		}
+		if err := c.reedit(actx, it, id); err != nil {
+			return err
+		}
 		c.settle(it, id)
 		return nil
 	}
@@ -214,6 +219,20 @@ func (c *courier) send(ctx context.Context, it *item) error {
 	}
 	c.settle(it, id)
 	return nil
+}
+
+// reedit makes sure a post that carries later edits shows them. A post
+// that may have got through already can come back as the earlier post,
+// in the form it was sent in, before the edits were merged into it; so it
+// is edited to its final form. The post itself is noted as delivered
+// first: a retry finds it again by its key.
+func (c *courier) reedit(ctx context.Context, it *item, id string) error {
+	if !it.Msg.MaybeSent || len(it.marks) < 2 {
+		return nil
+	}
+	it.sent.set(it.Key, id)
+	c.svc.records.add(it.Table, it.Key, id)
+	return c.platform.Edit(ctx, it.Channel, id, it.Msg)
 }
 
 // settle notes it as delivered, in memory at once and in the store with

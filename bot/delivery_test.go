@@ -325,7 +325,7 @@ func TestRefusedPostIsDeliveredAfterTheNextStart(t *testing.T) {
 
 func TestPostsBeforeASnapshotAreDeliveredAfterARestart(t *testing.T) {
 	e := newDeliveryEnv(t)
-	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "15"})
+	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "25"}) // past a snapshot even if the agent misses phases
 	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
 	e.fake.SetOutage(true)
 	e.runOut(id)

@@ -138,11 +138,11 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	if r.Verb == verbRefresh {
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
 	}
-	if l, ok := selfLevel(r.Verb); ok {
-		return s.selfReport(ctx, ev, lt, r.Round, l)
-	}
 	if err := lt.current(r.Round); err != nil {
 		return nil, err
+	}
+	if v, ok := levelOf(r.Verb); ok {
+		return lt.report(ctx, ev, r.Round, v)
 	}
 	switch r.Verb {
 	case verbWrite, verbPrivate:

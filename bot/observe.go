@@ -126,7 +126,9 @@ func (o *observed) open(ctx context.Context) error {
 	defer o.mu.Unlock()
 	o.opened = true
 	o.plan.resetTo(snap)
+	o.plan.reopened = true
 	o.feedLocked(events)
+	o.plan.reopened = false
 	return nil
 }
 

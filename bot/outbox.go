@@ -45,6 +45,10 @@ type planner struct {
 	done    func(mark string) bool // delivered already
 	sent    *sentLog               // told when an event's intents are all emitted
 	stubbed int                    // leading rounds of state that are stubs (outbox_trim.go)
+	// reopened is set while the planner folds a log it read from the
+	// store: a post not recorded as delivered then may have been sent by
+	// an earlier process whose record was lost, so it is marked MaybeSent.
+	reopened bool
 }
 
 // resetTo starts the fold again from a snapshot (nil: from seq 1); the
@@ -119,7 +123,6 @@ func (p *planner) implied(e roundtable.Event) {
 	case roundtable.DecisionMade:
 		if d.Round >= 1 && d.Round <= len(s.Rounds) {
 			p.post(fmt.Sprintf("r%d/result", d.Round), func() Message { return Message{Text: renderTally(s, s.Rounds[d.Round-1])} })
-			p.selfReportPrompt(d.Round)
 		}
 	case roundtable.TableEnded:
 		p.post("end", func() Message { return Message{Text: renderEnd(s)} })
@@ -135,7 +138,7 @@ func (p *planner) post(key string, render func() Message) {
 		return
 	}
 	m := render()
-	m.Key = p.table + "/" + key
+	m.Key, m.MaybeSent = p.table+"/"+key, p.reopened
 	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: key, Msg: m})
 }
 
@@ -144,7 +147,9 @@ func (p *planner) edit(key, what string, render func() Message) {
 	if p.done(mark) {
 		return
 	}
-	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: mark, Edit: true, Msg: render()})
+	m := render()
+	m.Key = p.table + "/" + key // the edited post's key: an adapter may keep a mark of it
+	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: mark, Edit: true, Msg: m})
 }
 
 // introControls are the buttons of a table's intro; an organiser-only

@@ -115,8 +115,15 @@ type Message struct {
 	// Key names the post for platforms that can tell a repeated post
 	// (the web channel keeps it with the post; Discord sends a nonce
 	// derived from it): posting a key again returns the first post's ID
-	// instead of a second post. The bot sets it on every post it delivers.
+	// instead of a second post. The bot sets it on every post it delivers,
+	// and on an edit to the edited post's key.
 	Key string
+	// MaybeSent says an earlier attempt to post this message may have
+	// reached the platform although its answer never came back (a dropped
+	// connection, or a process that stopped before recording it). A
+	// platform that cannot refuse a repeated key by itself then looks for
+	// the earlier post, by its key, before posting again.
+	MaybeSent bool
 }
 
 // Persona is the name and look of an agent that speaks.

@@ -23,7 +23,7 @@ func protocolControls(s *roundtable.State) []Control {
 	case roundtable.PhasePrivate:
 		return []Control{{ID: withVerb(r, verbPrivate), Kind: Button, Label: "Write private message", Primary: true}}
 	case roundtable.PhaseSurvey:
-		return []Control{{ID: withVerb(r, verbSurvey), Kind: Button, Label: "Answer", Primary: true}}
+		return append(levelButtons(s, r), Control{ID: withVerb(r, verbSurvey), Kind: Button, Label: "Answer", Primary: true})
 	}
 	return nil
 }
@@ -53,7 +53,11 @@ func renderProtocolPhase(s *roundtable.State) string {
 		if sc == nil {
 			return ""
 		}
-		return "Say privately where you stand with **Answer**: " + describeScale(*sc) + " Nobody at the table sees your answer."
+		how := "with **Answer**"
+		if len(levelButtons(s, ref{})) > 0 {
+			how = "with one click on your level below (or **Answer**)"
+		}
+		return "Say privately where you stand " + how + ": " + describeScale(*sc) + " Nobody at the table sees your answer; the organiser's export holds it."
 	}
 	return ""
 }
@@ -90,7 +94,7 @@ func stepText(st roundtable.Step) string {
 	who := map[roundtable.Speakers]string{
 		roundtable.SpeakRandom: "one person, never the last speaker", roundtable.SpeakAllButOne: "everyone but the last speaker",
 		roundtable.SpeakPair: "one of a drawn pair, to the other", roundtable.SpeakBoth: "a drawn pair, to each other",
-		roundtable.SpeakListener: "the one written to",
+		roundtable.SpeakListener: "the one written to", roundtable.SpeakOne: "one person, drawn",
 	}[st.Speakers]
 	if who == "" {
 		who = "everyone"

@@ -2,101 +2,77 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 )
 
-// verbSelf prefixes the self-report buttons' verbs: "self2" .. "self-2".
+// verbSelf prefixes the one-click survey buttons' verbs: "self2" ..
+// "self-2", the value answered.
 const verbSelf = "self"
 
-// Decision: the survey phase (PROTOCOL.md section 6) is not in the
-// domain yet, so a self-report is a one-click button under the round's
-// result, recorded privately as an annotation (instrument "self-report")
-// beside the log, never as an event: nobody but the organiser's export
-// sees it, pseudonymised there like the rest.
+// maxLevelButtons bounds the levels a survey offers as one-click buttons;
+// a finer scale is answered with the form alone.
+const maxLevelButtons = 7
 
-// selfReportPrompt posts, under a round's result, the self-report
-// buttons of an audited table that asks for self-reports and seats people.
-func (p *planner) selfReportPrompt(round int) {
-	s := p.state
-	if s.Config.Audit == nil || !s.Config.Audit.SelfReport || !seatsPeople(s) {
-		return
+// Decision: a self-report is an answer of the survey phase (PROTOCOL.md
+// section 6), which an audited table asking for self-reports schedules at
+// the end of every round (roundtable.Config's schedule gains it when the
+// table is created). A survey with one value on a few labelled levels
+// (the five stance levels) is answered with one click; the click is a
+// roundtable.Report like the form's answer, so there is one path: a
+// SurveyAnswered event, private to its author and the organiser's export.
+
+// levelButtons are one button per level of the open survey's scale,
+// highest first, when it asks one value on at most maxLevelButtons steps.
+func levelButtons(s *roundtable.State, r ref) []Control {
+	sc := s.Scale()
+	if sc == nil || sc.Values() != 1 || sc.Step <= 0 {
+		return nil
 	}
-	p.post(fmt.Sprintf("r%d/self-report", round), func() Message { return selfReportMessage(s.ID, round, s.Config.Audit.Statement) })
-}
-
-func seatsPeople(s *roundtable.State) bool {
-	for _, p := range s.Participants {
-		if p.Kind == roundtable.Human {
-			return true
+	n := int((sc.Max-sc.Min)/sc.Step+1e-9) + 1
+	if n > maxLevelButtons {
+		return nil
+	}
+	controls := make([]Control, 0, n)
+	for i := n - 1; i >= 0; i-- {
+		v := sc.Min + float64(i)*sc.Step
+		label := strconv.FormatFloat(v, 'g', -1, 64)
+		if i < len(sc.Labels) {
+			label = sc.Labels[i]
 		}
+		controls = append(controls, Control{ID: withVerb(r, verbSelf+strconv.FormatFloat(v, 'g', -1, 64)), Kind: Button, Label: clip(label, 80)})
 	}
-	return false
+	return controls
 }
 
-// selfReportMessage asks where one stands: five buttons, strongest
-// agreement with the statement first.
-func selfReportMessage(table string, round int, statement string) Message {
-	var controls []Control
-	for l := stance.StronglyStatement; l >= stance.StronglyComplement; l-- {
-		controls = append(controls, Control{ID: withVerb(ref{Table: table, Round: round}, verbSelf+strconv.Itoa(int(l))), Kind: Button, Label: clip(l.Label(), 80)})
-	}
-	text := fmt.Sprintf("**Round %d: where do you stand now?** One click, private: only the organiser's export sees it.\nStatement: %s", round, statement)
-	return Message{Text: text, Controls: controls}
-}
-
-// selfLevel reads a self-report button's verb.
-func selfLevel(verb string) (stance.Level, bool) {
-	n, err := strconv.Atoi(strings.TrimPrefix(verb, verbSelf))
-	if !strings.HasPrefix(verb, verbSelf) || err != nil || n < -2 || n > 2 {
+// levelOf reads a level button's verb: the value it answers.
+func levelOf(verb string) (float64, bool) {
+	raw, ok := strings.CutPrefix(verb, verbSelf)
+	if !ok {
 		return 0, false
 	}
-	return stance.Level(n), true
+	v, err := strconv.ParseFloat(raw, 64)
+	return v, err == nil
 }
 
-// selfReport records a person's self-report of round; a later click
-// replaces it.
-func (s *Service) selfReport(ctx context.Context, ev *Event, lt *live, round int, l stance.Level) (*Reply, error) {
-	if s.audit.cfg.Store == nil {
-		return nil, roundtable.Errorf(roundtable.Invalid, "self-reports are not kept on this server (no audit store is configured)")
-	}
+// report records a one-click survey answer of round; the table refuses
+// it, with the reason, outside its survey phase or from someone who
+// already answered.
+func (lt *live) report(ctx context.Context, ev *Event, round int, v float64) (*Reply, error) {
+	label := strconv.FormatFloat(v, 'g', -1, 64)
+	lt.table.Read(func(s *roundtable.State) {
+		if sc := s.Scale(); sc != nil && sc.Step > 0 {
+			if i := int((v-sc.Min)/sc.Step + 0.5); i >= 0 && i < len(sc.Labels) {
+				label = sc.Labels[i]
+			}
+		}
+	})
 	who := participantID(ev.Platform, ev.User.ID)
-	p, seated := lt.table.Snapshot().Participant(who)
-	if !seated || p.Kind != roundtable.Human {
-		return nil, roundtable.Errorf(roundtable.Forbidden, "only people seated at this table report their stance; join it first")
-	}
-	seq, err := s.roundSeq(ctx, lt.table.ID(), round)
-	if err != nil {
+	if err := lt.act(ctx, roundtable.Report{Actor: who, Key: "survey:" + ev.ID, Values: []float64{v}}); err != nil {
 		return nil, err
 	}
-	res, err := json.Marshal(audit.SelfReport{Participant: who, Round: round, Level: l, Label: l.Label()})
-	if err != nil {
-		return nil, fmt.Errorf("self-report: %w", err)
-	}
-	a := roundtable.Annotation{Table: lt.table.ID(), Seq: seq, Instrument: audit.SelfReportInstrument,
-		Model: audit.SelfReportModel(who), Result: res, Time: s.deps.Clock.Now()}
-	if err := s.audit.cfg.Store.PutAnnotation(ctx, a); err != nil {
-		return nil, fmt.Errorf("self-report: %w", err)
-	}
-	return ephemeral(fmt.Sprintf("Recorded privately for round %d: %s. Click again to change it.", round, l.Label())), nil
-}
-
-// roundSeq is the seq of round's decision, which self-reports annotate.
-func (s *Service) roundSeq(ctx context.Context, table string, round int) (uint64, error) {
-	evs, err := s.deps.Store.Load(ctx, table)
-	if err != nil {
-		return 0, err
-	}
-	for _, e := range evs {
-		if d, ok := e.Data.(roundtable.DecisionMade); ok && d.Round == round {
-			return e.Seq, nil
-		}
-	}
-	return 0, roundtable.Errorf(roundtable.Conflict, "round %d has not been decided yet", round)
+	return ephemeral(fmt.Sprintf("Recorded privately for round %d: %s. Only you and the organiser's export see it.", round, label)), nil
 }

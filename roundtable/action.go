@@ -24,6 +24,7 @@ type Say struct {
 	To         []string // recipients; empty means everyone
 	Text       string
 	Usage      *Usage
+	Self       *SelfModel // a panel agent's mental model of self, restated (private)
 }
 
 // Propose is a proposal of the proposal phase.
@@ -95,8 +96,13 @@ func (a Say) decide(s *State, _ Task) ([]Payload, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.Self != nil {
+		if err := a.Self.Check(); err != nil {
+			return nil, err
+		}
+	}
 	a.To = to
-	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage, Private: phase == PhasePrivate}}, nil
+	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage, Private: phase == PhasePrivate, Self: a.Self}}, nil
 }
 
 // decide accepts a proposal from a participant who already proposed in

@@ -118,7 +118,8 @@ func richState() *roundtable.State {
 		Ranking: []string{"A"}, Ballots: []vote.Ballot{ballot}, Rejected: []vote.Rejection{rej}, Counted: 1, Abstained: 1,
 		Participants: 1, Reason: "won"}
 	round := roundtable.RoundRecord{Round: 1,
-		Messages:   []roundtable.Message{{Seq: 3, From: "p1", To: []string{"p2"}, Text: "hi", Private: true}},
+		Messages: []roundtable.Message{{Seq: 3, From: "p1", To: []string{"p2"}, Text: "hi", Private: true,
+			Self: &roundtable.SelfModel{Description: "d", Priorities: "p", Criteria: []string{"c"}, Source: "s"}}},
 		Surveys:    []roundtable.SurveyAnswer{{By: "p1", Values: []float64{1}, Reason: "so"}},
 		Pair:       []string{"p1", "p2"},
 		Proposals:  []roundtable.ProposalRecord{{By: "p1", Proposal: prop, Reasoning: "why"}},

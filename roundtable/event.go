@@ -60,6 +60,9 @@ type (
 		// Private messages (the private phase) are seen by their author and
 		// addressees only.
 		Private bool `json:"private,omitempty"`
+		// Self is the author's restated mental model of self, its own
+		// (and researchers' after the table ended) like private reasoning.
+		Self *SelfModel `json:"self_model,omitempty"`
 	}
 	// SurveyAnswered is the actor's private self-report in a survey phase.
 	SurveyAnswered struct {

@@ -24,7 +24,18 @@ type PresetOptions struct {
 	Alpha     float64  // panel: weight of the newest opinion (default 0.5), recorded for the agents
 	Tolerance float64  // panel: stop when every change is below it (default 1e-5)
 	TwoWay    bool     // dyads: both of the pair write and report (the symmetric Deffuant update)
+	Control   string   // dyads: "" (none), ControlNoInteraction or ControlNoRolePlay
 }
+
+// The control conditions of Opinion dynamics (section 3.5). Both drop the
+// interaction: each step one drawn participant reports its belief and
+// nobody writes. ControlNoRolePlay also seats the agents without persona
+// or initial belief; the schedule is the same, the seating differs.
+const (
+	ControlNone          = "none"
+	ControlNoInteraction = "no-interaction"
+	ControlNoRolePlay    = "no-role-play"
+)
 
 // Preset returns the protocol of a preset; roundtable returns nil, RoundTable's
 // own schedule.
@@ -37,6 +48,11 @@ func Preset(name string, o PresetOptions) (*Protocol, error) {
 	case ProtocolChatroom:
 		return Chatroom(o), nil
 	case ProtocolDyads:
+		switch o.Control {
+		case "", ControlNone, ControlNoInteraction, ControlNoRolePlay:
+		default:
+			return nil, Errorf(Invalid, "control: unknown control %q (want %s, %s or %s)", o.Control, ControlNone, ControlNoInteraction, ControlNoRolePlay)
+		}
 		return Dyads(o), nil
 	case ProtocolQuestionnaire:
 		return Questionnaire(o), nil
@@ -96,8 +112,18 @@ func Questionnaire(o PresetOptions) *Protocol {
 
 // Dyads is the dyadic step of Opinion dynamics: each round a sampled pair
 // i -> j; i writes to j, and j reports its belief on -2..2. TwoWay has both
-// write to each other and both report.
+// write to each other and both report. Under a control (no interaction,
+// no role play) each round one participant, drawn as j would be, reports
+// its belief without reading anything: the paper's repeated independent
+// reports, on the same time axis as the interacting condition.
 func Dyads(o PresetOptions) *Protocol {
+	scale := &Scale{Question: o.Question, Min: -2, Max: 2}
+	if o.Control == ControlNoInteraction || o.Control == ControlNoRolePlay {
+		return &Protocol{Name: ProtocolDyads,
+			Round:  []Step{{Phase: PhaseSurvey, Speakers: SpeakOne, Scale: scale}},
+			Stop:   StopRule{Kind: StopRounds},
+			Params: map[string]string{"exchange": "none", "control": o.Control}}
+	}
 	write, report, ways := SpeakPair, SpeakListener, "one-way"
 	if o.TwoWay {
 		write, report, ways = SpeakBoth, SpeakBoth, "two-way"
@@ -106,7 +132,7 @@ func Dyads(o PresetOptions) *Protocol {
 		Name: ProtocolDyads,
 		Round: []Step{
 			{Phase: PhaseMessage, Speakers: write},
-			{Phase: PhaseSurvey, Speakers: report, Scale: &Scale{Question: o.Question, Min: -2, Max: 2}},
+			{Phase: PhaseSurvey, Speakers: report, Scale: scale},
 		},
 		Stop:   StopRule{Kind: StopRounds},
 		Params: map[string]string{"exchange": ways},

@@ -19,6 +19,7 @@ const (
 	SpeakPair      Speakers = "pair"         // a sampled pair i -> j: i acts, addressing j
 	SpeakBoth      Speakers = "pair-both"    // both of the round's pair act, each addressing the other
 	SpeakListener  Speakers = "listener"     // j of the round's pair
+	SpeakOne       Speakers = "random-one"   // one participant drawn from all (the marginal of j in a random pair)
 )
 
 // Scale is what a survey phase asks: one value per item (or one value when
@@ -199,7 +200,7 @@ func (s Step) validate(at string, proposed, paired bool) error {
 		return Errorf(Invalid, "%s.phase: %q cannot be scheduled", at, s.Phase)
 	}
 	switch s.Speakers {
-	case "", SpeakEveryone, SpeakRandom, SpeakAllButOne, SpeakPair, SpeakBoth:
+	case "", SpeakEveryone, SpeakRandom, SpeakAllButOne, SpeakPair, SpeakBoth, SpeakOne:
 	case SpeakListener:
 		if !paired {
 			return Errorf(Invalid, "%s.speakers: %q needs a pair sampled by an earlier step of the round", at, s.Speakers)

@@ -143,6 +143,10 @@ func (s *State) turn(round, step int, who Speakers) (turn, pair []string) {
 		}
 	case SpeakAllButOne:
 		return others, nil
+	case SpeakOne:
+		if len(ids) > 0 {
+			return []string{ids[rng.IntN(len(ids))]}, nil
+		}
 	case SpeakPair, SpeakBoth:
 		drawn := s.roundPair(round)
 		if drawn == nil && len(ids) >= 2 {

@@ -28,6 +28,9 @@ type Message struct {
 	Text string   `json:"text"`
 	// Private is set on a message of the private phase.
 	Private bool `json:"private,omitempty"`
+	// Self is the author's mental model of self stated with the message;
+	// only its author sees it.
+	Self *SelfModel `json:"self_model,omitempty"`
 }
 
 // ProposalRecord is a proposal made in a round; Reasoning is private to its
@@ -181,7 +184,7 @@ func (s *State) apply(e Event) error {
 		s.openPhase(d)
 	case MessagePosted:
 		r := s.record(d.Round)
-		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text, Private: d.Private})
+		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text, Private: d.Private, Self: d.Self})
 		s.acted(e.Actor, d.Usage)
 	case SurveyAnswered:
 		r := s.record(d.Round)

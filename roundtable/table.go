@@ -22,7 +22,10 @@ type Table struct {
 
 // Create records a new table and returns its moderator.
 func Create(ctx context.Context, store Store, clock Clock, task Task, id string, cfg Config) (*Table, error) {
-	cfg = cfg.WithDefaults()
+	cfg, err := cfg.WithDefaults().withSelfReports()
+	if err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, Errorf(Invalid, "table id is empty")
 	}

@@ -196,7 +196,7 @@ func (s *State) checkBallot(actor string, d BallotCast) error {
 }
 
 // withheldTypes are the events a viewer's copy of a log may withhold.
-var withheldTypes = []string{"message_posted", "proposal_made", "proposal_skipped", "ballot_cast", "ballot_rejected", "action_failed"}
+var withheldTypes = []string{"message_posted", "proposal_made", "proposal_skipped", "ballot_cast", "ballot_rejected", "action_failed", "survey_answered"}
 
 func (s *State) checkWithheld(actor string, d Withheld) error {
 	if !slices.Contains(withheldTypes, d.Type) {

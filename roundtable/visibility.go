@@ -17,6 +17,11 @@ type Viewer struct {
 	// and only then, a researcher sees everyone's private reasoning. During
 	// the table a researcher sees what anyone sees.
 	Researcher bool
+	// Organiser marks the organiser's export (the table's starter or a
+	// manager exporting it, the operator's CLI): it holds everyone's
+	// survey answers (self-reports) and private messages once their phase
+	// has closed, which no other view shows (PROTOCOL.md section 6).
+	Organiser bool
 }
 
 // Sight is one piece of a table's content as the visibility rule judges
@@ -25,7 +30,10 @@ type Sight struct {
 	Author  string
 	Round   int
 	Phase   Phase // the phase until whose close it is sealed
-	Private bool  // private reasoning or notes: its author's alone
+	Private bool  // private reasoning, notes, survey answers and private messages: its author's alone
+	// To are a private message's addressees, who read it as the table
+	// reads a public message.
+	To []string
 }
 
 // Stage is how far a table has come, as the visibility rule needs it.
@@ -59,19 +67,27 @@ func (g Stage) closed(r int, p Phase) bool {
 //   - v wrote it (everyone sees their own messages, proposals, ballots and
 //     reasoning at once), or
 //   - the table has ended and v is a researcher (everything), or
+//   - it is a survey answer or a private message, its phase has closed
+//     and v is the organiser's export or the message's addressee, or
 //   - it is not private reasoning and its phase has closed (a message of a
 //     live-mode table shows as it comes). A message addressed to some
 //     participants is still everyone's to read (PROTOCOL.md, section 1).
 //
 // So sealed messages show when their message phase closes, proposals when
 // the proposal phase closes, ballots when the vote closes, and private
-// reasoning and notes never to other participants.
+// reasoning, notes, survey answers and private messages never to other
+// participants.
 func (v Viewer) May(g Stage, x Sight) bool {
+	if x.Private && v.Participant != "" && slices.Contains(x.To, v.Participant) {
+		x.Private = false // an addressee
+	}
 	switch {
 	case v.Participant != "" && v.Participant == x.Author:
 		return true
 	case v.Researcher && g.Ended:
 		return true
+	case x.Private && (x.Phase == PhaseSurvey || x.Phase == PhasePrivate):
+		return v.Organiser && g.closed(x.Round, x.Phase)
 	case x.Private:
 		return false
 	case x.Phase == PhaseMessage && g.Mode == Live:
@@ -88,6 +104,11 @@ func (r RoundRecord) For(v Viewer, g Stage) RoundRecord {
 	r.Messages = slices.DeleteFunc(slices.Clone(r.Messages), func(m Message) bool {
 		return !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage})
 	})
+	for i, m := range r.Messages {
+		if m.Self != nil && !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage, Private: true}) {
+			r.Messages[i].Self = nil
+		}
+	}
 	r.Proposals = slices.DeleteFunc(slices.Clone(r.Proposals), func(p ProposalRecord) bool {
 		return !v.May(g, Sight{Author: p.By, Round: r.Round, Phase: PhaseProposal})
 	})

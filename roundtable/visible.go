@@ -2,9 +2,9 @@ package roundtable
 
 // Withheld stands, in a viewer's copy of a log (see Visible), for an event
 // the viewer may not see yet: a sealed message, proposal, skip, ballot or
-// failure of a phase that is still open. It keeps what everyone at the
-// table can see anyway (who acted, and when) and drops what they said.
-// Stored logs never hold it.
+// failure of a phase that is still open, or someone else's survey answer.
+// It keeps what everyone at the table can see anyway (who acted, and when)
+// and drops what they said. Stored logs never hold it.
 type Withheld struct {
 	Type  string `json:"type"` // the withheld event's type
 	Round int    `json:"round"`
@@ -56,7 +56,10 @@ func (v Viewer) event(g Stage, e Event) Event {
 		e.Data, e.Key = Withheld{Type: e.Type(), Round: x.Round, Phase: x.Phase}, ""
 		return e
 	}
-	x.Private = true
+	// Reasoning (a survey answer's reason, a message's model of self too)
+	// is its author's alone, and a researcher's once the table has ended:
+	// not an addressee's.
+	x.Private, x.Phase, x.To = true, PhaseNone, nil
 	if !v.May(g, x) {
 		e.Data = withoutReasoning(e.Data)
 	}
@@ -70,6 +73,9 @@ func sightOf(e Event) (Sight, bool) {
 	switch d := e.Data.(type) {
 	case MessagePosted:
 		x.Round, x.Phase = d.Round, PhaseMessage
+		if d.Private {
+			x.Phase, x.Private, x.To = PhasePrivate, true, d.To
+		}
 	case ProposalMade:
 		x.Round, x.Phase = d.Round, PhaseProposal
 	case ProposalSkipped:
@@ -80,6 +86,8 @@ func sightOf(e Event) (Sight, bool) {
 		x.Round, x.Phase = d.Round, PhaseVote
 	case ActionFailed:
 		x.Round, x.Phase = d.Round, d.Phase
+	case SurveyAnswered:
+		x.Round, x.Phase, x.Private = d.Round, PhaseSurvey, true
 	default:
 		return x, false
 	}
@@ -93,6 +101,12 @@ func withoutReasoning(p Payload) Payload {
 		return d
 	case ProposalSkipped:
 		d.Reasoning = ""
+		return d
+	case SurveyAnswered:
+		d.Reason = ""
+		return d
+	case MessagePosted:
+		d.Self = nil
 		return d
 	}
 	return p

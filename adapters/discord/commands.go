@@ -43,6 +43,7 @@ func command() *discordgo.ApplicationCommand {
 			sub("status", "Show the table's status", table),
 			sub("stop", "Stop the table", table),
 			sub("extend", "Give the open phase more time", str("by", "How much more, e.g. 2m (default 2m)"), table),
+			sub("close", "Close the open phase now", table),
 			sub("export", "Get the table's event log as a file",
 				str("format", "File format", "jsonl", "csv"), str("names", "keep: keep people's names", "keep"), table),
 			sub("help", "How roundtable works"),

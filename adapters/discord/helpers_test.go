@@ -35,6 +35,12 @@ func (b *logBuffer) String() string {
 // testLogger logs everything to a buffer and, when the test ends, fails
 // it if the token of the fake ever appears there.
 func testLogger(t *testing.T) *slog.Logger {
+	l, _ := testLogs(t)
+	return l
+}
+
+// testLogs is testLogger with the buffer its logs go to.
+func testLogs(t *testing.T) (*slog.Logger, *logBuffer) {
 	b := &logBuffer{}
 	t.Cleanup(func() {
 		secret := strings.TrimPrefix(discordtest.DefaultToken, "Bot ")
@@ -45,7 +51,7 @@ func testLogger(t *testing.T) *slog.Logger {
 			t.Logf("logs:\n%s", b.String())
 		}
 	})
-	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})), b
 }
 
 // waitUntil waits until cond holds, checking on the fake's updates and

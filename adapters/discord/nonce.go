@@ -16,8 +16,8 @@ import (
 // same author within a few minutes, returns the first message. The nonce
 // is derived from the post's key (bot.Message.Key) and part, so a retry,
 // even after a restart, sends the same one. Webhook executions (agents'
-// posts under their own names) take no nonce; they can show twice when an
-// answer is lost.
+// posts under their own names) take no nonce, and Discord forgets a nonce
+// after a few minutes: marker.go covers both.
 
 // maxNonce is Discord's limit on a nonce's length.
 const maxNonce = 25

@@ -26,6 +26,9 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	if m.As != nil {
 		size -= maxWebhookName + len(speakerFormat) // room to name the agent if webhooks are refused
 	}
+	if m.Key != "" {
+		size -= markerLen
+	}
 	parts := split(m.Text, size)
 	var first string
 	for i, part := range parts {
@@ -35,7 +38,7 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 		}
 		var id string
 		err := p.reopening(ctx, channel, func() (err error) {
-			id, err = p.send(ctx, channel, m.As, part, comps, nonceFor(m.Key, i))
+			id, err = p.send(ctx, channel, m, part, comps, i)
 			return err
 		})
 		if err != nil {
@@ -55,10 +58,12 @@ const speakerFormat = "**%s**: "
 // send posts one part, as the bot or as an agent. When the bot may not
 // use webhooks there, the agent's part is posted by the bot under the
 // agent's name, and the channel is told once what is missing. A nonce
-// makes a repeated send by the bot return the first message (nonce.go).
-func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, text string, comps []discordgo.MessageComponent, nonce string) (string, error) {
-	if as != nil {
-		id, err := p.speak(ctx, channel, *as, text, comps)
+// makes a repeated send by the bot return the first message (nonce.go),
+// a marker lets a repeated agent's part be found (marker.go).
+func (p *Platform) send(ctx context.Context, channel string, m bot.Message, text string, comps []discordgo.MessageComponent, i int) (string, error) {
+	mark := markerFor(m.Key, i)
+	if as := m.As; as != nil {
+		id, err := p.speak(ctx, channel, *as, spoken{text: text, comps: comps, mark: mark, maybeSent: m.MaybeSent})
 		r, refused := bot.Refused(err)
 		if !refused {
 			return id, err
@@ -66,8 +71,14 @@ func (p *Platform) send(ctx context.Context, channel string, as *bot.Persona, te
 		p.notice(ctx, channel, "webhooks:"+channel, "Agents speak through me here. "+r.Reason)
 		text = fmt.Sprintf(speakerFormat, personaName(as.Name)) + text
 	}
-	data := &discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}
-	if nonce != "" {
+	if m.MaybeSent && mark != "" {
+		self, _ := p.ids()
+		if id, found, err := p.earlierPart(ctx, channel, self, mark); err != nil || found {
+			return id, err
+		}
+	}
+	data := &discordgo.MessageSend{Content: text + mark, Components: comps, AllowedMentions: noMentions()}
+	if nonce := nonceFor(m.Key, i); nonce != "" {
 		return p.sendWithNonce(ctx, channel, data, nonce)
 	}
 	msg, err := p.s.ChannelMessageSendComplex(channel, data, discordgo.WithContext(ctx))
@@ -93,7 +104,8 @@ func (p *Platform) cannotPost(ctx context.Context, channel string, err error) {
 // clipped (an edit cannot add parts). Only the bot's own messages can be
 // edited, not agents' webhook messages.
 func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) error {
-	text := clip(m.Text, maxText)
+	mark := markerFor(m.Key, 0) // an edit keeps the post's marker
+	text := clip(m.Text, maxText-len([]rune(mark))) + mark
 	rows := p.rows(m.Controls)
 	if rows == nil {
 		rows = []discordgo.MessageComponent{}

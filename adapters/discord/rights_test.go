@@ -86,9 +86,10 @@ var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) started`)
 
 // TestManagersElsewhereCannotStopOrExport has people who may manage
 // another channel (Mallory) or administer another guild (Eve) try to stop
-// Alice's table and export it with names, from where they have those
-// rights and from the table's thread: all are refused, and the table goes
-// on. Dan, who may manage the table's channel, can stop it.
+// Alice's table, export it with names, close or extend its phase, from
+// where they have those rights and from the table's thread: all are
+// refused, and the table goes on. Dan, who may manage the table's
+// channel, can close its phase and stop it.
 func TestManagersElsewhereCannotStopOrExport(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -115,6 +116,10 @@ func TestManagersElsewhereCannotStopOrExport(t *testing.T) {
 		{mallory, thread, "export", map[string]string{"names": "keep"}, "only whoever started this table can export it with names"},
 		{eve, elsewhere, "stop", map[string]string{"table": table}, "is not in this channel"},
 		{eve, elsewhere, "export", map[string]string{"table": table, "names": "keep"}, "is not in this channel"},
+		{mallory, otherChannel, "close", map[string]string{"table": table}, "is not in this channel"},
+		{mallory, thread, "close", nil, "only whoever started this table"},
+		{mallory, thread, "extend", nil, "only whoever started this table"},
+		{eve, elsewhere, "close", map[string]string{"table": table}, "is not in this channel"},
 	}
 	for _, a := range attempts {
 		must(t, srv.Command(ctx, a.who, a.channel, a.command, a.opts))
@@ -125,11 +130,19 @@ func TestManagersElsewhereCannotStopOrExport(t *testing.T) {
 	if _, ended := postStarting(srv, thread, "**The table has ended"); ended {
 		t.Fatal("a refused stop ended the table")
 	}
+	if _, closed := postStarting(srv, thread, "**Round 1 of 2: proposal"); closed {
+		t.Fatal("a refused close closed the message phase")
+	}
 	for _, u := range []bottest.User{mallory, eve} {
 		if files := srv.Files(u); len(files) > 0 {
 			t.Errorf("%s got %d files", u.Name, len(files))
 		}
 	}
+	must(t, srv.Command(ctx, dan, thread, "close", nil))
+	if got := lastText(srv, dan); !contains(got, "You closed the message phase") {
+		t.Errorf("Dan, who may manage #general, closing the phase was told %q", got)
+	}
+	waitPost(t, srv, thread, "**Round 1 of 2: proposal")
 	must(t, srv.Command(ctx, dan, thread, "stop", nil))
 	if got := lastText(srv, dan); !contains(got, "The table is stopped") {
 		t.Errorf("Dan, who may manage #general, was told %q", got)

@@ -15,10 +15,20 @@ import (
 // restart the bot finds it again by this name instead of making another.
 const webhookName = "roundtable"
 
+// spoken is one part an agent says: its text and controls, its marker
+// (marker.go), and whether an earlier attempt may have got through.
+type spoken struct {
+	text      string
+	comps     []discordgo.MessageComponent
+	mark      string
+	maybeSent bool
+}
+
 // speak posts one part under an agent's name through the webhook of the
 // channel (of the thread's parent, into the thread, when channel is a
 // thread). A webhook deleted behind the bot's back is made again, once.
-func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, text string, comps []discordgo.MessageComponent) (string, error) {
+// A part that may have got through already is looked for first.
+func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, part spoken) (string, error) {
 	parent, err := p.parentOf(ctx, channel)
 	if err != nil {
 		return "", err
@@ -27,12 +37,17 @@ func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, te
 	if parent != "" {
 		home, thread = parent, channel
 	}
-	params := &discordgo.WebhookParams{Content: text, Username: personaName(as.Name), AvatarURL: as.Avatar,
-		Components: comps, AllowedMentions: noMentions()}
+	params := &discordgo.WebhookParams{Content: part.text + part.mark, Username: personaName(as.Name), AvatarURL: as.Avatar,
+		Components: part.comps, AllowedMentions: noMentions()}
 	for attempt := 0; ; attempt++ {
 		wh, err := p.webhook(ctx, home)
 		if err != nil {
 			return "", err
+		}
+		if part.maybeSent && part.mark != "" && attempt == 0 {
+			if id, found, err := p.earlierPart(ctx, channel, wh.ID, part.mark); err != nil || found {
+				return id, err
+			}
 		}
 		msg, err := p.s.WebhookThreadExecute(wh.ID, wh.Token, true, thread, params, discordgo.WithContext(ctx))
 		if err == nil {

@@ -146,7 +146,6 @@ type Platform struct {
 	users   *userCache
 	threads *threadIndex
 	parts   *partsIndex
-	unsure  uncertain // keys whose last post failed (dedupe.go)
 	names   channelNames
 	busy    busy
 	depth   int // per-user event queue bound; zero is bot.DefaultLaneDepth

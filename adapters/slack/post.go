@@ -15,38 +15,48 @@ import (
 // paced per channel. A text past one message's limits becomes several
 // messages, posted together in order; the ID is the first one's.
 //
-// A keyed post is marked with its key; one whose last attempt failed is
-// first looked for, and not posted again if it is there (dedupe.go).
+// A keyed post's parts are marked with its key; one that may have got
+// through already is first looked for, and only its missing parts are
+// posted (dedupe.go).
 func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
 	where := parseRef(channel)
-	var extra []slack.MsgOption
-	if m.Key != "" {
-		if p.unsure.has(m.Key) {
-			ts, found, err := p.findKeyed(ctx, where, m.Key)
-			if err != nil {
-				return "", fmt.Errorf("slack post in %s: look for an earlier attempt: %w", channel, err)
-			}
-			if found {
-				p.unsure.set(m.Key, false)
-				return ref{Channel: where.Channel, TS: ts}.String(), nil
-			}
+	out := outgoing{key: m.Key}
+	if m.Key != "" && m.MaybeSent {
+		have, err := p.earlier(ctx, where, m.Key)
+		if err != nil {
+			return "", fmt.Errorf("slack post in %s: look for an earlier attempt: %w", channel, err)
 		}
-		extra = append(extra, keyMetadata(m.Key))
+		out.have = have
 	}
-	ts, err := p.postParts(ctx, where, renderMessage(m), m.As, extra)
-	if m.Key != "" {
-		p.unsure.set(m.Key, err != nil)
-	}
+	ts, err := p.postParts(ctx, where, renderMessage(m), m.As, out)
 	if err != nil {
 		return "", fmt.Errorf("slack post in %s: %w", channel, p.refused(channel, err))
 	}
 	return ref{Channel: where.Channel, TS: ts}.String(), nil
 }
 
+// outgoing says how the parts of a post are marked: with a post's key
+// (each part with its number), or with fixed metadata; have are the
+// parts already in the channel, by number.
+type outgoing struct {
+	key  string
+	meta []slack.MsgOption
+	have map[int]string
+}
+
+// options are part i's extra options.
+func (o outgoing) options(i int) []slack.MsgOption {
+	if o.key == "" {
+		return o.meta
+	}
+	return append([]slack.MsgOption{keyMetadata(o.key, i)}, o.meta...)
+}
+
 // postParts posts parts in where's channel under one hold of its lane and
-// returns the first part's ts. When a later part fails, the first one
-// stands (the bot must not post it twice) and the failure is logged.
-func (p *Platform) postParts(ctx context.Context, where ref, parts []part, as *bot.Persona, extra []slack.MsgOption) (string, error) {
+// returns the first part's ts; parts out.have holds already are not
+// posted again. When a later part fails, the first one stands (the bot
+// must not post it twice) and the failure is logged.
+func (p *Platform) postParts(ctx context.Context, where ref, parts []part, as *bot.Persona, out outgoing) (string, error) {
 	lane, err := p.pace.acquire(ctx, where.Channel)
 	if err != nil {
 		return "", err
@@ -55,15 +65,10 @@ func (p *Platform) postParts(ctx context.Context, where ref, parts []part, as *b
 	var first string
 	var rest []string
 	for i, pt := range parts {
-		opts := append(messageOptions(pt, as), extra...)
-		if where.TS != "" {
-			opts = append(opts, slack.MsgOptionTS(where.TS))
+		ts, posted := out.have[i]
+		if !posted {
+			ts, err = p.postPart(ctx, lane, where, pt, as, out.options(i))
 		}
-		var ts string
-		err := lane.send(ctx, func(ctx context.Context) (err error) {
-			_, ts, err = p.api.PostMessageContext(ctx, where.Channel, opts...)
-			return err
-		})
 		switch {
 		case err != nil && i == 0:
 			return "", err
@@ -78,6 +83,20 @@ func (p *Platform) postParts(ctx context.Context, where ref, parts []part, as *b
 	}
 	p.parts.put(ref{Channel: where.Channel, TS: first}, rest)
 	return first, nil
+}
+
+// postPart posts one part through lane and returns its ts.
+func (p *Platform) postPart(ctx context.Context, l *lane, where ref, pt part, as *bot.Persona, extra []slack.MsgOption) (string, error) {
+	opts := append(messageOptions(pt, as), extra...)
+	if where.TS != "" {
+		opts = append(opts, slack.MsgOptionTS(where.TS))
+	}
+	var ts string
+	err := l.send(ctx, func(ctx context.Context) (err error) {
+		_, ts, err = p.api.PostMessageContext(ctx, where.Channel, opts...)
+		return err
+	})
+	return ts, err
 }
 
 // messageOptions are a part's text and blocks, under a persona's name and
@@ -109,7 +128,7 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 		}
 	}
 	if len(parts) > len(old) {
-		if _, err := p.postParts(ctx, parseRef(channel), parts[len(old):], m.As, nil); err != nil {
+		if _, err := p.postParts(ctx, parseRef(channel), parts[len(old):], m.As, outgoing{}); err != nil {
 			return fmt.Errorf("slack edit %s: post the rest: %w", id, err)
 		}
 	}
@@ -135,7 +154,7 @@ func (p *Platform) editPart(ctx context.Context, channel, ts string, parts []par
 func (p *Platform) StartThread(ctx context.Context, channel, title string) (string, error) {
 	where := ref{Channel: parseRef(channel).Channel}
 	meta := slack.MsgOptionMetadata(slack.SlackMetadata{EventType: threadMetadata, EventPayload: map[string]any{}})
-	ts, err := p.postParts(ctx, where, renderMessage(bot.Message{Text: title}), nil, []slack.MsgOption{meta})
+	ts, err := p.postParts(ctx, where, renderMessage(bot.Message{Text: title}), nil, outgoing{meta: []slack.MsgOption{meta}})
 	if err != nil {
 		return "", fmt.Errorf("slack start thread in %s: %w", channel, p.refused(channel, err))
 	}

@@ -52,10 +52,41 @@ func settle(ctx context.Context, fake *slackfake.Server, p *slack.Platform) erro
 // key in its metadata before sending it again, and each shows once, the
 // agent's included.
 func TestLostAnswersDoNotDuplicatePosts(t *testing.T) {
+	bottest.RunLostAnswers(t, newSuiteHarness(t), "")
+}
+
+// TestAnswerLostBeforeRestartShowsOnce: the agent's post is taken but its
+// answer lost, the history cannot be read, and the bot restarts; the new
+// process finds the post by its metadata and does not repeat it.
+func TestAnswerLostBeforeRestartShowsOnce(t *testing.T) {
+	bottest.RunLostBeforeRestart(t, newSuiteHarness(t))
+}
+
+// TestPromptLostBeforeRestartShowsOnceClosed: the bot's own phase prompt
+// is taken but its answer lost, its phase closes, and the bot restarts;
+// the new process finds the prompt by its metadata and closes it.
+func TestPromptLostBeforeRestartShowsOnceClosed(t *testing.T) {
+	bottest.RunLostPromptBeforeRestart(t, newSuiteHarness(t))
+}
+
+// TestFlakyPlatformMidTable: the fake Slack fails for a while in the
+// middle of a table (503s, dropped connections, lost answers, Socket Mode
+// dropped) while people act; every implied post shows once, closed where
+// it is a phase prompt, and every action is in the log once.
+func TestFlakyPlatformMidTable(t *testing.T) {
+	h := newSuiteHarness(t)
+	bottest.RunFlakyTable(t, h)
+	if n := h.Fake.Opens(); n < 2 {
+		t.Errorf("the app opened Socket Mode %d times, want a new connection after the drop", n)
+	}
+}
+
+// newSuiteHarness is a harness over a new fake Slack.
+func newSuiteHarness(t *testing.T) *slackfake.Harness {
 	fake := slackfake.New(slackfake.Options{})
 	t.Cleanup(fake.Close)
 	logs := newLogSink(t)
 	h := slackfake.NewHarness(fake, func() bot.Platform { return newPlatform(fake, logs.logger()) })
 	h.Settle = func(ctx context.Context) error { return settle(ctx, fake, h.Platform().(*slack.Platform)) }
-	bottest.RunLostAnswers(t, h, "")
+	return h
 }

@@ -38,15 +38,17 @@ type selfReportRow struct {
 	Round      int
 }
 
-// auditView reads the audit of a table whose log is evs (pseudonymised
-// unless org).
-func (p *Platform) auditView(ctx context.Context, roomID string, st *roundtable.State, evs []roundtable.Event, org bool) (auditView, error) {
+// auditView reads the audit of a table whose log is evs as viewer who may
+// see it (pseudonymised unless org). Self-reports are survey answers: the
+// log shows the viewer its own only, and old self-report annotations are
+// kept to their author alike.
+func (p *Platform) auditView(ctx context.Context, roomID string, st *roundtable.State, evs []roundtable.Event, who string, org bool) (auditView, error) {
 	v := auditView{Room: roomID, Organiser: org, On: st.Config.Audit != nil}
 	if !v.On {
 		return v, nil
 	}
 	v.Statement = st.Config.Audit.Statement
-	anns, err := p.annotations(ctx, st.ID, evs, org)
+	anns, err := p.annotations(ctx, st.ID, evs, who, false, org)
 	if err != nil {
 		return v, err
 	}
@@ -73,16 +75,24 @@ func (p *Platform) auditView(ctx context.Context, roomID string, st *roundtable.
 	return v, nil
 }
 
-// annotations returns a table's annotations, self-reports pseudonymised
-// like evs unless org.
-func (p *Platform) annotations(ctx context.Context, table string, evs []roundtable.Event, org bool) ([]roundtable.Annotation, error) {
+// annotations returns a table's annotations with the self-report
+// annotations of logs written before self-reports were survey answers
+// kept to their author (who) unless all (the organiser's export), and
+// pseudonymised like evs unless names.
+func (p *Platform) annotations(ctx context.Context, table string, evs []roundtable.Event, who string, all, names bool) ([]roundtable.Annotation, error) {
 	ar, ok := p.reader.(annotationReader)
 	if !ok {
 		return nil, nil
 	}
 	anns, err := ar.Annotations(ctx, table)
-	if err != nil || org {
-		return anns, err
+	if err != nil {
+		return nil, err
+	}
+	if !all {
+		anns = audit.OwnSelfReports(anns, who)
+	}
+	if names {
+		return anns, nil
 	}
 	return export.PseudonymizeAnnotations(evs, anns)
 }
@@ -98,7 +108,7 @@ func (p *Platform) serveAudit(w http.ResponseWriter, r *http.Request) {
 	if !org {
 		evs = export.Pseudonymize(evs)
 	}
-	av, err := p.auditView(r.Context(), roomID, st, evs, org)
+	av, err := p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org)
 	if err != nil {
 		p.log.Error("audit", "table", st.ID, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal error")
@@ -108,7 +118,8 @@ func (p *Platform) serveAudit(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveAuditLog downloads the table's audit (its annotations) as JSON
-// Lines, pseudonymised unless the organiser asks for names.
+// Lines, pseudonymised unless the organiser asks for names. Self-reports
+// are in the log (survey answers, see serveLog).
 func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 	roomID, v, st, evs, ok := p.auditedRoom(w, r)
 	if !ok {
@@ -119,7 +130,7 @@ func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return
 	}
-	anns, err := p.annotations(r.Context(), st.ID, evs, true)
+	anns, err := p.annotations(r.Context(), st.ID, evs, participantID(v.ID), p.organises(r, v, roomID), true)
 	var buf bytes.Buffer
 	if err == nil {
 		err = export.WriteAnnotations(&buf, evs, anns, export.Options{Pseudonymize: !keep})

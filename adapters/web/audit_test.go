@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -85,9 +86,14 @@ func auditedService(t *testing.T, p bot.Platform, db *store.DB, url string, cloc
 
 // TestAuditedTableOnTheWeb runs an audited table in the web channel over
 // real HTTP: two people and two LLM agents on the fake OpenAI server. Every
-// message is annotated in the background; Bob reports his stance with one
-// click; the dashboard shows the trajectories and flags Ada, whose stance
-// left the one she was assigned; the audit downloads pseudonymised.
+// message is annotated in the background; each round ends with the
+// self-report survey: Bob answers round 1 with one click and Alice does
+// not, so the survey closes at its deadline (the round does not wait for
+// her); both answer round 2. The answers are SurveyAnswered events of the log: the
+// organiser's download holds everyone's, Bob's his own only, and the
+// dashboard shows its viewer's own. The dashboard shows the trajectories
+// and flags Ada, whose stance left the one she was assigned; the audit
+// downloads pseudonymised.
 func TestAuditedTableOnTheWeb(t *testing.T) {
 	srv := openaitest.NewServer(judge)
 	defer srv.Close()
@@ -95,40 +101,147 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 	db := h.db // the web channel reads the tables the bot keeps
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	clock := bottest.NewClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
+	// The agents' model calls end at their phase's deadline on the real
+	// clock, so the test clock starts from it; phases close by the test
+	// clock alone.
+	clock := bottest.NewClock(time.Now())
 	go func() { done <- auditedService(t, h.Platform(), db, srv.URL(), clock, "Ada", "Bo").Run(ctx) }()
 	defer func() { cancel(); <-done }()
 	d := &webDriver{t: t, h: h}
 
 	room := d.start(map[string]string{"topic": "Should homework go?", "audit": "sentiment,stance",
-		"audit_statement": "Homework should be abolished.", "self_report": "yes"})
+		"audit_statement": "Homework should be abolished.", "self_report": "yes", "vote": "2m"})
 	d.play(room, 1)
-	ask := d.post(room, "**Round 1: where do you stand now?")
+	ask := d.post(room, "**Round 1 of 2: survey phase")
 	d.do(func(ctx context.Context) error {
-		return h.Click(ctx, bottest.Bob, room, ask.ID, controlID(t, ask, "slightly agree (statement)"))
+		return h.Click(ctx, bottest.Bob, room, ask.ID, controlID(t, ask, "slightly agree with the statement"))
 	})
-	d.sees(bottest.Bob, "Recorded privately for round 1")
+	d.sees(bottest.Bob, "Recorded privately for round 1: slightly agree with the statement")
+	again := func() error {
+		return h.Click(context.Background(), bottest.Bob, room, ask.ID, controlID(t, ask, "neutral"))
+	}
+	if err := again(); err != nil {
+		t.Fatal(err)
+	}
+	d.sees(bottest.Bob, "you already acted in the survey phase of round 1")
+	// The agents answer before the deadline, and round 1 is measured:
+	// nothing is in flight when the clock jumps past the deadline.
+	d.wait("the agents' answers and round 1's measurements", func() bool {
+		evs, _ := db.Load(context.Background(), tableOf(t, db))
+		anns, _ := db.Annotations(context.Background(), tableOf(t, db))
+		n := 0
+		for _, e := range evs {
+			if _, ok := e.Data.(roundtable.SurveyAnswered); ok {
+				n++
+			}
+		}
+		return n == 3 && len(anns) == 8
+	})
+	clock.Advance(2 * time.Minute) // the survey, like the vote, has two minutes
+	d.post(room, "**Round 2 of 2: message")
+	if err := again(); err != nil {
+		t.Fatal(err)
+	}
+	d.sees(bottest.Bob, "that was for round 1")
 	d.play(room, 2)
+	ask = d.post(room, "**Round 2 of 2: survey phase")
+	for u, level := range map[bottest.User]string{bottest.Alice: "strongly agree with the complement", bottest.Bob: "neutral"} {
+		d.do(func(ctx context.Context) error { return h.Click(ctx, u, room, ask.ID, controlID(t, ask, level)) })
+	}
 	d.post(room, "**The table has ended")
 
+	id := tableOf(t, db)
+	evs, err := db.Load(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := roundtable.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := map[string]int{}
+	for _, e := range evs {
+		if _, ok := e.Data.(roundtable.SurveyAnswered); ok {
+			p, _ := st.Participant(e.Actor)
+			answers[p.Name]++
+		}
+	}
+	for _, e := range evs {
+		if f, ok := e.Data.(roundtable.ActionFailed); ok {
+			t.Errorf("failure of %s: %+v", e.Actor, f)
+		}
+	}
+	if answers["Bob"] != 2 || answers["Alice"] != 1 || answers["Ada"] != 2 || answers["Bo"] != 2 {
+		t.Errorf("survey answers by participant %v: want Bob 2, Alice 1 and each agent 2", answers)
+	}
 	var anns []roundtable.Annotation
 	d.wait("8 messages measured twice", func() bool {
-		anns, _ = db.Annotations(context.Background(), tableOf(t, db))
-		return len(anns) >= 17
+		anns, _ = db.Annotations(context.Background(), id)
+		return len(anns) >= 16
 	})
 	page := d.get("/r/" + room + "/dashboard")
-	for _, want := range []string{`class="audit-chart"`, "<polyline", "⚑ Ada changed stance without warrant", "slightly agree (statement)", `src="/static/audit.js"`} {
+	for _, want := range []string{`class="audit-chart"`, "<polyline", "⚑ Ada changed stance without warrant", `src="/static/audit.js"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("dashboard lacks %q", want)
 		}
+	}
+	if strings.Contains(page, "Self-report</th>") {
+		t.Error("the host, seated nowhere, sees people's self-reports on the dashboard")
 	}
 	if frag := d.get("/r/" + room + "/audit"); !strings.Contains(frag, "<polyline") || strings.Contains(frag, "<html") {
 		t.Errorf("the audit fragment the dashboard refreshes:\n%.500s", frag)
 	}
 	dl := d.get("/r/" + room + "/audit.jsonl")
-	if !strings.Contains(dl, `"instrument":"self-report"`) || !strings.Contains(dl, `"model":"self:human-`) || strings.Contains(dl, "web:"+bottest.Bob.ID) {
+	if !strings.Contains(dl, `"instrument":"sentiment"`) || strings.Contains(dl, `"instrument":"self-report"`) {
 		t.Errorf("pseudonymised audit download:\n%.600s", dl)
 	}
+	// The organiser's log download holds every answer, pseudonymised.
+	if got := surveyTypes(t, []byte(d.get("/r/"+room+"/log"))); got["survey_answered"] != 7 || got["withheld"] != 0 {
+		t.Errorf("the organiser's log: %v, want 7 survey answers", got)
+	}
+	if log := d.get("/r/" + room + "/log"); strings.Contains(log, `"Bob"`) || strings.Contains(log, `"actor":"web:`) || !strings.Contains(log, `"actor":"human-`) {
+		t.Error("the organiser's pseudonymised log names Bob")
+	}
+	// Bob's download and dashboard hold his own answers only.
+	bob := h.user(bottest.Bob)
+	b, err := bob.download(context.Background(), "/r/"+room+"/log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := surveyTypes(t, b); got["survey_answered"] != 2 || got["withheld"] != 5 {
+		t.Errorf("Bob's log: %v, want his 2 answers and the 5 others withheld", got)
+	}
+	b, err = bob.download(context.Background(), "/r/"+room+"/dashboard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, _ := strings.Cut(string(b), "Self-report</th>")
+	rows, _, _ = strings.Cut(rows, "</table>")
+	if n := strings.Count(rows, "<tr>"); n != 2 || !strings.Contains(rows, "slightly agree (statement)") || strings.Contains(rows, "complement") {
+		t.Errorf("Bob's dashboard shows %d self-reports, want his 2:\n%s", n, rows)
+	}
+}
+
+// surveyTypes counts, in a JSONL log, the survey answers and the withheld
+// survey answers.
+func surveyTypes(t *testing.T, jsonl []byte) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(jsonl)), "\n") {
+		var e roundtable.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		switch d := e.Data.(type) {
+		case roundtable.SurveyAnswered:
+			out["survey_answered"]++
+		case roundtable.Withheld:
+			if d.Type == "survey_answered" {
+				out["withheld"]++
+			}
+		}
+	}
+	return out
 }
 
 // webDriver plays people's part through the harness.

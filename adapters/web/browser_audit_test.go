@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -14,15 +16,18 @@ import (
 
 // TestBrowserAuditedTable: the host starts an audited table from the
 // lobby form (sentiment and stance, a statement, self-reports), two people
-// and an LLM agent play it in Chromium, and the dashboard, opened before
-// anyone spoke, draws the trajectories and shows Bob's self-report without
-// being reloaded.
+// and two LLM agents play it in Chromium, and the dashboard, opened before
+// anyone spoke, draws the trajectories without being reloaded. The round
+// ends with the self-report survey: each person answers with one click,
+// the agents through their model. The dashboard shows Ann her own
+// self-report, not Bob's; her log download (the organiser's) holds all
+// four answers, Bob's his own with the others withheld.
 func TestBrowserAuditedTable(t *testing.T) {
 	requireBrowser(t)
 	srv := openaitest.NewServer(judge)
 	defer srv.Close()
-	e := newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
-		return auditedService(t, p, db, srv.URL(), clock, "Scribe")
+	e := newBrowserEnvWith(t, web.Config{Agents: []string{"Scribe", "Sage"}}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+		return auditedService(t, p, db, srv.URL(), clock, "Scribe", "Sage")
 	})
 	tabs := e.browsers(t, 2)
 	ann, bob := tabs[0], tabs[1]
@@ -33,6 +38,7 @@ func TestBrowserAuditedTable(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#topic`), "Should homework go?"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
+		chromedp.Click(chromedp.CSS(`input[name=agents][value=Sage]`)),
 		chromedp.Click(chromedp.CSS(`input[name=audit][value=sentiment]`)),
 		chromedp.Click(chromedp.CSS(`input[name=audit][value=stance]`)),
 		chromedp.SendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
@@ -65,11 +71,34 @@ func TestBrowserAuditedTable(t *testing.T) {
 	do(t, ann, "the vote", waitText(`#phase`, "vote phase"))
 	vote(t, ann, "Scribe")
 	vote(t, bob, "Scribe")
-	do(t, bob, "Bob reports his stance",
-		waitText(`#posts`, "where do you stand now?"),
-		press("strongly agree (complement)"),
-		waitText(`#notes`, "Recorded privately for round 1"))
-	do(t, dash, "the dashboard shows the self-report by itself",
-		until(`document.querySelector('#audit').textContent.includes('strongly agree (complement)') && window.notReloaded === 1`, "for the self-report"))
+	do(t, ann, "the survey", waitText(`#phase`, "survey phase"))
+	do(t, bob, "Bob reports his stance with one click",
+		press("strongly agree with the complement"),
+		waitText(`#notes`, "Recorded privately for round 1: strongly agree with the complement"))
+	do(t, ann, "Ann reports hers",
+		press("slightly agree with the statement"),
+		waitText(`#notes`, "Recorded privately for round 1"),
+		waitText(`#posts`, "The table has ended"))
+	do(t, dash, "the dashboard shows Ann her own self-report by itself",
+		until(`document.querySelector('#audit table')?.textContent.includes('slightly agree (statement)') && window.notReloaded === 1`, "for the self-report"))
+	if got := eval[string](t, dash, `document.querySelector('#audit table').textContent`); strings.Contains(got, "complement") {
+		t.Errorf("Ann's dashboard shows Bob's self-report: %q", got)
+	}
 	e.screenshot(t, dash, "audit-dashboard.png")
+	logOf := func(tab context.Context) map[string]int {
+		return eval[map[string]int](t, tab, `fetch(`+jsString(room+"/log")+`).then(r => r.text()).then(t => {
+			const n = {answers: 0, withheld: 0};
+			for (const line of t.trim().split('\n')) {
+				const e = JSON.parse(line);
+				if (e.type === 'survey_answered') n.answers++;
+				if (e.type === 'withheld' && e.data.type === 'survey_answered') n.withheld++;
+			}
+			return n })`)
+	}
+	if got := logOf(ann); got["answers"] != 4 || got["withheld"] != 0 {
+		t.Errorf("the organiser's log download: %v, want the 4 answers", got)
+	}
+	if got := logOf(bob); got["answers"] != 1 || got["withheld"] != 3 {
+		t.Errorf("Bob's log download: %v, want his answer and 3 withheld", got)
+	}
 }

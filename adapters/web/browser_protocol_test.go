@@ -61,7 +61,9 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes, #dialog-error`, "off the scale"),
 		press("Answer"),
-		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
+		// The new form replaces the refused one (which may still be open,
+		// holding the 7) when its reply arrives.
+		until(`document.querySelector('#dialog[open] #f-v0')?.value === ''`, "for a fresh survey form"),
 		chromedp.SetValue(chromedp.CSS(`#f-v0`), "2"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes`, "Your answer is recorded"))

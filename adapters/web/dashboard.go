@@ -70,7 +70,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := p.dashboard(roomID, st, evs, org)
-	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, org); err != nil {
+	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org); err != nil {
 		p.log.Warn("dashboard audit", "room", roomID, "err", err)
 	}
 	p.render(w, http.StatusOK, "dashboard", page)
@@ -185,6 +185,7 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 	}
 	viewer := viewerOf(v)
 	viewer.Researcher = keep // only the organiser may keep names
+	viewer.Organiser = p.organises(r, v, roomID)
 	st, evs, err := p.table(r.Context(), roomID, viewer)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")

@@ -15,12 +15,19 @@ import (
 // lost answer and then a retry that gets through. Its
 // zero value is no outage; it is safe for concurrent use and implements
 // Outager.
+//
+// With Blind, an outage instead takes every new post and loses its
+// answer, lets edits through, and fails every read of the platform's
+// message history (InterceptRead): a post's outcome stays unknown until
+// the outage ends, which a process that stops meanwhile never learns.
 type HTTPOutage struct {
-	mu             sync.Mutex
-	down, lost     bool
-	failures       int
-	OnFail         func() // called after each failure, if set
-	ServiceUnavail func(w http.ResponseWriter)
+	mu                sync.Mutex
+	down, lost, blind bool
+	failures          int
+	OnFail            func() // called after each failure, if set
+	ServiceUnavail    func(w http.ResponseWriter)
+	// IsPost tells a new post from an edit, for Blind; nil: all are posts.
+	IsPost func(r *http.Request) bool
 }
 
 // SetOutage implements Outager.
@@ -34,6 +41,14 @@ func (o *HTTPOutage) SetOutage(down bool) {
 func (o *HTTPOutage) LoseAnswers(lost bool) {
 	o.mu.Lock()
 	o.lost = lost
+	o.mu.Unlock()
+}
+
+// Blind makes the outage take posts and lose their answers, and fail
+// reads of the message history, so that no post's outcome can be learnt.
+func (o *HTTPOutage) Blind(blind bool) {
+	o.mu.Lock()
+	o.blind = blind
 	o.mu.Unlock()
 }
 
@@ -53,8 +68,12 @@ func (o *HTTPOutage) Intercept(w http.ResponseWriter, r *http.Request, h http.Ha
 		o.mu.Unlock()
 		return false
 	}
+	if o.blind && o.IsPost != nil && !o.IsPost(r) {
+		o.mu.Unlock()
+		return false // edits go through
+	}
 	o.failures++
-	lost, drop := o.lost, o.failures%2 == 0
+	lost, drop := o.lost || o.blind, o.failures%2 == 0 && !o.blind
 	o.mu.Unlock()
 	if lost && drop {
 		return false // every other request goes through
@@ -72,6 +91,29 @@ func (o *HTTPOutage) Intercept(w http.ResponseWriter, r *http.Request, h http.Ha
 				return true
 			}
 		}
+	}
+	if o.ServiceUnavail != nil {
+		o.ServiceUnavail(w)
+	} else {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	return true
+}
+
+// InterceptRead fails a read of the platform's message history while a
+// Blind outage is on, and reports whether it did.
+func (o *HTTPOutage) InterceptRead(w http.ResponseWriter) bool {
+	o.mu.Lock()
+	fail := o.down && o.blind
+	if fail {
+		o.failures++
+	}
+	o.mu.Unlock()
+	if !fail {
+		return false
+	}
+	if o.OnFail != nil {
+		defer o.OnFail()
 	}
 	if o.ServiceUnavail != nil {
 		o.ServiceUnavail(w)

@@ -16,7 +16,9 @@ import (
 const (
 	ChatroomPreset = "chatroom"
 	DyadsPreset    = "dyads"
-	PanelPreset    = "panel"
+	// DyadsControlPreset is dyads under the no-interaction control.
+	DyadsControlPreset = "dyads-control"
+	PanelPreset        = "panel"
 )
 
 // protocolPresets are the suite's preset tables of the protocols.
@@ -29,6 +31,8 @@ func protocolPresets() map[string]bot.Preset {
 		ChatroomPreset: chatroomPreset(),
 		DyadsPreset: {Name: DyadsPreset, Agents: []string{"Scribe"},
 			Config: base("Vaccines dyads", 2, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism."}))},
+		DyadsControlPreset: {Name: DyadsControlPreset, Agents: []string{"Scribe"},
+			Config: base("Vaccines, no interaction", 3, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism.", Control: roundtable.ControlNoInteraction}))},
 		PanelPreset: {Name: PanelPreset, Agents: []string{"Scribe"},
 			Config: base("Hiring panel", 3, roundtable.Panel(roundtable.PresetOptions{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
 	}
@@ -47,23 +51,42 @@ func chatroomPreset() bot.Preset {
 // when an agent spoke at once).
 func (e *env) turnOf(r int) string {
 	e.t.Helper()
-	var name string
-	e.waitFor(fmt.Sprintf("round %d's message phase", r), func() bool {
+	return e.opening(r, roundtable.PhaseMessage, func(o roundtable.PhaseOpened) []string { return one(o.Turn) })[0]
+}
+
+// opening waits for round r's phase to open with the participants pick
+// returns (nil until then), and returns their names.
+func (e *env) opening(r int, phase roundtable.Phase, pick func(roundtable.PhaseOpened) []string) []string {
+	e.t.Helper()
+	var names []string
+	e.waitFor(fmt.Sprintf("round %d's %s phase", r, phase), func() bool {
 		evs := e.events()
 		s, err := roundtable.Replay(evs)
 		if err != nil {
 			e.t.Fatal(err)
 		}
 		for _, ev := range evs {
-			if o, ok := ev.Data.(roundtable.PhaseOpened); ok && o.Round == r && o.Phase == roundtable.PhaseMessage && len(o.Turn) == 1 {
-				p, _ := s.Participant(o.Turn[0])
-				name = p.Name
-				return true
+			if o, ok := ev.Data.(roundtable.PhaseOpened); ok && o.Round == r && o.Phase == phase {
+				if ids := pick(o); ids != nil {
+					for _, id := range ids {
+						p, _ := s.Participant(id)
+						names = append(names, p.Name)
+					}
+					return true
+				}
 			}
 		}
 		return false
 	})
-	return name
+	return names
+}
+
+// one is ids when it holds exactly one participant, else nil.
+func one(ids []string) []string {
+	if len(ids) == 1 {
+		return ids
+	}
+	return nil
 }
 
 // startQuiet starts a table as Alice and waits for its intro (its first

@@ -41,6 +41,23 @@ func (e *env) throughOutage(o Outager, topic string, failures int) {
 	if len(repeated) > 0 {
 		e.t.Errorf("posts shown more than once:\n%s", strings.Join(repeated, "\n"))
 	}
+	var open []string
+	e.waitFor("every phase prompt closed", func() bool {
+		open = openPrompts(e.h.Posts(e.thread))
+		return len(open) == 0
+	})
+}
+
+// openPrompts lists the phase prompts of posts not edited to their closed
+// form (which a table that ended must not show).
+func openPrompts(posts []Post) []string {
+	var out []string
+	for _, p := range posts {
+		if strings.HasPrefix(p.Text, "**Round ") && strings.Contains(p.Text, " of ") && strings.Contains(p.Text, " phase**") {
+			out = append(out, p.Text)
+		}
+	}
+	return out
 }
 
 // CheckPosts compares the posts of a table's thread with the posts its
@@ -91,7 +108,7 @@ func impliedMatchers(evs []roundtable.Event, topic string, rounds int) ([]matche
 	if err != nil {
 		return nil, err
 	}
-	agents := matcher{what: "agent messages", match: func(p Post) bool { return p.Author != "bot" && !strings.HasPrefix(p.Text, "**") }}
+	agents := matcher{what: "agent messages", match: isAgentPost}
 	var out []matcher
 	for _, k := range keys {
 		var round int
@@ -143,4 +160,14 @@ func messageAt(st *roundtable.State, seq uint64) shownMessage {
 		}
 	}
 	return shownMessage{}
+}
+
+// isAgentPost tells an agent's post under its own name from the bot's
+// posts and from what the suite's people typed in the thread.
+func isAgentPost(p Post) bool {
+	switch p.Author {
+	case "bot", Alice.Name, Bob.Name, Carol.Name:
+		return false
+	}
+	return !strings.HasPrefix(p.Text, "**")
 }

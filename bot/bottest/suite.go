@@ -52,10 +52,12 @@ var scenarios = []struct {
 	{"OnlyParticipantsAndPermittedPeople", testPermissions},
 	{"RestartLosesNothing", testRestart},
 	{"ProtocolTurnsEnforced", testProtocolTurns},
+	{"DyadsTurnsRefusedPrivately", testDyadsTurns},
 	{"OutageDelaysPostsLosesNone", testOutage},
 	{"ExportKeepsSealed", testExportKeepsSealed},
 	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
+	{"OrganiserClosesPhaseNow", testCloseNow},
 }
 
 // env is one scenario's running service.

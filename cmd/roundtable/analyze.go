@@ -23,6 +23,7 @@ import (
 type analyzeFlags struct {
 	db, out        string
 	acts, embed    string
+	stance         string // chatroom private messages: lexicon or llm
 	seed           int64
 	concurrency    int
 	annotate       annotateFlags // model flags shared with annotate
@@ -44,12 +45,14 @@ folds drawn from --seed), Table 8 (words, Flesch-Kincaid grade and
 information difference per round), Table 9 and Figure 4 (dialogue acts and
 their transition graph). Each is a CSV file, figures also PNG and SVG;
 index.md says what each file shows and what the runs could not support.
-Tables with an audit (sentiment, stance or self-report annotations, from a
-live audit or annotate --db) also get the audit reports in --out/audit:
-audit_summary.csv (share of chats with an unwarranted change, kappa of the
-stance classifier against self-reports, bias slopes), audit_trajectories.csv
+Tables with an audit (an audit in their config, or sentiment or stance
+annotations from a live audit or annotate --db) also get the audit reports
+in --out/audit: audit_summary.csv (share of chats with an unwarranted
+change, kappa of the stance classifier against self-reports, which are the
+answers of stance surveys in the log, bias slopes), audit_trajectories.csv
 (S, ΔS and stance per message), audit_changes.csv (per bot),
-audit_slopes.csv, and sentiment and stance trajectories per table (SVG).
+audit_slopes.csv, and sentiment and stance trajectories per table (PNG and
+SVG).
 
 Readability and dialogue acts are stored as annotations beside each table's
 log the first time (so the database is opened for writing; stop a server
@@ -75,6 +78,7 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db)")
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
+	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "tables measured at once (a model-backed instrument waits on its endpoint)")
@@ -159,8 +163,19 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	rep := report.Build(tables, f.seed)
-	more, err := protocolArtifacts(ctx, db, ids)
+	chat, err := a.chatroomStanceFor(ctx, cfg, f, db)
 	if err != nil {
+		return err
+	}
+	more, err := protocolArtifacts(ctx, db, ids, chat)
+	if err != nil {
+		return err
+	}
+	if chat.missing > 0 {
+		problems = append(problems, fmt.Sprintf("%d private messages have no stance (a model failed; they are left out); run analyze again to retry them.", chat.missing))
+	}
+	rep.Artifacts = append(rep.Artifacts, more...)
+	if more, err = panelReports(ctx, db, ids); err != nil {
 		return err
 	}
 	rep.Artifacts = append(rep.Artifacts, more...)

@@ -23,8 +23,10 @@ type protocolRuns map[string]map[string][]sim.Measures
 
 // protocolArtifacts are the other papers' tables and figures from the
 // protocol tables among ids (panel, chatroom, dyads), as CSV and charts.
-func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]report.Artifact, error) {
+func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *chatroomStance) ([]report.Artifact, error) {
 	runs := protocolRuns{}
+	params := map[string]map[string]string{} // condition -> the protocol's recorded parameters
+	firsts := map[string]*roundtable.State{} // condition -> its first table
 	for _, id := range ids {
 		events, err := db.Load(ctx, id)
 		if err != nil {
@@ -35,6 +37,9 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]repor
 			continue // the RoundTable report says what it left out
 		}
 		name := s.Config.Protocol.Name
+		if name == roundtable.ProtocolRoundTable {
+			continue // RoundTable's schedule with a survey (self-reports): the RoundTable report's
+		}
 		if name == roundtable.ProtocolQuestionnaire {
 			name = roundtable.ProtocolChatroom // the chatroom's baseline, in its table
 		}
@@ -42,20 +47,22 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string) ([]repor
 			runs[name] = map[string][]sim.Measures{}
 		}
 		cond := runSuffix.ReplaceAllString(id, "")
-		runs[name][cond] = append(runs[name][cond], protocolMeasure(name)(nil, s))
+		m, p, err := measureProtocol(ctx, events, s, chat)
+		if err != nil {
+			return nil, fmt.Errorf("measure %s: %w", id, err)
+		}
+		runs[name][cond] = append(runs[name][cond], m)
+		params[cond] = p
+		if f := firsts[cond]; f == nil || s.ID < f.ID {
+			firsts[cond] = s
+		}
 	}
 	var out []report.Artifact
 	if c := runs[roundtable.ProtocolDyads]; c != nil {
-		out = append(out, scalarTable("dyads_bias_diversity", "Opinion dynamics, Table 1",
-			"Bias B and diversity D of the final opinions per condition (mean and standard error over tables; opinions on -2..2).",
-			c, []string{"B_final", "D_final", "B_rounded", "D_rounded", "B_initial", "D_initial"}))
-		out = append(out, seriesChart("dyads_trajectories", "Opinion dynamics, Figure 4", "Diversity D of the opinions after each step, per condition.",
-			c, "D", "step", "D (opinion on -2..2)"))
+		out = append(out, dyadsArtifacts(c, params, firsts)...)
 	}
 	if c := runs[roundtable.ProtocolChatroom]; c != nil {
-		out = append(out, scalarTable("chatroom_changes", "Conversational bias, opinion change",
-			"Per condition (a stance assignment and M messages): share of chats with an unwarranted change (chat_changed) and agents that changed.",
-			c, []string{"chat_changed", "changed_agents", "messages", "private_messages"}))
+		out = append(out, chatroomArtifacts(c, params)...)
 	}
 	if c := runs[roundtable.ProtocolPanel]; c != nil {
 		out = append(out, panelArtifacts(c)...)

@@ -67,7 +67,9 @@ func annotateTable(ctx context.Context, cache analysis.Cache, db *store.DB, id s
 	}
 	// Only what has been revealed is measured (and sent to a model): the
 	// sealed messages of a running table's open phase wait for its close.
-	events = roundtable.Visible(events, roundtable.Viewer{Researcher: true})
+	// The operator sees what the organiser's export holds (private
+	// messages of closed phases too).
+	events = roundtable.Visible(events, roundtable.Viewer{Researcher: true, Organiser: true})
 	anns, err := cache.AnnotateLog(ctx, events, in)
 	missing := 0
 	for _, ann := range anns {

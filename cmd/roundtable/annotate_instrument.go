@@ -34,6 +34,13 @@ func (a *App) buildInstrument(ctx context.Context, cfg Config, f annotateFlags) 
 	case "embedding":
 		return a.embeddingInstrument(cfg, f)
 	case "stance":
+		switch f.method {
+		case "lexicon":
+			return analysis.Stance(stance.Lexicon{}), nil
+		case "", "llm":
+		default:
+			return nil, usagef("--method: %q is not llm or lexicon (for stance)", f.method)
+		}
 		if strings.TrimSpace(f.statement) == "" {
 			return nil, usagef("--instrument stance needs --statement TEXT, the statement under audit")
 		}

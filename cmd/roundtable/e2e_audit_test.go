@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -51,11 +53,16 @@ self_report = true
 // TestServeAuditedTablesOnSlackAndDiscord runs an audited table in Slack
 // with two people and two LLM agents: every message is annotated in the
 // background, Alice (the organiser) gets each round's audit privately (an
-// ephemeral message), Bob reports his stance with one click, and the
-// export carries the audit. A second table, audited while the model is
-// down, runs to its end with its stance annotations marked missing, with
-// the reason. A third, on Discord, sends Alice the summaries as direct
-// messages. Then `export --audit` and `analyze` read the stored audits.
+// ephemeral message), and every round ends with the self-report survey:
+// Bob reports his stance with one click, and Alice closes round 1's
+// survey without answering (the round waits for nobody). The answers are
+// SurveyAnswered events: Alice's export holds everyone's, Bob's his own
+// only, and the export carries the audit. A second table, audited while
+// the model is down, runs to its end with its stance annotations marked
+// missing, with the reason. A third, on Discord, sends Alice the
+// summaries as direct messages, and Alice's export without names (the
+// organiser's) holds every answer, pseudonymised. Then `export --audit`
+// and `analyze` read the stored audits.
 func TestServeAuditedTablesOnSlackAndDiscord(t *testing.T) {
 	var down atomic.Bool
 	llm := openaitest.NewServer(auditedLLM(&down))
@@ -91,23 +98,26 @@ guilds = [%q]
 
 	th := d.start(map[string]string{"topic": "Should we drop homework?", "rule": "plurality"})
 	d.round(th, 1, 2, "A", "B")
-	ask := d.post(th, "**Round 1: where do you stand now?")
-	d.do("self-report", func(ctx context.Context) error {
-		return h.Click(ctx, bottest.Bob, th, ask.ID, controlLabelled(t, ask, "strongly agree (statement)"))
-	})
-	d.sees(bottest.Bob, "Recorded privately for round 1: strongly agree (statement)")
+	d.survey(th, 1, 2, map[bottest.User]string{bottest.Bob: "strongly agree with the statement"})
+	d.sees(bottest.Bob, "Recorded privately for round 1: strongly agree with the statement")
 	d.sees(bottest.Alice, "Audit of round 1")
 	d.round(th, 2, 2, "A", "A")
+	d.survey(th, 2, 2, map[bottest.User]string{bottest.Alice: "neutral", bottest.Bob: "slightly agree with the statement"})
 	d.post(th, "**The table has ended")
 	d.sees(bottest.Alice, "Audit of round 2")
 	d.command(bottest.Alice, th, "export", map[string]string{"names": "keep"})
 	d.sees(bottest.Alice, ".audit.jsonl")
-	d.sees(bottest.Alice, `"instrument":"self-report"`)
+	d.command(bottest.Bob, th, "export", nil)
+	// Bob 2, Alice 1 and the agents 2 each: all in Alice's export, Bob's
+	// own alone in his.
+	d.checkSurveyExports(h, map[bottest.User][2]int{bottest.Alice: {7, 0}, bottest.Bob: {2, 5}})
 
 	down.Store(true)
 	th2 := d.start(map[string]string{"topic": "And with the model down?", "rule": "plurality"})
-	d.round(th2, 1, 2, "A", "A")
-	d.round(th2, 2, 2, "A", "A")
+	for r := 1; r <= 2; r++ {
+		d.round(th2, r, 2, "A", "A")
+		d.survey(th2, r, 2, map[bottest.User]string{bottest.Alice: "neutral", bottest.Bob: "neutral"})
+	}
 	d.post(th2, "**The table has ended")
 	d.sees(bottest.Alice, "measurement(s) missing")
 
@@ -117,8 +127,15 @@ guilds = [%q]
 	dth := dd.start(map[string]string{"topic": "Homework, on Discord?", "rule": "plurality"})
 	dd.round(dth, 1, 2, "A", "A")
 	dd.sees(bottest.Alice, "Audit of round 1")
+	dd.survey(dth, 1, 2, map[bottest.User]string{bottest.Alice: "strongly agree with the complement", bottest.Bob: "neutral"})
 	dd.round(dth, 2, 2, "A", "A")
+	dd.survey(dth, 2, 2, map[bottest.User]string{bottest.Alice: "neutral", bottest.Bob: "neutral"})
 	dd.post(dth, "**The table has ended")
+	// Alice, who started the table, exports it pseudonymised: the
+	// organiser's export holds every answer; Bob's his own.
+	dd.command(bottest.Alice, dth, "export", nil)
+	dd.command(bottest.Bob, dth, "export", nil)
+	dd.checkSurveyExports(discordtest.NewHarness(dc, slog.New(slog.DiscardHandler)), map[bottest.User][2]int{bottest.Alice: {8, 0}, bottest.Bob: {2, 6}})
 	srv.stop()
 
 	states := checkTables(t, filepath.Join(dir, "rt.db"), 3)
@@ -144,20 +161,29 @@ func checkAuditReports(t *testing.T, dbPath string) {
 		t.Fatalf("export --audit: exit %d: %s", code, stderr)
 	}
 	b, err := os.ReadFile(auditFile)
-	if err != nil || !strings.Contains(string(b), `"model":"self:human-`) || strings.Contains(string(b), "slack:U") {
+	if err != nil || !strings.Contains(string(b), `"instrument":"stance"`) || strings.Contains(string(b), "slack:U") {
 		t.Errorf("pseudonymised audit export (%v):\n%.400s", err, b)
+	}
+	// The operator's export holds the self-reports: survey answers,
+	// pseudonymised.
+	b, err = os.ReadFile(filepath.Join(out, "log.jsonl"))
+	if n := strings.Count(string(b), `"type":"survey_answered"`); err != nil || n != 7+8+8 || strings.Contains(string(b), "slack:U") || !strings.Contains(string(b), `"actor":"human-`) {
+		t.Errorf("pseudonymised log export: %d survey answers, want 23 (%v)", n, err)
 	}
 	if code, stdout, stderr := run(t, "", "analyze", "--db", dbPath, "--out", out); code != 0 {
 		t.Fatalf("analyze: exit %d: %s %s", code, stdout, stderr)
 	}
 	summary, err := os.ReadFile(filepath.Join(out, "audit", "audit_summary.csv"))
-	if err != nil || !strings.Contains(string(summary), "tables,3") || !strings.Contains(string(summary), "kappa_pairs,1") {
+	if err != nil || !strings.Contains(string(summary), "tables,3") || !strings.Contains(string(summary), "kappa_pairs,") {
 		t.Errorf("audit summary (%v):\n%s", err, summary)
 	}
-	svgs, _ := filepath.Glob(filepath.Join(out, "audit", "audit_stance_*.svg"))
-	if len(svgs) != 3 {
-		t.Errorf("stance SVGs %v, want one per table", svgs)
+	for _, ext := range []string{"svg", "png"} {
+		if figs, _ := filepath.Glob(filepath.Join(out, "audit", "audit_stance_*."+ext)); len(figs) != 3 {
+			t.Errorf("stance %s figures %v, want one per table", ext, figs)
+		}
 	}
+	files, _ := filepath.Glob(filepath.Join(out, "audit", "*"))
+	reporttest.CheckFiles(t, files)
 }
 
 // checkAudit checks that every message of st has a sentiment and a stance
@@ -186,8 +212,42 @@ func checkAudit(t *testing.T, db *store.DB, st *roundtable.State, down bool) {
 	if msgs < 4 || count["sentiment"] != msgs || count["stance"] != msgs {
 		t.Errorf("table %s: %d messages, annotations %v", st.ID, msgs, count)
 	}
-	if !down && strings.HasPrefix(st.Config.Task.Topic, "Should") && count[audit.SelfReportInstrument] != 1 {
-		t.Errorf("table %s: %d self-reports, want Bob's one", st.ID, count[audit.SelfReportInstrument])
+	if count[audit.SelfReportInstrument] != 0 {
+		t.Errorf("table %s: %d self-report annotations; self-reports are survey answers", st.ID, count[audit.SelfReportInstrument])
+	}
+}
+
+// survey answers round r's self-report survey: each person in answers
+// clicks a level; when Alice has none, she closes the phase, which would
+// otherwise wait for her until its deadline.
+func (d *driver) survey(thread string, r, rounds int, answers map[bottest.User]string) {
+	d.t.Helper()
+	ask := d.post(thread, fmt.Sprintf("**Round %d of %d: survey phase", r, rounds))
+	for u, level := range answers {
+		d.do(u.Name+"'s self-report", func(ctx context.Context) error {
+			return d.p.Click(ctx, u, thread, ask.ID, controlLabelled(d.t, ask, level))
+		})
+		d.sees(u, fmt.Sprintf("Recorded privately for round %d: %s", r, level))
+	}
+	if _, ok := answers[bottest.Alice]; !ok {
+		d.command(bottest.Alice, thread, "close", nil)
+	}
+}
+
+// checkSurveyExports waits, per person, for an exported log holding want[0]
+// survey answers and withholding want[1].
+func (d *driver) checkSurveyExports(h bottest.FileReceiver, want map[bottest.User][2]int) {
+	d.t.Helper()
+	for u, w := range want {
+		var got [2]int
+		d.waitFor(fmt.Sprintf("%s's export with %v survey answers", u.Name, w), func() bool {
+			for _, f := range h.ReceivedFiles(u) {
+				if strings.HasSuffix(f.Name, ".jsonl") && !strings.HasSuffix(f.Name, ".audit.jsonl") {
+					got = [2]int{strings.Count(string(f.Data), `"type":"survey_answered","actor"`), strings.Count(string(f.Data), `{"type":"survey_answered","round"`)}
+				}
+			}
+			return got == w
+		})
 	}
 }
 

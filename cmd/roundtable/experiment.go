@@ -25,6 +25,10 @@ type experiment struct {
 	protocol *roundtable.Protocol
 	seats    func(run int, seed int64, k int) ([]roundtable.Participant, error)
 	units    map[string]string
+	// Set by the panel over an α/tolerance grid: one experiment per cell
+	// (variants), each naming its cell.
+	grid []*experiment
+	cell string
 }
 
 func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.Spec {
@@ -81,6 +85,12 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 	pr, err := f.proto.protocol("--protocol")
 	if err != nil {
 		return nil, usageError{err}
+	}
+	if pr != nil && pr.Name == roundtable.ProtocolPanel {
+		return a.panelExperiment(cfg, f)
+	}
+	if err := f.notPanel(); err != nil {
+		return nil, err
 	}
 	if pr != nil {
 		return a.protocolExperiment(cfg, f, pr)

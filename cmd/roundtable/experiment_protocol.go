@@ -8,7 +8,6 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
-	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // protocolExperiment runs a panel, chatroom or dyads table with offline
@@ -21,15 +20,15 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 	if err != nil {
 		return nil, err
 	}
-	if bias != "" && f.agent != "llm" {
-		return nil, usagef("--confirmation-bias: only language-model agents take instructions (--agent llm)")
+	if err := checkDyadAgents(f, pr, bias); err != nil {
+		return nil, err
 	}
 	if question(f) == "" {
 		return nil, usagef("--question: the %s protocol needs a statement, claim or brief, e.g. --question \"The earth is round.\"", pr.Name)
 	}
 	task := roundtable.TextTask{Topic: question(f)}
 	e := &experiment{
-		name:     pr.Name + "-" + f.agent,
+		name:     pr.Name + "-" + f.agent + f.proto.conditionTag(),
 		protocol: pr,
 		task:     func(int, int64) (roundtable.Task, error) { return task, nil },
 		seats:    protocolSeats(f, bias),
@@ -48,7 +47,7 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 		e.agents = func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
 			out := map[string]roundtable.Agent{}
 			for _, p := range ps {
-				ag, err := m.agent(p, task)
+				ag, err := m.llmAgent("", task, AgentConfig{Memory: llmMemory(f.proto.Memory)})
 				if err != nil {
 					return nil, err
 				}
@@ -75,8 +74,8 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 
 // question is what a protocol's table is about: --question, else --topic.
 func question(f simFlags) string {
-	if f.proto.Question != "" {
-		return f.proto.Question
+	if q := f.proto.claimText(); q != "" {
+		return q
 	}
 	return f.topic
 }
@@ -101,9 +100,12 @@ func protocolSeats(f simFlags, bias string) func(run int, seed int64, k int) ([]
 		for i := range ps {
 			ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1),
 				Kind: roundtable.Bot, Agent: f.agent, Stance: formatStance(stances[i])}
+			if f.proto.Control == roundtable.ControlNoRolePlay {
+				ps[i].Stance = "" // the control: no persona, no initial belief
+				continue
+			}
 			if f.agent == "llm" && f.proto.Protocol != roundtable.ProtocolPanel {
-				ps[i].Background = fmt.Sprintf("Your opinion on the statement %q: you %s with it (%s on a scale from -2, strongly disagree, to 2, strongly agree).",
-					question(f), opinion.LevelName(stances[i]), formatStance(stances[i])) + bias
+				seatPersona(&ps[i], f, seed, i+1, stances[i], bias)
 			}
 		}
 		return ps, nil

@@ -24,29 +24,36 @@ type ProtocolSettings struct {
 	Weight    float64  `toml:"weight"`    // dyads: DeGroot weight w
 	Mu        float64  `toml:"mu"`        // dyads: Deffuant mu
 	Epsilon   float64  `toml:"epsilon"`   // dyads: Deffuant confidence bound
-	// ConfirmationBias is none, weak or strong: an instruction in a
-	// language-model persona (Opinion dynamics).
+	// ConfirmationBias is none, weak or strong (Opinion dynamics): an
+	// instruction in a language-model persona; for the offline dyads
+	// agents, an update weight that falls with disagreement.
 	ConfirmationBias string `toml:"confirmation_bias"`
+	DyadSettings
+	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
+	// than one value runs the panel over their grid (panel_grid.go).
+	Alphas     []float64 `toml:"-"`
+	Tolerances []float64 `toml:"-"`
 }
 
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: 0.5, Tolerance: 1e-5,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none"}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", DyadSettings: dyadDefaults()}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom, questionnaire (the chatroom's baseline) or dyads (default from [sim], roundtable)")
 	fl.StringVar(&p.Question, "question", "", "the statement (chatroom), claim (dyads) or brief (panel)")
 	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
-	fl.Float64Var(&p.Alpha, "alpha", 0, "panel: weight of the newest opinion in the sentiment update (default 0.5)")
-	fl.Float64Var(&p.Tolerance, "tolerance", 0, "panel: stop when every sentiment moves less than this (default 1e-5)")
+	fl.Float64SliceVar(&p.Alphas, "alpha", nil, "panel: weight of the newest opinion in the sentiment update (default 0.5); a comma list runs a grid with --tolerance")
+	fl.Float64SliceVar(&p.Tolerances, "tolerance", nil, "panel: stop when every sentiment moves less than this (default 1e-5); a comma list runs a grid with --alpha")
 	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
 	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
 	fl.Float64Var(&p.Mu, "mu", 0, "dyads: Deffuant mu (default 0.3)")
 	fl.Float64Var(&p.Epsilon, "epsilon", 0, "dyads: Deffuant confidence bound epsilon (default 1)")
-	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "language-model personas: none, weak or strong confirmation bias (default none)")
+	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "dyads: none, weak or strong confirmation bias (an instruction to a model; a weight falling with disagreement offline) (default none)")
+	p.DyadSettings.register(fl)
 }
 
 // fill takes unset flags from the config.
@@ -55,13 +62,14 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "question", &p.Question, c.Question)
 	pick(changed, "stances", &p.Stances, c.Stances)
 	pick(changed, "confirmation-bias", &p.ConfirmationBias, c.ConfirmationBias)
-	pick(changed, "alpha", &p.Alpha, c.Alpha)
-	pick(changed, "tolerance", &p.Tolerance, c.Tolerance)
+	p.Alpha, p.Alphas = gridAxis(changed("alpha"), p.Alphas, c.Alpha)
+	p.Tolerance, p.Tolerances = gridAxis(changed("tolerance"), p.Tolerances, c.Tolerance)
 	pick(changed, "weight", &p.Weight, c.Weight)
 	pick(changed, "mu", &p.Mu, c.Mu)
 	pick(changed, "epsilon", &p.Epsilon, c.Epsilon)
 	pick(changed, "items", &p.Items, c.Items)
 	pick(changed, "two-way", &p.TwoWay, c.TwoWay)
+	p.DyadSettings.fill(changed, c.DyadSettings)
 }
 
 // pick sets *dst to the configured v unless the flag name was given.
@@ -74,8 +82,11 @@ func pick[T any](changed func(string) bool, name string, dst *T, v T) {
 // protocol builds the schedule; key names the config section or flag in
 // errors.
 func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
-	pr, err := roundtable.Preset(p.Protocol, roundtable.PresetOptions{Question: p.Question, Items: p.Items,
-		Alpha: p.Alpha, Tolerance: p.Tolerance, TwoWay: p.TwoWay})
+	if err := p.DyadSettings.check(key, p.Protocol, p.Question); err != nil {
+		return nil, err
+	}
+	pr, err := roundtable.Preset(p.Protocol, roundtable.PresetOptions{Question: p.claimText(), Items: p.Items,
+		Alpha: p.Alpha, Tolerance: p.Tolerance, TwoWay: p.TwoWay, Control: p.Control})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", key, strings.TrimPrefix(roundtable.ErrorMessage(err), "protocol: "))
 	}
@@ -84,6 +95,7 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 			return nil, fmt.Errorf("%s: %s", key, roundtable.ErrorMessage(err))
 		}
 	}
+	p.DyadSettings.record(pr, p)
 	return pr, nil
 }
 
@@ -110,9 +122,9 @@ func personaBias(level string) (string, error) {
 func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader) (roundtable.Agent, bool) {
 	switch kind {
 	case string(offline.DeGroot):
-		return offline.Dyad{Rule: offline.DeGroot, Weight: p.Weight}, true
+		return offline.Dyad{Rule: offline.DeGroot, Weight: p.Weight, Memory: p.Memory, Bias: p.ConfirmationBias}, true
 	case string(offline.Deffuant):
-		return offline.Dyad{Rule: offline.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon}, true
+		return offline.Dyad{Rule: offline.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon, Memory: p.Memory, Bias: p.ConfirmationBias}, true
 	case "persona":
 		return offline.Persona{}, true
 	case "evaluator":

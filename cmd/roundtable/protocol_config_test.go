@@ -53,3 +53,31 @@ func TestProtocolPresetsSeatModelFreeAgents(t *testing.T) {
 		}
 	}
 }
+
+// A [[table]] refuses, when the config is read, a model-free agent that
+// cannot play it, naming the key; the Facilitator sits at every protocol.
+func TestTablePresetRefusesAgentsThatCannotPlayIt(t *testing.T) {
+	app := &App{}
+	for _, c := range []struct{ body, want string }{
+		{"[[table]]\nname = \"c\"\nprotocol = \"chatroom\"\nquestion = \"q\"\nagents = [\"Trader 1\"]\n", "table[0].agents[0]: \"Trader 1\" is a rule-based trader"},
+		{"[[table]]\nname = \"c\"\nprotocol = \"chatroom\"\nquestion = \"q\"\nagents = [\"Facilitator\", \"Ada (DeGroot)\"]\n", "table[0].agents[1]: \"Ada (DeGroot)\" is a model-free degroot agent of the dyads protocol, not of a chatroom protocol table"},
+		{"[[table]]\nname = \"c\"\nprotocol = \"chatroom\"\nquestion = \"q\"\nagents = [\"Facilitator\", \"Pat (agrees)\"]\n", ""},
+		{"[[table]]\nname = \"d\"\nprotocol = \"dyads\"\nquestion = \"q\"\nagents = [\"Facilitator\", \"Ada (DeGroot)\"]\n", ""},
+	} {
+		cfg, err := LoadConfig(writeConfig(t, c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := app.newMinds(cfg, llmFlags{}, mindOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = app.botConfig(cfg, m)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.body, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+}

@@ -58,6 +58,9 @@ func opinions(s *roundtable.State) (start []float64, rows [][]float64) {
 	cur := make([]float64, len(s.Participants))
 	for i, p := range s.Participants {
 		cur[i], _ = opinion.ParseStance(p.Stance)
+		if p.Stance == "" {
+			cur[i] = math.NaN() // no initial belief (the no-role-play control): unknown until the first report
+		}
 	}
 	start = append([]float64(nil), cur...)
 	for _, r := range s.Rounds {
@@ -79,20 +82,22 @@ func measureDyads(_ roundtable.Task, s *roundtable.State) sim.Measures {
 	}
 	b, d := make([]float64, len(rows)), make([]float64, len(rows))
 	for i, row := range rows {
-		b[i], d[i] = opinion.Bias(row), opinion.Diversity(row)
+		b[i], d[i] = opinion.Bias(known(row)), opinion.Diversity(known(row))
 	}
-	rounded := make([]float64, len(final))
+	var rounded []float64
 	changed := 0.0
 	for i, x := range final {
-		rounded[i] = opinion.Round(x)
-		if x != start[i] {
+		if !math.IsNaN(x) {
+			rounded = append(rounded, opinion.Round(x))
+		}
+		if x != start[i] && !(math.IsNaN(x) && math.IsNaN(start[i])) {
 			changed++
 		}
 	}
 	return sim.Measures{Series: map[string][]float64{"B": b, "D": d}, Scalars: map[string]float64{
-		"B_final": opinion.Bias(final), "D_final": opinion.Diversity(final),
+		"B_final": opinion.Bias(known(final)), "D_final": opinion.Diversity(known(final)),
 		"B_rounded": opinion.Bias(rounded), "D_rounded": opinion.Diversity(rounded),
-		"B_initial": opinion.Bias(start), "D_initial": opinion.Diversity(start), "changed_agents": changed,
+		"B_initial": opinion.Bias(known(start)), "D_initial": opinion.Diversity(known(start)), "changed_agents": changed,
 	}}
 }
 
@@ -176,10 +181,13 @@ func boolf(b bool) float64 {
 
 // printProtocol prints the paper's headline figures of a protocol run.
 func printProtocol(w io.Writer, rules []vote.Rule, rep simReport) {
-	for _, r := range rules {
-		res := rep.Rules[string(r)]
+	for _, key := range resultKeys(rules, rep) {
+		res := rep.Rules[key]
 		sc := res.Summary.Scalars
-		fmt.Fprintf(w, "%s protocol, %d agents, up to %d rounds, %d runs (mean, standard error in parentheses)\n", rep.Protocol, rep.Agents, rep.Rounds, rep.Runs)
+		fmt.Fprintf(w, "%s protocol, %d agents, up to %d rounds, %d runs%s (mean, standard error in parentheses)\n", rep.Protocol, rep.Agents, rep.Rounds, rep.Runs, cellOf(key))
+		if len(rep.Params) > 0 {
+			fmt.Fprintf(w, "condition: %s\n", paramsText(rep.Params))
+		}
 		tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 		for _, k := range sim.Keys(sc) {
 			if strings.HasPrefix(k, "format_errors") {

@@ -129,6 +129,9 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 			if _, ok := bc.Agents[name]; !ok {
 				return bc, fmt.Errorf("%s.agents[%d]: no agent is named %q", key, j, name)
 			}
+			if err := seatable(bc.Agents[name], tc); err != nil {
+				return bc, fmt.Errorf("%s.agents[%d]: %w", key, j, err)
+			}
 		}
 		bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: tc, Agents: agents}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,5 +24,20 @@ func TestTablePresetAuditReplacesTheDefault(t *testing.T) {
 	}
 	if b.Audit == nil || !b.Audit.Has("sentiment") || b.Audit.SelfReport {
 		t.Errorf("preset b takes [bot]'s audit: %+v", b.Audit)
+	}
+}
+
+// A preset asking for self-reports with a stop rule their survey cannot
+// follow is refused when the config loads, naming the file and the keys.
+func TestSelfReportPresetWithConsecutiveAgreementsIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.toml")
+	body := "[[table]]\nname = \"a\"\ntopic = \"T\"\nearly_stop = \"consecutive-agreements\"\naudit_statement = \"S\"\nself_report = true\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadConfig(path)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "table[0]") ||
+		!strings.Contains(err.Error(), "self_report") || !strings.Contains(err.Error(), "early_stop") {
+		t.Errorf("LoadConfig: %v", err)
 	}
 }

@@ -201,12 +201,15 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if c.Protocol, err = t.ProtocolSettings.protocol(key + ".protocol"); err != nil {
 		return c, err
 	}
+	if err := t.ProtocolSettings.liveCheck(key); err != nil {
+		return c, err
+	}
 	if c.Protocol != nil && c.Task.Topic == "" {
 		c.Task.Topic = t.Question
 	}
 	c.Audit = t.AuditSettings.spec(def.AuditSettings)
 	c = c.WithDefaults()
-	if err := c.Validate(); err != nil {
+	if err := c.ValidateNew(); err != nil {
 		return c, fmt.Errorf("%s: %s", key, strings.TrimPrefix(err.Error(), "invalid: "))
 	}
 	return c, nil

@@ -28,6 +28,7 @@ type simFlags struct {
 	phaseTimeout                                                time.Duration
 	llm                                                         llmFlags
 	proto                                                       ProtocolSettings
+	panel                                                       panelFlags
 }
 
 func (a *App) simCmd() *cobra.Command {
@@ -76,6 +77,7 @@ degroot or deffuant (dyads), or --agent llm.`,
 	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
 	f.llm.register(fl)
 	f.proto.register(fl)
+	f.panel.register(fl)
 	return cmd
 }
 
@@ -167,8 +169,10 @@ type simReport struct {
 	WallNS  time.Duration         `json:"wall_ns"`
 	Units   map[string]string     `json:"units"` // the unit of every metric below
 	Rules   map[string]sim.Result `json:"rules"`
-	// Protocol is the schedule's name, when not RoundTable's.
-	Protocol string `json:"protocol,omitempty"`
+	// Protocol is the schedule's name, when not RoundTable's, and Params
+	// its recorded parameters (a dyads run's condition).
+	Protocol string            `json:"protocol,omitempty"`
+	Params   map[string]string `json:"params,omitempty"`
 }
 
 func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
@@ -200,25 +204,27 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
 		Started: time.Now().UTC(), Units: withUnits(metricUnits, exp.units), Rules: map[string]sim.Result{}}
 	if exp.protocol != nil {
-		rep.Protocol = exp.protocol.Name
+		rep.Protocol, rep.Params = exp.protocol.Name, exp.protocol.Params
 	}
-	bar := a.progress(len(rules) * f.runs)
+	bar := a.progress(len(rules) * f.runs * len(exp.variants()))
 	for _, rule := range rules {
 		tc, err := f.tableConfig(rule)
 		if err != nil {
 			return err
 		}
-		spec := exp.spec(rule, tc, f)
-		spec.Progress = func(int, int) { _ = bar.Add(1) }
-		spec.Logger = a.logger()
-		res, err := sim.Execute(ctx, db, roundtable.SystemClock{}, spec)
-		if err != nil {
-			if cause := context.Cause(ctx); cause != nil && cmd.Context().Err() == nil {
-				return cause // an endpoint cannot serve the run: its one message
+		for _, v := range exp.variants() {
+			spec := v.spec(rule, tc, f)
+			spec.Progress = func(int, int) { _ = bar.Add(1) }
+			spec.Logger = a.logger()
+			res, err := sim.Execute(ctx, db, roundtable.SystemClock{}, spec)
+			if err != nil {
+				if cause := context.Cause(ctx); cause != nil && cmd.Context().Err() == nil {
+					return cause // an endpoint cannot serve the run: its one message
+				}
+				return err
 			}
-			return err
+			rep.Rules[resultKey(string(rule), v)] = res
 		}
-		rep.Rules[string(rule)] = res
 	}
 	_ = bar.Finish()
 	rep.WallNS = time.Since(rep.Started)

@@ -130,6 +130,8 @@ func TestSimProtocolsWithLLMAgents(t *testing.T) {
 	for _, args := range [][]string{
 		{"--protocol", "dyads", "--rounds", "4"},
 		{"--protocol", "chatroom", "--rounds", "3"},
+		{"--protocol", "questionnaire", "--rounds", "1"},
+		{"--protocol", "dyads", "--rounds", "4", "--control", "no-interaction", "--memory", "reflective"},
 		{"--protocol", "panel", "--items", "Ann,Ben", "--rounds", "2"},
 	} {
 		t.Run(args[1], func(t *testing.T) {
@@ -180,7 +182,7 @@ func TestSimProtocolRefusesBadFlags(t *testing.T) {
 		"--agent":             {"--protocol", "chatroom", "--agent", "deffuant", "--question", "x"},
 		"--stances":           {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
 		"--rule":              {"--protocol", "dyads", "--rule", "all", "--question", "x"},
-		"--confirmation-bias": {"--protocol", "dyads", "--confirmation-bias", "strong", "--question", "x"},
+		"--confirmation-bias": {"--protocol", "chatroom", "--confirmation-bias", "strong", "--question", "x"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {

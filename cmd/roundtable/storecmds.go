@@ -122,7 +122,7 @@ events (who acted, not what), and private reasoning is left out.`,
 			// The operator exports as a researcher: everything of an ended
 			// table, reasoning included; of a running table only what its
 			// participants have all seen (roundtable.Visible).
-			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true}}); err != nil {
+			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true, Organiser: true}}); err != nil {
 				return err
 			}
 			return a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo)

@@ -25,6 +25,9 @@ const DefaultWindow = 2
 // historyText is the history part of a prompt under the agent's memory
 // policy; u collects the usage of a reflective memory update.
 func (a *Agent) historyText(ctx context.Context, v roundtable.View, u *roundtable.Usage) string {
+	if v.Protocol == roundtable.ProtocolDyads {
+		return a.experienceHistory(ctx, v, u)
+	}
 	var b strings.Builder
 	switch a.opt.Memory {
 	case MemoryWindow:
@@ -106,7 +109,12 @@ func (a *Agent) reflectiveText(ctx context.Context, v roundtable.View, u *roundt
 	defer p.mu.Unlock()
 	notes := p.text
 	if last := v.History[len(v.History)-1].Round; p.upTo < last {
-		notes = a.reflect(ctx, v, p, u)
+		since := roundsAfter(v.History, p.upTo)
+		lines := make([]string, len(since))
+		for i, r := range since {
+			lines[i] = roundLine(v, r)
+		}
+		notes = a.reflect(ctx, v, p, u, reflectPrompt(v, p.text, since), lines)
 		if ctx.Err() == nil { // out of time, the fallback serves once and the next phase tries again
 			p.text, p.upTo = notes, last
 		}
@@ -114,19 +122,25 @@ func (a *Agent) reflectiveText(ctx context.Context, v roundtable.View, u *roundt
 	return "Your notes on the rounds so far:\n" + notes + "\n" + roundText(v, v.History[len(v.History)-1])
 }
 
-// reflect asks the model to rewrite the notes with the rounds they do not
-// cover yet. If the model fails, the missing rounds are appended as
-// deterministic one-line summaries instead, so the table goes on.
-func (a *Agent) reflect(ctx context.Context, v roundtable.View, p *page, u *roundtable.Usage) string {
+// roundsAfter returns the rounds of history after round upTo.
+func roundsAfter(history []roundtable.RoundRecord, upTo int) []roundtable.RoundRecord {
 	var since []roundtable.RoundRecord
-	for _, r := range v.History {
-		if r.Round > p.upTo {
+	for _, r := range history {
+		if r.Round > upTo {
 			since = append(since, r)
 		}
 	}
+	return since
+}
+
+// reflect asks the model to rewrite the notes with what they do not cover
+// yet (prompt). If the model fails, the fallback lines (deterministic
+// one-line summaries of the same) are appended instead, so the table
+// goes on.
+func (a *Agent) reflect(ctx context.Context, v roundtable.View, p *page, u *roundtable.Usage, prompt string, fallback []string) string {
 	s := memorySchema()
 	mode := a.outputMode()
-	req := a.request(v, roundtable.PhaseNone, 0, a.messages(reflectPrompt(v, p.text, since), mode, v, s), s, mode)
+	req := a.request(v, roundtable.PhaseNone, 0, a.messages(prompt, mode, v, s), s, mode)
 	resp, err := a.complete(ctx, req, u)
 	if err == nil && resp.Finish != "" && resp.Finish != FinishStop {
 		err = fmt.Errorf("the model stopped early (%s)", resp.Finish)
@@ -140,8 +154,8 @@ func (a *Agent) reflect(ctx context.Context, v roundtable.View, p *page, u *roun
 	a.log.Warn("memory update failed; using short summaries", "table", v.Table, "participant", v.Self.ID, "round", v.Round, "err", err)
 	var b strings.Builder
 	b.WriteString(p.text)
-	for _, r := range since {
-		b.WriteString("\n" + roundLine(v, r))
+	for _, l := range fallback {
+		b.WriteString("\n" + l)
 	}
 	return strings.TrimSpace(b.String())
 }

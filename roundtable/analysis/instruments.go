@@ -63,13 +63,20 @@ type StanceResult struct {
 	Votes    map[string]int `json:"votes"`
 }
 
-// Stance classifies with c.
-func Stance(c stance.Classifier) Instrument { return stanceInstrument{c} }
+// StanceClassifier classifies the stance of a text: stance.Classifier
+// (a model through a labeler) or stance.Lexicon (offline).
+type StanceClassifier interface {
+	Classify(ctx context.Context, text string) (stance.Result, error)
+	Model() string
+}
 
-type stanceInstrument struct{ c stance.Classifier }
+// Stance classifies with c.
+func Stance(c StanceClassifier) Instrument { return stanceInstrument{c} }
+
+type stanceInstrument struct{ c StanceClassifier }
 
 func (stanceInstrument) Name() string    { return stance.Instrument }
-func (s stanceInstrument) Model() string { return s.c.Labeler.Model() }
+func (s stanceInstrument) Model() string { return s.c.Model() }
 func (s stanceInstrument) Measure(ctx context.Context, it Item) (Measurement, error) {
 	r, err := s.c.Classify(ctx, it.Text)
 	m := Measurement{Samples: []any{r.Verdicts.Presence, r.Verdicts.Signal}}

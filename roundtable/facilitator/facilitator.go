@@ -1,7 +1,10 @@
 // Package facilitator is a rule-based participant for free-text tables: it
 // needs no language model, so a live table on the embedded defaults still
 // has a bot at it. It never proposes; each round it sums up where the table
-// stands and backs the candidate with the broadest support.
+// stands and backs the candidate with the broadest support. At protocol
+// tables (panel, chatroom, dyads) it invites those who have not spoken,
+// writes a neutral private note and reports the middle of every survey
+// scale.
 package facilitator
 
 import (
@@ -21,6 +24,9 @@ var _ roundtable.Agent = Agent{}
 
 // Act implements roundtable.Agent.
 func (Agent) Act(_ context.Context, v roundtable.View) (roundtable.Action, error) {
+	if a, ok := actScheduled(v); ok {
+		return a, nil
+	}
 	switch v.Phase {
 	case roundtable.PhaseMessage:
 		return roundtable.Say{Text: summary(v)}, nil

@@ -29,7 +29,25 @@ type Dyad struct {
 	Weight  float64 // DeGroot w; 0 means opinion.DefaultWeight
 	Mu      float64 // Deffuant mu; 0 means opinion.DefaultMu
 	Epsilon float64 // Deffuant epsilon; 0 means opinion.DefaultEpsilon
+	// Memory is MemoryCumulative (""), where the belief carried from one
+	// experience to the next is exact, or MemoryReflective, where it is a
+	// compact deterministic summary (see reflect).
+	Memory string
+	// Bias is a confirmation-bias level (opinion.BiasNone, BiasWeak,
+	// BiasStrong): the update's weight shrinks with disagreement
+	// (opinion.BiasFactor).
+	Bias string
 }
+
+// The memory policies of an offline Dyad.
+const (
+	MemoryCumulative = "cumulative"
+	MemoryReflective = "reflective"
+)
+
+// summaryPrefix labels the deterministic summary a reflective offline
+// Dyad keeps in its report's reason.
+const summaryPrefix = "offline reflective memory (deterministic summary): "
 
 var _ roundtable.Agent = Dyad{}
 
@@ -43,12 +61,28 @@ func (d Dyad) Act(_ context.Context, v roundtable.View) (roundtable.Action, erro
 	}
 	switch v.Phase {
 	case roundtable.PhaseMessage, roundtable.PhasePrivate:
-		return roundtable.Say{Text: fmt.Sprintf("On %q my belief is %.4f on the scale from -2 (false) to 2 (true).", claim(v), x)}, nil
+		return roundtable.Say{Text: fmt.Sprintf("On %q my belief is %.4f on the scale from -2 (false) to 2 (true).", claim(v), d.recall(x))}, nil
 	case roundtable.PhaseSurvey:
-		y, reason := d.update(x, v)
-		return roundtable.Report{Values: []float64{clamp(y, v.Scale)}, Reason: reason}, nil
+		y, reason := d.update(d.recall(x), v)
+		y = clamp(y, v.Scale)
+		if d.Memory == MemoryReflective {
+			reason = summaryPrefix + fmt.Sprintf("I %s (%s)", opinion.LevelName(y), reason)
+		}
+		return roundtable.Report{Values: []float64{y}, Reason: reason}, nil
 	}
 	return nil, fmt.Errorf("offline dyad: no action in the %s phase", v.Phase)
+}
+
+// recall is the belief the agent starts an experience from. Cumulative
+// memory holds every experience, so the belief is exact. Reflective
+// memory holds only a compact summary, which keeps the belief as one of
+// the five stance levels (what a few sentences say of it), so the agent
+// starts from that level.
+func (d Dyad) recall(x float64) float64 {
+	if d.Memory == MemoryReflective {
+		return opinion.Round(x)
+	}
+	return x
 }
 
 func (d Dyad) update(x float64, v roundtable.View) (float64, string) {
@@ -61,13 +95,25 @@ func (d Dyad) update(x float64, v roundtable.View) (float64, string) {
 		if err != nil {
 			continue
 		}
+		keep, _ := opinion.BiasFactor(d.Bias, other-x) // Validate reports a bad level
 		if d.Rule == Deffuant {
-			y, _ := opinion.Deffuant(x, other, or(d.Mu, opinion.DefaultMu), or(d.Epsilon, opinion.DefaultEpsilon))
+			y, _ := opinion.Deffuant(x, other, keep*or(d.Mu, opinion.DefaultMu), or(d.Epsilon, opinion.DefaultEpsilon))
 			return y, fmt.Sprintf("Deffuant update toward %s's %.4f", v.Name(m.From), other)
 		}
-		return opinion.DeGroot(x, other, or(d.Weight, opinion.DefaultWeight)), fmt.Sprintf("DeGroot update toward %s's %.4f", v.Name(m.From), other)
+		return opinion.DeGroot(x, other, keep*or(d.Weight, opinion.DefaultWeight)), fmt.Sprintf("DeGroot update toward %s's %.4f", v.Name(m.From), other)
 	}
 	return x, "heard no belief this round"
+}
+
+// Validate reports a Dyad's first bad setting.
+func (d Dyad) Validate() error {
+	switch d.Memory {
+	case "", MemoryCumulative, MemoryReflective:
+	default:
+		return fmt.Errorf("memory %q is not %s or %s", d.Memory, MemoryCumulative, MemoryReflective)
+	}
+	_, err := opinion.BiasFactor(d.Bias, 0)
+	return err
 }
 
 // Belief is Self's current belief: its latest report, else its persona's

@@ -4,41 +4,26 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/offline"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // play runs a table of the protocol with one agent for every seat.
 func play(t *testing.T, pr *roundtable.Protocol, rounds int, stances []string, ag roundtable.Agent) *roundtable.State {
 	t.Helper()
-	ctx := context.Background()
 	ps := make([]roundtable.Participant, len(stances))
 	agents := map[string]roundtable.Agent{}
 	for i, st := range stances {
 		ps[i] = roundtable.Participant{ID: fmt.Sprintf("a%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Stance: st}
 		agents[ps[i].ID] = ag
 	}
-	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: rounds, Seed: 9, Protocol: pr, Participants: ps,
-		Task: roundtable.TaskSpec{Kind: "text", Topic: "the claim"}}
-	tb, err := roundtable.Create(ctx, roundtabletest.NewMemStore(), roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "the claim"}, "t", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := (&roundtable.Runner{Agents: agents}).Run(ctx, tb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Failures != 0 {
-		t.Fatalf("%d failed actions", st.Failures)
-	}
-	return tb.Snapshot()
+	return roundtabletest.PlayProtocol(t, pr, rounds, 9, ps, agents)
 }
 
 // beliefs replays a dyads log by hand: everyone starts at its stance; the
@@ -166,4 +151,35 @@ func firstSentence(s string) string {
 		}
 	}
 	return s
+}
+
+func TestDyadValidateNamesTheBadSetting(t *testing.T) {
+	if err := (offline.Dyad{Memory: "reflective", Bias: "strong"}).Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range map[offline.Dyad]string{
+		{Memory: "photographic"}: `memory "photographic"`,
+		{Bias: "extreme"}:        `confirmation bias "extreme"`,
+	} {
+		if err := d.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", d, err, want)
+		}
+	}
+}
+
+// Offline reflective memory carries the belief as a stance level: a
+// DeGroot listener at 0.4 (kept as 0) that hears 2 moves to 1, not 1.2.
+func TestReflectiveDyadStartsFromItsSummaryLevel(t *testing.T) {
+	v := roundtable.View{Phase: roundtable.PhaseSurvey, Self: roundtable.Participant{ID: "j"}, Scale: &roundtable.Scale{Min: -2, Max: 2},
+		History: []roundtable.RoundRecord{{Round: 1, Surveys: []roundtable.SurveyAnswer{{By: "j", Values: []float64{0.4}}}}},
+		Current: roundtable.RoundRecord{Round: 2, Messages: []roundtable.Message{{From: "i", To: []string{"j"}, Text: `On "q" my belief is 2.0000 on the scale from -2 (false) to 2 (true).`}}}}
+	for mem, want := range map[string]float64{"": 1.2, "reflective": 1} {
+		a, err := offline.Dyad{Rule: offline.DeGroot, Memory: mem}.Act(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.(roundtable.Report).Values[0]; math.Abs(got-want) > 1e-9 {
+			t.Errorf("memory %q: %v, want %v", mem, got, want)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/panel"
 )
 
 // Evaluator is a panel agent driven by a lexicon. Each judge starts with a
@@ -16,9 +17,17 @@ import (
 // said of the item last round, writes the lexicon phrase whose VADER score
 // is nearest that aim, and reports S_i(t) = alpha*S_O + (1-alpha)*S_i(t-1)
 // with S_O the VADER score of its own phrase (Sentimental Agents' update).
+//
+// Each message also restates the judge's mental model of self (Say.Self),
+// made from its role (its participant name) by panel.Restate: the role
+// vocabulary's criteria most salient in what its peers said last round.
+// When the items have source documents (Passages), each opinion cites the
+// passage that best fits those criteria (panel.Evidence).
 type Evaluator struct {
 	Vader *sentiment.Vader
 	Alpha float64 // 0 means sentiment.DefaultAlpha
+	// Passages are the sentences of each item's source document, by item.
+	Passages map[string][]string
 }
 
 var _ roundtable.Agent = (*Evaluator)(nil)
@@ -39,11 +48,15 @@ func (e *Evaluator) Act(_ context.Context, v roundtable.View) (roundtable.Action
 	items := panelItems(v)
 	switch v.Phase {
 	case roundtable.PhaseMessage:
+		model := panel.Restate(v.Self.Name, lastHeard(v))
 		lines := make([]string, len(items))
 		for i, it := range items {
 			lines[i] = e.phraseFor(it, e.aim(v, i, it))
+			if c, p := panel.Evidence(model, e.Passages[it], v.Round); p != "" {
+				lines[i] += fmt.Sprintf(" On %s's %s: %s", it, c, p)
+			}
 		}
-		return roundtable.Say{Text: strings.Join(lines, " ")}, nil
+		return roundtable.Say{Text: strings.Join(lines, " "), Self: &model}, nil
 	case roundtable.PhaseSurvey:
 		return e.report(v, items), nil
 	}
@@ -102,6 +115,20 @@ func (e *Evaluator) phraseFor(item string, aim float64) string {
 		}
 	}
 	return best
+}
+
+// lastHeard are the peers' messages of the previous round.
+func lastHeard(v roundtable.View) []string {
+	if len(v.History) == 0 {
+		return nil
+	}
+	var out []string
+	for _, m := range v.History[len(v.History)-1].Messages {
+		if m.From != v.Self.ID {
+			out = append(out, m.Text)
+		}
+	}
+	return out
 }
 
 func panelItems(v roundtable.View) []string {

@@ -124,3 +124,23 @@ func TestParseStance(t *testing.T) {
 		t.Error("maybe accepted")
 	}
 }
+
+func TestBiasFactorHandComputed(t *testing.T) {
+	for _, c := range []struct {
+		level string
+		d     float64
+		want  float64
+	}{
+		{"none", 4, 1}, {"", 2, 1},
+		{"weak", 0, 1}, {"weak", 2, 0.75}, {"weak", 4, 0.5}, {"weak", -4, 0.5},
+		{"strong", 0, 1}, {"strong", 2, 0.25}, {"strong", 4, 0}, {"strong", 6, 0},
+	} {
+		got, err := opinion.BiasFactor(c.level, c.d)
+		if err != nil || !near(got, c.want) {
+			t.Errorf("BiasFactor(%q, %v) = %v, %v; want %v", c.level, c.d, got, err, c.want)
+		}
+	}
+	if _, err := opinion.BiasFactor("extreme", 1); err == nil {
+		t.Error("an unknown level passed")
+	}
+}

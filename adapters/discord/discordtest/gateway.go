@@ -185,14 +185,24 @@ func (s *Server) dispatchLocked(typ string, d any) {
 // before moving a session; the client is expected to resume. Dispatches
 // until then are kept for the resume.
 func (s *Server) Reconnect() error {
+	conn, err := s.detach()
+	if err != nil {
+		return err
+	}
+	return conn.send(map[string]any{"op": 7, "d": nil})
+}
+
+// detach takes the client's connection off its session, which keeps the
+// dispatches until the client resumes.
+func (s *Server) detach() (*gwConn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess == nil || s.sess.conn == nil {
-		return errors.New("discordtest: no client connected")
+		return nil, errors.New("discordtest: no client connected")
 	}
 	conn := s.sess.conn
 	s.sess.conn = nil
-	return conn.send(map[string]any{"op": 7, "d": nil})
+	return conn, nil
 }
 
 // EndSession forgets the gateway session (the bot process is gone):
@@ -224,3 +234,17 @@ func (s *Server) Registered() bool {
 	}
 	return false
 }
+
+// DropGateway closes the client's gateway connection abruptly, as a
+// network failure does: the client is expected to reconnect and resume.
+// Dispatches until then are kept for the resume.
+func (s *Server) DropGateway() error {
+	conn, err := s.detach()
+	if err != nil {
+		return err
+	}
+	return conn.c.Close()
+}
+
+// DropEvents implements bottest.Dropper.
+func (h *Harness) DropEvents() error { return h.DropGateway() }

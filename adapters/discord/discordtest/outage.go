@@ -41,7 +41,7 @@ const nonceWindow = 5 * time.Minute
 // byNonce returns the bot's message in ch created with body's enforced
 // nonce, if there is one; the caller holds mu.
 func (s *Server) byNonce(ch string, body messageBody) *message {
-	if !body.EnforceNonce || body.Nonce == "" {
+	if !body.EnforceNonce || body.Nonce == "" || s.opts.ForgetNonces {
 		return nil
 	}
 	for _, m := range s.messages[ch] {

@@ -46,6 +46,9 @@ type Options struct {
 	// X-RateLimit-Remaining reaches 0 (default 1000 per second).
 	Limit  int
 	Window time.Duration
+	// ForgetNonces makes the fake ignore enforce_nonce, as Discord does
+	// once a nonce is a few minutes old (after a long outage or restart).
+	ForgetNonces bool
 }
 
 // Stats count what the fake saw.
@@ -171,7 +174,7 @@ func New(t testing.TB, opts Options) *Server {
 		files: map[string][]File{}, modals: map[string]*modal{}, updates: make(chan struct{}, 1),
 		guilds: map[string]*guild{GuildID: newGuild(GuildID, "Test guild")}}
 	s.guilds[GuildID].roles = append(s.guilds[GuildID].roles, Role{ID: ModeratorRoleID, Name: "moderators", Permissions: permMember | permManageChannels})
-	s.OnFail, s.ServiceUnavail = s.notify, serviceUnavailable
+	s.OnFail, s.ServiceUnavail, s.IsPost = s.notify, serviceUnavailable, isPost
 	s.srv = httptest.NewServer(s.routes())
 	t.Cleanup(s.srv.Close)
 	return s
@@ -235,6 +238,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v9/guilds/{guild}", s.getGuild, true)
 	api("GET /api/v9/guilds/{guild}/members/{user}", s.getMember, true)
 	api("POST /api/v9/channels/{ch}/messages", s.createMessage, true)
+	api("GET /api/v9/channels/{ch}/messages", s.listMessages, true)
 	api("POST /api/v9/users/@me/channels", s.createDM, true)
 	api("PATCH /api/v9/channels/{ch}/messages/{mid}", s.editMessage, true)
 	api("POST /api/v9/channels/{ch}/threads", s.startThread, true)

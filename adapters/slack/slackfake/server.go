@@ -36,6 +36,9 @@ type Options struct {
 	// QuietBots stops the fake from echoing the app's own posts as message
 	// events (Slack sends them; the adapter must ignore them).
 	QuietBots bool
+	// NoHistory is an app installed without channels:history: reading a
+	// channel's history or a thread's replies answers missing_scope.
+	NoHistory bool
 }
 
 // Server is a fake Slack: the Web API methods the adapter calls and a
@@ -77,7 +80,7 @@ func New(opt Options) *Server {
 		states: map[string]chanState{}, hooks: map[string]*hook{},
 		updates: make(chan struct{}, 1)}
 	s.sock.init()
-	s.OnFail = s.notify
+	s.OnFail, s.IsPost = s.notify, isPost
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)

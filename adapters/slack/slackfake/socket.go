@@ -260,3 +260,13 @@ func (k *sockets) closeAll() {
 		_ = c.ws.Close()
 	}
 }
+
+// DropSockets closes every Socket Mode connection abruptly, as a network
+// failure does: the app is expected to open a new one.
+func (s *Server) DropSockets() { s.sock.closeAll() }
+
+// DropEvents implements bottest.Dropper.
+func (h *Harness) DropEvents() error {
+	h.Fake.DropSockets()
+	return nil
+}

@@ -97,11 +97,11 @@
     if (parts.length !== 4 || !s) { return true; }
     var round = Number(parts[2]), verb = parts[3];
     if (verb === 'status') { return true; }
-    if (verb.indexOf('self') === 0) { return true; } // a round's self-report stays open, after the table's end too
     if (s.status === 'ended') { return false; }
     if (verb === 'join') { return !s.seated; }
     if (s.status !== 'running' || round !== s.round) { return false; }
-    var phase = { write: 'message', msg: 'message', prop: 'proposal', skip: 'proposal', choose: 'vote', ballot: 'vote', abstain: 'vote' }[verb];
+    if (verb.indexOf('self') === 0) { verb = 'survey'; } // a survey's one-click levels
+    var phase = { write: 'message', msg: 'message', prop: 'proposal', skip: 'proposal', choose: 'vote', ballot: 'vote', abstain: 'vote', survey: 'survey', pwrite: 'private' }[verb];
     return !phase || phase === s.phase;
   }
 

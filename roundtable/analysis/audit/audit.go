@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,13 +14,24 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 )
 
-// SelfReportInstrument names the annotations that hold people's private
-// self-reports: Model is "self:" + the participant's ID, so each
-// participant has one report per round, and Result is a SelfReport.
+// SelfReportInstrument names the annotations that held people's private
+// self-reports in logs written before self-reports became survey answers
+// (SurveyAnswered events): Model is "self:" + the participant's ID, so
+// each participant has one report per round, and Result is a SelfReport.
+// Build still reads them, so old audits analyse as before.
 const SelfReportInstrument = "self-report"
 
 // SelfReportModel is the Model of participant's self-report annotations.
 func SelfReportModel(participant string) string { return "self:" + participant }
+
+// OwnSelfReports returns anns without the self-report annotations of
+// anyone but participant who: what a view other than the organiser's
+// export may show of them.
+func OwnSelfReports(anns []roundtable.Annotation, who string) []roundtable.Annotation {
+	return slices.DeleteFunc(slices.Clone(anns), func(a roundtable.Annotation) bool {
+		return a.Instrument == SelfReportInstrument && (who == "" || a.Model != SelfReportModel(who))
+	})
+}
 
 // SelfReport is a participant's own account of its stance at the end of a
 // round, on the five stance levels.
@@ -125,6 +137,7 @@ func Build(evs []roundtable.Event, anns []roundtable.Annotation, alpha float64) 
 		t.Participants = append(t.Participants, ap)
 	}
 	index := map[uint64]*Message{}
+	var surveys surveyReader
 	for _, e := range evs {
 		switch d := e.Data.(type) {
 		case roundtable.TableCreated:
@@ -140,6 +153,9 @@ func Build(evs []roundtable.Event, anns []roundtable.Annotation, alpha float64) 
 				continue
 			}
 			p.Messages = append(p.Messages, Message{Seq: e.Seq, Round: d.Round, Delta: math.NaN(), S: math.NaN(), Score: math.NaN()})
+		}
+		if r, ok := surveys.read(e); ok && byID[r.Participant] != nil {
+			byID[r.Participant].addSelfReport(r)
 		}
 	}
 	for _, p := range t.Participants {
@@ -219,10 +235,19 @@ func (t *Table) selfReport(a roundtable.Annotation, byID map[string]*Participant
 		return fmt.Errorf("audit: table %s: self-report: %w", a.Table, err)
 	}
 	if p := byID[r.Participant]; p != nil {
-		p.SelfReports = append(p.SelfReports, r)
-		sort.Slice(p.SelfReports, func(i, j int) bool { return p.SelfReports[i].Round < p.SelfReports[j].Round })
+		p.addSelfReport(r)
 	}
 	return nil
+}
+
+// addSelfReport keeps r in round order; a round has one report per
+// participant, the survey event's over an old annotation's.
+func (p *Participant) addSelfReport(r SelfReport) {
+	if slices.ContainsFunc(p.SelfReports, func(o SelfReport) bool { return o.Round == r.Round }) {
+		return
+	}
+	p.SelfReports = append(p.SelfReports, r)
+	sort.SliceStable(p.SelfReports, func(i, j int) bool { return p.SelfReports[i].Round < p.SelfReports[j].Round })
 }
 
 // fold computes the sentiment trajectories and the unwarranted changes.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 )
 
 // sampleAudit is a table of two bots (Ada assigned +2, Bob with no
@@ -115,8 +116,16 @@ func TestReportsCSVAndSVG(t *testing.T) {
 		t.Errorf("stance SVG: want a ringed change and escaped names:\n%s", svg)
 	}
 	files, err := WriteReports(t.TempDir(), []*Table{tab})
-	if err != nil || len(files) != 6 {
+	if err != nil || len(files) != 8 {
 		t.Fatalf("WriteReports: %v, %v", files, err)
+	}
+	// Every figure as PNG (decoded) beside SVG (parsed), every CSV read.
+	if kinds := reporttest.CheckFiles(t, files); kinds[".png"] != 2 || kinds[".svg"] != 2 || kinds[".csv"] != 4 {
+		t.Errorf("files by kind %v, want 4 CSV and the sentiment and stance figures as PNG and SVG", kinds)
+	}
+	c := tab.Chart(StanceLevel)
+	if last := c.Lines[len(c.Lines)-1]; !last.Marks || last.Y[3] != 1 || !math.IsNaN(last.Y[0]) {
+		t.Errorf("stance chart: want Ada's unwarranted change (message 4, level 1) marked: %+v", last)
 	}
 }
 

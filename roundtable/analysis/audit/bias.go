@@ -84,13 +84,24 @@ func (t *Table) biasPoints() map[string][]biasPoint {
 
 // fitSlopes fits both slopes over pts.
 func fitSlopes(pts []biasPoint) Slopes {
+	x, y := make([]float64, len(pts)), make([]float64, len(pts))
+	for i, pt := range pts {
+		x[i], y[i] = pt.x, pt.y
+	}
+	return FitSlopes(x, y)
+}
+
+// FitSlopes fits both slopes over the observations (x[i], y[i]): x the
+// peers' sentiment, y the change; points with x = 0 are neither negative
+// nor positive peers.
+func FitSlopes(x, y []float64) Slopes {
 	var px, py, nx, ny []float64
-	for _, pt := range pts {
+	for i := range x {
 		switch {
-		case pt.x > 0:
-			px, py = append(px, pt.x), append(py, pt.y)
-		case pt.x < 0:
-			nx, ny = append(nx, pt.x), append(ny, pt.y)
+		case x[i] > 0:
+			px, py = append(px, x[i]), append(py, y[i])
+		case x[i] < 0:
+			nx, ny = append(nx, x[i]), append(ny, y[i])
 		}
 	}
 	s := Slopes{Positive: math.NaN(), Negative: math.NaN(), NPositive: len(px), NNegative: len(nx)}

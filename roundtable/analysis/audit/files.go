@@ -13,7 +13,7 @@ func sortSeqs(s []uint64) { slices.Sort(s) }
 // WriteReports writes the audit reports of tables into dir and returns
 // the files written: audit_summary.csv, audit_trajectories.csv,
 // audit_changes.csv, audit_slopes.csv and, per table, its sentiment and
-// stance trajectories as SVG.
+// stance trajectories as PNG and SVG.
 func WriteReports(dir string, tables []*Table) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("audit reports: %w", err)
@@ -45,10 +45,10 @@ func WriteReports(dir string, tables []*Table) ([]string, error) {
 		}
 	}
 	for _, t := range tables {
-		for _, w := range []What{SentimentS, StanceLevel} {
-			if err := put(fmt.Sprintf("audit_%s_%s.svg", w, safeName(t.ID)), []byte(t.SVG(w))); err != nil {
-				return files, err
-			}
+		written, err := writeFigures(dir, t)
+		files = append(files, written...)
+		if err != nil {
+			return files, err
 		}
 	}
 	return files, nil

@@ -55,11 +55,8 @@ func (t *Table) series(b *strings.Builder, p *Participant, i int, w What, x func
 	var pts []string
 	var rings []string
 	for _, m := range p.Messages {
-		v, ok := m.S, m.HasScore
-		if w == StanceLevel {
-			v, ok = float64(m.Stance), m.HasStance
-		}
-		if !ok || math.IsNaN(v) {
+		v, ok := m.value(w)
+		if !ok {
 			continue
 		}
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(m.Seq), y(v)))
@@ -85,6 +82,16 @@ func (t *Table) series(b *strings.Builder, p *Participant, i int, w What, x func
 	}
 	fmt.Fprintf(b, `<text class="legend" stroke="none" font-size="12" x="%g" y="%g">%s%s</text></g>`, svgW-padR+8, ly, name, flag)
 	b.WriteString(strings.Join(rings, ""))
+}
+
+// value is m's point on chart w: S or the classified level, and false
+// when it has none.
+func (m Message) value(w What) (float64, bool) {
+	v, ok := m.S, m.HasScore
+	if w == StanceLevel {
+		v, ok = float64(m.Stance), m.HasStance
+	}
+	return v, ok && !math.IsNaN(v)
 }
 
 // palette colours the series (colour-blind safe, Okabe-Ito).

@@ -14,10 +14,7 @@ import (
 
 // chartPlot draws a line chart; NaN points are left out.
 func chartPlot(c *Chart) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
-	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
+	p := gridPlot(c.Title, c.XLabel, c.YLabel)
 	for i, l := range c.Lines {
 		var pts plotter.XYs
 		for r, y := range l.Y {
@@ -26,6 +23,16 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 			}
 		}
 		if len(pts) == 0 {
+			continue
+		}
+		if l.Marks {
+			rings, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, fmt.Errorf("chart %s, marks %s: %w", c.Title, l.Name, err)
+			}
+			rings.Shape, rings.Radius, rings.Color = draw.RingGlyph{}, vg.Points(6), color.RGBA{R: 0xD5, G: 0x5E, A: 0xFF}
+			p.Add(rings)
+			p.Legend.Add(l.Name, rings)
 			continue
 		}
 		line, points, err := plotter.NewLinePoints(pts)
@@ -38,6 +45,9 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 		p.Add(line, points)
 		p.Legend.Add(l.Name, line, points)
 	}
+	if c.YMin < c.YMax {
+		p.Y.Min, p.Y.Max = c.YMin, c.YMax
+	}
 	// Room right of the last round for the legend, so it hides no line.
 	n := 0
 	for _, l := range c.Lines {
@@ -45,11 +55,26 @@ func chartPlot(c *Chart) (*plot.Plot, error) {
 	}
 	p.X.Min, p.X.Max = 1, float64(n)+0.3*float64(n)+1
 	var ticks []plot.Tick
+	every := max(1, (n+19)/20) // at most 20 labels
 	for r := 1; r <= n; r++ {
-		ticks = append(ticks, plot.Tick{Value: float64(r), Label: fmt.Sprint(r)})
+		label := ""
+		if (r-1)%every == 0 {
+			label = fmt.Sprint(r)
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(r), Label: label})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil
+}
+
+// gridPlot is an empty plot with a title, axis labels, a grid and the
+// legend at the top.
+func gridPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	return p
 }
 
 // graphPlot draws a transition graph: nodes on a circle, each edge a line

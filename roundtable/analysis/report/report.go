@@ -55,6 +55,8 @@ type Artifact struct {
 	Chart *Chart
 	Graph *Graph
 	Heat  *Heat
+	// Scatter, set instead of a chart, is drawn as a scatter plot.
+	Scatter *Scatter
 }
 
 // Heat is a heat map: Values[i][j] is row i (bottom first) in column j,
@@ -70,12 +72,17 @@ type Heat struct {
 type Chart struct {
 	Title, XLabel, YLabel string
 	Lines                 []Line
+	// YMin and YMax fix the y axis when YMin < YMax; else it fits the data.
+	YMin, YMax float64
 }
 
 // Line is one series; Y[r-1] is round r, NaN for no value.
 type Line struct {
 	Name string
 	Y    []float64
+	// Marks draws the points alone, ringed, to mark events on the other
+	// lines (an unwarranted change of stance, say).
+	Marks bool
 }
 
 // Graph is a transition graph: nodes and weighted directed edges.

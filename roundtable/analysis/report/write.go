@@ -59,6 +59,8 @@ func writeArtifact(dir string, a Artifact) ([]string, error) {
 	switch {
 	case a.Chart != nil:
 		p, err = chartPlot(a.Chart)
+	case a.Scatter != nil:
+		p, err = scatterPlot(a.Scatter)
 	case a.Heat != nil:
 		p, err = heatPlot(a.Heat)
 	case a.Graph != nil:
@@ -73,6 +75,23 @@ func writeArtifact(dir string, a Artifact) ([]string, error) {
 	if err != nil {
 		return files, fmt.Errorf("draw %s: %w", a.Name, err)
 	}
+	saved, err := save(p, base)
+	return append(files, saved...), err
+}
+
+// SaveChart draws c as base.png and base.svg, the figures of every report,
+// and returns the files written.
+func SaveChart(c *Chart, base string) ([]string, error) {
+	p, err := chartPlot(c)
+	if err != nil {
+		return nil, fmt.Errorf("draw %s: %w", base, err)
+	}
+	return save(p, base)
+}
+
+// save writes p as base.png and base.svg.
+func save(p *plot.Plot, base string) ([]string, error) {
+	var files []string
 	for _, ext := range []string{".png", ".svg"} {
 		if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, base+ext); err != nil {
 			return files, fmt.Errorf("save %s%s: %w", base, ext, err)

@@ -123,3 +123,6 @@ func (c Classifier) signalQuestion(text string) label.Question {
 			"\"statement\" means agreeing with the statement, \"complement\" agreeing with the complement; neutral if neither.",
 			c.Statement, c.complement())}
 }
+
+// Model names the labeler behind the classifier.
+func (c Classifier) Model() string { return c.Labeler.Model() }

@@ -1,0 +1,11 @@
+// Package panel holds what the evaluation panel of Sentimental Agents
+// (PROTOCOL.md section 2) adds beyond its schedule: the offline generator
+// of a judge's mental model of self, the quality metrics of a panel run
+// (nuance, drift, defensibility, platitude) and the cognitive-bias points
+// and slopes of its sentiment updates.
+//
+// Everything here is deterministic and needs no model: texts are split
+// into arguments as the sentiment instrument splits them and compared as
+// hashed TF-IDF vectors (package embed), named as such wherever a figure
+// depends on them.
+package panel
