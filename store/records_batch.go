@@ -42,14 +42,7 @@ func (db *DB) AddBlobs(ctx context.Context, recs []struct {
 		}
 		return nil
 	}
-	var err error
-	if db.pending.Add(1) == 1 { // alone: commit at once rather than wait for company
-		err = db.bolt.Update(fn)
-	} else {
-		err = db.bolt.Batch(fn)
-	}
-	db.pending.Add(-1)
-	if err != nil {
+	if err := db.commitSoon(fn); err != nil {
 		return fmt.Errorf("add %d blobs: %w", len(recs), err)
 	}
 	return nil
