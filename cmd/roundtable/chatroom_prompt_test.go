@@ -44,12 +44,14 @@ func TestChatroomPromptRestatesPersonaBeforeTrimmedHistory(t *testing.T) {
 	defer srv.Close()
 	const budget = 300
 	complement := "Cities should keep cars in their centres."
+	dir := t.TempDir()
 	code, _, errOut := run(t, "", "sim", "--protocol", "chatroom", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
 		"--stances", "echo:-2", "--question", "Cities should ban cars from their centres.", "--complement", complement,
-		"--context-chars", fmt.Sprint(budget), "--agents", "3", "--rounds", "10", "--runs", "1", "--out", t.TempDir())
+		"--context-chars", fmt.Sprint(budget), "--agents", "3", "--rounds", "10", "--runs", "1", "--out", dir)
 	if code != 0 {
 		t.Fatalf("sim: exit %d: %s", code, errOut)
 	}
+	checkJudgeAsksAbout(t, dir, complement)
 	if len(script.said) != 10 {
 		t.Fatalf("%d chat messages, want 10", len(script.said))
 	}
@@ -130,4 +132,24 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// checkJudgeAsksAbout runs analyze's model stance classifier over the run
+// in dir and checks that every question names the personas' complement.
+func checkJudgeAsksAbout(t *testing.T, dir, complement string) {
+	t.Helper()
+	judge := openaitest.NewServer(func(_ context.Context, q *openaitest.Request) openaitest.Reply {
+		return openaitest.JSON(map[string]string{"reasoning": "scripted", "label": "yes"})
+	})
+	defer judge.Close()
+	chatroomRows(t, dir, "--stance", "llm", "--samples", "1", "--llm-base-url", judge.URL(), "--llm-model", "judge")
+	reqs := judge.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("analyze asked the judge nothing")
+	}
+	for _, r := range reqs {
+		if !strings.Contains(r.LastUser()+r.System(), "Complement: "+complement) {
+			t.Fatalf("the stance classifier was not given the complement:\n%s\n%s", r.System(), r.LastUser())
+		}
+	}
 }

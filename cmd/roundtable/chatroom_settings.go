@@ -63,6 +63,19 @@ func (c ChatroomSettings) liveCheck(key string) error {
 	return nil
 }
 
+// record keeps the complement in a chatroom's protocol parameters, so
+// that analyze's stance classifier asks about the same two statements the
+// personas were given.
+func (c ChatroomSettings) record(pr *roundtable.Protocol) {
+	if pr == nil || c.Complement == "" || (pr.Name != roundtable.ProtocolChatroom && pr.Name != roundtable.ProtocolQuestionnaire) {
+		return
+	}
+	if pr.Params == nil {
+		pr.Params = map[string]string{}
+	}
+	pr.Params["complement"] = c.Complement
+}
+
 // chatPersona is the persona of a model's chatroom seat (Conversational
 // bias, section 3.1).
 func chatPersona(name string, f simFlags, stance float64) string {

@@ -102,6 +102,7 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 		}
 	}
 	p.DyadSettings.record(pr, p)
+	p.ChatroomSettings.record(pr)
 	return pr, nil
 }
 
