@@ -42,7 +42,11 @@ func systemPrompt(v roundtable.View) string {
 	if strings.TrimSpace(v.Private) != "" {
 		section(&b, "Known only to you", v.Private)
 	}
-	section(&b, "Who you are", personaText(me))
+	if v.Protocol == roundtable.ProtocolChatroom {
+		section(&b, "Who you are", chatroomPersona(v))
+	} else {
+		section(&b, "Who you are", personaText(me))
+	}
 	section(&b, "Participants", participantList(v))
 	b.WriteString("\nAnswer every request with one JSON object and nothing else.\n")
 	return b.String()

@@ -22,6 +22,12 @@ type ChatPersona struct {
 	Elaboration, Example string
 }
 
+// chatSetting opens the setting sentence of every ChatPersona text.
+const chatSetting = "You are taking part in an online chat about "
+
+// IsChatPersona reports whether text is (or holds) a ChatPersona's text.
+func IsChatPersona(text string) bool { return strings.Contains(text, chatSetting) }
+
 // Text is the persona as an agent's prompt states it, and as a seat's
 // background records it in the log.
 func (p ChatPersona) Text() string {
@@ -30,7 +36,7 @@ func (p ChatPersona) Text() string {
 		setting = fmt.Sprintf("the statement %q", sentence(p.Statement))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your name is %s. You are taking part in an online chat about %s. Keep your messages short: one or two lines.\n", p.Name, setting)
+	fmt.Fprintf(&b, "Your name is %s. %s%s. Keep your messages short: one or two lines.\n", p.Name, chatSetting, setting)
 	b.WriteString(p.opinion() + " " + p.elaboration() + "\n")
 	fmt.Fprintf(&b, "Example of what you might say: %q", p.example())
 	return b.String()
