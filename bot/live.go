@@ -98,7 +98,9 @@ func (lt *live) onDeadline(pos roundtable.Position) {
 }
 
 // askAgents starts every pending agent of the open phase. Their answers
-// come back through agentDone.
+// come back through agentDone. A phase with a deadline cancels its agents
+// when it closes (on the service's clock, and after any extension), and
+// records those that had not answered (missed.go).
 func (lt *live) askAgents(s *roundtable.State) {
 	if lt.cancel != nil {
 		lt.cancel()
@@ -107,9 +109,7 @@ func (lt *live) askAgents(s *roundtable.State) {
 	var ctx context.Context
 	var cancel context.CancelFunc
 	switch {
-	case !s.Deadline.IsZero():
-		ctx, cancel = context.WithDeadline(base, s.Deadline)
-	case lt.svc.cfg.AgentTimeout > 0:
+	case s.Deadline.IsZero() && lt.svc.cfg.AgentTimeout > 0:
 		ctx, cancel = context.WithTimeout(base, lt.svc.cfg.AgentTimeout)
 	default:
 		ctx, cancel = context.WithCancel(base)
@@ -157,9 +157,10 @@ func (lt *live) agentDone(pos roundtable.Position, id string, a roundtable.Actio
 	var now roundtable.Position
 	lt.table.Read(func(s *roundtable.State) { now = s.Position() })
 	if now != pos {
-		return // the phase closed before the agent answered
+		lt.lateAnswer(pos, id, a) // the phase's close recorded the agent as missing it
+		return
 	}
-	a = roundtable.WithActor(a, id, fmt.Sprintf("agent:%d:%s:%s", pos.Round, pos.Phase, id))
+	a = roundtable.WithActor(a, id, agentKey(pos, id))
 	err := lt.table.Do(ctx, a)
 	if code := roundtable.ErrorCode(err); code == roundtable.Invalid {
 		if _, ballot := a.(roundtable.Cast); !ballot {
@@ -194,9 +195,10 @@ func (lt *live) maybeAdvance(ctx context.Context, pos roundtable.Position) {
 }
 
 // advance closes the phase at pos (if it is still open) and enters the
-// next phase; the courier shows the outcome.
+// next phase; the courier shows the outcome. Agents that have not answered
+// are recorded as missing the phase (missed.go).
 func (lt *live) advance(ctx context.Context, pos roundtable.Position, reason string) {
-	closed, err := lt.table.Close(ctx, pos, reason)
+	closed, err := lt.closePhase(ctx, pos, reason)
 	if err != nil {
 		lt.svc.log.Error("close phase", "table", lt.table.ID(), "round", pos.Round, "phase", pos.Phase, "err", err)
 		return

@@ -74,13 +74,19 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "the table service is not running; try again in a moment")
 		return
 	}
-	if !p.seen.first(ev.ID) {
-		writeJSON(w, http.StatusOK, actResponse{OK: true})
+	logged, first := p.acts.begin(ev.ID)
+	if !first { // a retry: the first request's answer
+		if code, resp, ok := logged.wait(r.Context()); ok {
+			writeJSON(w, code, resp)
+		}
 		return
 	}
+	code, resp := http.StatusInternalServerError, actResponse{Error: "internal error"}
+	defer func() { logged.finish(code, resp) }()
 	out := p.deliver(r.Context(), h, ev)
-	code := status(out.Refusal.Code)
-	writeJSON(w, code, actResponse{OK: code == http.StatusOK, Error: out.Refusal.Reason, Replies: out.Replies})
+	code = status(out.Refusal.Code)
+	resp = actResponse{OK: code == http.StatusOK, Error: out.Refusal.Reason, Replies: out.Replies}
+	writeJSON(w, code, resp)
 }
 
 // deliver hands ev to the bot and returns what became of it.

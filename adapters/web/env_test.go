@@ -171,7 +171,9 @@ func (e *liveEnv) start(t *testing.T, host *http.Client, opts url.Values) (strin
 // act posts an act in a room and returns the status and the decoded body.
 func (e *liveEnv) act(t *testing.T, c *http.Client, room string, body map[string]any) (int, actAnswer) {
 	t.Helper()
-	body["id"] = randomHex(t)
+	if _, ok := body["id"]; !ok { // a retry keeps its act's ID
+		body["id"] = randomHex(t)
+	}
 	code, raw := e.send(t, c, "POST", "/r/"+room+"/act", body)
 	var a actAnswer
 	if err := json.Unmarshal([]byte(raw), &a); err != nil {

@@ -104,7 +104,8 @@ type Platform struct {
 	sig    *signal
 	rooms  *rooms
 	inbox  *inboxes
-	seen   *recent
+	seen   *recent // start forms sent
+	acts   *actLog // acts' answers, for retries
 	pages  *template.Template
 	starts *startLog
 	joins  *joinLocks
@@ -147,7 +148,7 @@ func New(cfg Config, r Reader) *Platform {
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newRecent(4096), ready: make(chan struct{}),
+		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newRecent(4096), acts: newActLog(4096), ready: make(chan struct{}),
 		pages: parseTemplates(), starts: newStartLog(1024), joins: newJoinLocks()}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	return p

@@ -28,12 +28,15 @@ type scriptedPerson struct {
 	idle     chan struct{}
 	progress chan struct{} // a table started or an act acknowledged
 	n        int
+
+	watch watchdog // fails the test, with a diagnosis, when the person is stuck
 }
 
 func newScriptedPerson(base string) *scriptedPerson {
 	jar, _ := cookiejar.New(nil)
 	return &scriptedPerson{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Second},
-		endedSet: map[string]bool{}, idle: make(chan struct{}), progress: make(chan struct{}, 1)}
+		endedSet: map[string]bool{}, idle: make(chan struct{}), progress: make(chan struct{}, 1),
+		watch: newWatchdog(stallPolls)}
 }
 
 // feedView is what the person reads of a room's feed.
@@ -64,8 +67,10 @@ func (p *scriptedPerson) run(ctx context.Context) {
 			return
 		}
 	}
+	p.watch.note("named: user %s", p.user())
 	room, acted := "", ""
 	for ctx.Err() == nil {
+		p.watch.sameUser(p.user())
 		if room == "" {
 			room = p.startTable(ctx)
 			continue
@@ -76,6 +81,7 @@ func (p *scriptedPerson) run(ctx context.Context) {
 			continue
 		}
 		pos := fmt.Sprintf("%d/%s", f.State.Round, f.State.Phase)
+		p.watch.polled(room, fmt.Sprintf("%s %s (%d posts; acted in %q)", f.State.Status, pos, len(f.Posts), acted))
 		switch {
 		case f.State.Status == "ended":
 			p.mu.Lock()
@@ -117,10 +123,12 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 		"rounds": {"2"}, "mode": {"sealed"}, "agents_set": {"1"}}
 	resp, err := p.post(ctx, "/start", form)
 	if err != nil || !strings.HasPrefix(resp.Request.URL.Path, "/r/") {
+		p.watch.note("start kill-%d: %v", n, err)
 		pause(ctx) // a table may have been started without our knowing: its posts are checked all the same
 		return ""
 	}
 	room := strings.TrimPrefix(resp.Request.URL.Path, "/r/")
+	p.watch.note("start kill-%d: room %s as user %s", n, room, p.user())
 	p.mu.Lock()
 	p.rooms = append(p.rooms, room)
 	p.mu.Unlock()
@@ -152,15 +160,18 @@ func (p *scriptedPerson) act(ctx context.Context, room string, round int, phase 
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := p.client.Do(req)
 		if err != nil {
+			p.watch.note("act %s %s in %d/%s: %v", id, room, round, phase, err)
 			pause(ctx)
 			continue // no answer: the same act again
 		}
 		var ar struct {
 			OK      bool     `json:"ok"`
+			Error   string   `json:"error"`
 			Replies []string `json:"replies"`
 		}
 		_ = json.NewDecoder(resp.Body).Decode(&ar)
 		resp.Body.Close()
+		p.watch.note("act %s %s in %d/%s as user %s: %s ok=%v error=%q replies=%q", id, room, round, phase, p.user(), resp.Status, ar.OK, ar.Error, ar.Replies)
 		if resp.StatusCode == http.StatusServiceUnavailable {
 			pause(ctx)
 			continue
@@ -217,16 +228,22 @@ func (p *scriptedPerson) post(ctx context.Context, path string, form url.Values)
 	return resp, nil
 }
 
-// waitUp waits until the server answers the person (or exits).
+// waitUp waits until the server answers (or exits). It asks as nobody:
+// with the person's cookies, its first request (sent before the person had
+// any) would be given a user of its own whose cookie could replace the
+// person's, who then no longer sits at the table it started.
 func (p *scriptedPerson) waitUp(ctx context.Context, exited <-chan struct{}) {
+	probe := &http.Client{Timeout: p.client.Timeout}
 	for {
 		select {
 		case <-exited:
 			return
 		default:
 		}
-		resp, err := p.client.Get(p.base + "/")
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.base+"/", nil)
+		resp, err := probe.Do(req)
 		if err == nil {
+			p.watch.note("up: %s", resp.Status)
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				return
@@ -239,6 +256,7 @@ func (p *scriptedPerson) waitUp(ctx context.Context, exited <-chan struct{}) {
 }
 
 func (p *scriptedPerson) progressed() {
+	p.watch.progressed()
 	select {
 	case p.progress <- struct{}{}:
 	default:
@@ -255,6 +273,7 @@ func (p *scriptedPerson) waitProgress(ctx context.Context, exited <-chan struct{
 	select {
 	case <-p.progress:
 	case <-exited:
+	case <-p.watch.stalled:
 	case <-ctx.Done():
 	}
 }
@@ -271,6 +290,7 @@ func (p *scriptedPerson) stopStarting() {
 func (p *scriptedPerson) waitIdle(ctx context.Context) {
 	select {
 	case <-p.idle:
+	case <-p.watch.stalled:
 	case <-ctx.Done():
 	}
 }
@@ -301,4 +321,16 @@ func pause(ctx context.Context) bool {
 	case <-time.After(20 * time.Millisecond):
 		return true
 	}
+}
+
+// user is the user ID of the person's cookie.
+func (p *scriptedPerson) user() string {
+	u, _ := url.Parse(p.base)
+	for _, c := range p.client.Jar.Cookies(u) {
+		if c.Name == "rt_user" {
+			id, _, _ := strings.Cut(c.Value, ".")
+			return id
+		}
+	}
+	return "(none)"
 }
