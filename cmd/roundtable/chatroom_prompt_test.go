@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,7 +108,7 @@ func checkTrimmedHistory(t *testing.T, n int, chat string, said []string, budget
 	if len(kept) == 0 {
 		return 0
 	}
-	first := indexOf(said, kept[0])
+	first := slices.Index(said, kept[0])
 	if first < 0 {
 		t.Fatalf("request %d: %q was never said", n, kept[0])
 	}
@@ -123,15 +124,6 @@ func checkTrimmedHistory(t *testing.T, n int, chat string, said []string, budget
 		t.Errorf("request %d: message %d was dropped though it fits:\n%s", n, first, chat)
 	}
 	return first
-}
-
-func indexOf(xs []string, x string) int {
-	for i, s := range xs {
-		if s == x {
-			return i
-		}
-	}
-	return -1
 }
 
 // checkJudgeAsksAbout runs analyze's model stance classifier over the run

@@ -4,42 +4,23 @@ import (
 	"context"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/offline"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // playWithFacilitator plays a protocol table of the given agents and the
 // Facilitator to its end and returns its state.
 func playWithFacilitator(t *testing.T, pr *roundtable.Protocol, rounds int, agents map[string]roundtable.Agent, stances map[string]string) *roundtable.State {
 	t.Helper()
-	ctx := context.Background()
-	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: rounds, Seed: 5, Protocol: pr, Task: roundtable.TaskSpec{Kind: "text", Topic: "q"}}
 	agents["facilitator"] = facilitator.Agent{}
+	var ps []roundtable.Participant
 	for _, id := range []string{"a", "b", "facilitator"} {
-		cfg.Participants = append(cfg.Participants, roundtable.Participant{ID: id, Name: id, Kind: roundtable.Bot, Stance: stances[id]})
+		ps = append(ps, roundtable.Participant{ID: id, Name: id, Kind: roundtable.Bot, Stance: stances[id]})
 	}
-	st := roundtabletest.NewMemStore()
-	tb, err := roundtable.Create(ctx, st, roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "q"}, "t", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := (&roundtable.Runner{Agents: agents}).Run(ctx, tb); err != nil {
-		t.Fatal(err)
-	}
-	evs, err := st.Load(ctx, "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := roundtable.Replay(evs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return roundtabletest.PlayProtocol(t, pr, rounds, 5, ps, agents)
 }
 
 // The Facilitator's middle-of-the-scale answers are no view: in an echo
