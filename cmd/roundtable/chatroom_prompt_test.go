@@ -145,3 +145,31 @@ func checkJudgeAsksAbout(t *testing.T, dir, complement string) {
 		}
 	}
 }
+
+// A [[table]] refuses the chatroom settings that belong to its agents'
+// [[agent]] presets, naming the key; an [[agent]] refuses a negative
+// context_chars.
+func TestChatroomSettingsOfAgentsAreRefusedOnATable(t *testing.T) {
+	app := &App{}
+	for _, c := range []struct{ body, want string }{
+		{"[[table]]\nname = \"c\"\nprotocol = \"chatroom\"\nquestion = \"q\"\ncontext_chars = 500\n", "table[0].context_chars: a live table's agents keep the memory of their [[agent]] preset"},
+		{"[[table]]\nname = \"c\"\nprotocol = \"chatroom\"\nquestion = \"q\"\ncomplement = \"not q\"\n", "table[0].complement: a live table's agents take their persona"},
+		{"[[table]]\nname = \"d\"\nprotocol = \"dyads\"\nquestion = \"q\"\ncomplement = \"not q\"\n", "table[0].complement: a setting of the chatroom protocol"},
+	} {
+		path := writeConfig(t, c.body)
+		cfg, err := LoadConfig(path)
+		if err == nil {
+			m, merr := app.newMinds(cfg, llmFlags{}, mindOptions{})
+			if merr != nil {
+				t.Fatal(merr)
+			}
+			_, err = app.botConfig(cfg, m)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+	if _, err := LoadConfig(writeConfig(t, "[[agent]]\nname = \"Ada\"\ncontext_chars = -1\n")); err == nil || !strings.Contains(err.Error(), "agent[0].context_chars: -1 is negative") {
+		t.Errorf("negative context_chars: %v", err)
+	}
+}
