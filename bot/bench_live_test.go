@@ -82,6 +82,12 @@ func (p *livePlatform) StartThread(ctx context.Context, channel, title string) (
 	thread, err := p.peopleSide.StartThread(ctx, channel, title)
 	if err == nil {
 		p.mu.Lock()
+		if _, ok := p.shows[channel]; !ok { // started in a shared lobby: the title says which table
+			var n int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(title, "roundtable: "), "Table %d:", &n); err == nil {
+				channel = fmt.Sprintf("c%d", n)
+			}
+		}
 		p.shows[thread] = p.shows[channel]
 		p.threads[channel] = thread
 		p.mu.Unlock()
@@ -109,6 +115,16 @@ func (p *livePlatform) Post(ctx context.Context, channel string, m bot.Message) 
 		p.endOnce(channel)
 	}
 	return id, err
+}
+
+// Sync forwards to the platform under test when it saves posts after
+// showing them (bot.Syncer), so delivery records wait for it as they
+// would in the server.
+func (p *livePlatform) Sync(ctx context.Context) error {
+	if s, ok := p.peopleSide.(bot.Syncer); ok {
+		return s.Sync(ctx)
+	}
+	return nil
 }
 
 // endOnce counts a table's end once; a second end post is a duplicate.
@@ -150,6 +166,9 @@ func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(
 	began := time.Now()
 	startLatencies := startTables(b, p, tables, rounds, phase)
 	startSecs := time.Since(began).Seconds()
+	if b.Failed() {
+		return // a table did not start: it would never end
+	}
 	p.ended.Wait()
 	b.StopTimer()
 	probe.mu.Lock()

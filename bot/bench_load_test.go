@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,6 +26,45 @@ func heapInUse() float64 {
 	debug.FreeOSMemory()
 	runtime.ReadMemStats(&m)
 	return float64(m.HeapInuse) / (1 << 20)
+}
+
+// writeHeapProfile writes the heap profile to the file named by
+// ROUNDTABLE_BENCH_HEAPPROFILE, if set: what is in use at that moment.
+func writeHeapProfile(b *testing.B) {
+	name := os.Getenv("ROUNDTABLE_BENCH_HEAPPROFILE")
+	if name == "" {
+		return
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// peakAnon samples the process's anonymous RSS (its heap and stacks, not
+// the file's mapped pages) every few milliseconds until stopped, and
+// returns the largest sample in MB (-1 without /proc).
+func peakAnon() (stop func() float64) {
+	done, out := make(chan struct{}), make(chan float64, 1)
+	go func() {
+		peak := procStatus("RssAnon")
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				out <- max(peak, procStatus("RssAnon"))
+				return
+			case <-t.C:
+				peak = max(peak, procStatus("RssAnon"))
+			}
+		}
+	}()
+	return func() float64 { close(done); return <-out }
 }
 
 // resetPeakRSS makes the kernel's peak RSS (VmHWM) start again from the

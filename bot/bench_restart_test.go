@@ -29,12 +29,14 @@ import (
 //	serving-ms   from opening the file to the platform serving events
 //	answer-ms    from serving to the answer to a status command for a random table
 //	resumed-ms   from opening the file to every table resumed (Service.Resumed)
-//	peak-rss-MB  peak RSS during the restart (VmHWM, reset before it)
+//	peak-rss-MB  peak RSS during the restart (VmHWM, reset before it), the file's mapped pages included
+//	peak-anon-MB peak anonymous RSS during the restart (sampled every 2 ms): the heap, without the file
 //	rss-file-MB  RSS once resumed that is the bbolt file's mapped pages (reclaimable)
 //	heap-MB      heap in use once resumed
 //
 // Run: go test ./bot -run '^$' -bench Restart -benchtime 1x
-// (ROUNDTABLE_BENCH_TABLES and _ROUNDS scale it; defaults 1000 tables at 10 and 100 rounds).
+// (ROUNDTABLE_BENCH_TABLES and _ROUNDS scale it; defaults 1000 tables at 10 and 100 rounds;
+// ROUNDTABLE_BENCH_HEAPPROFILE=FILE writes the heap once resumed, for go tool pprof).
 func BenchmarkRestart(b *testing.B) {
 	for _, n := range benchSizes(b, "ROUNDTABLE_BENCH_TABLES", 1000) {
 		for _, r := range benchSizes(b, "ROUNDTABLE_BENCH_ROUNDS", 10, 100) {
@@ -43,17 +45,19 @@ func BenchmarkRestart(b *testing.B) {
 				at := writeOpenTables(b, dir, n, r)
 				restart(b, dir, at, n) // posts each table's open phase once
 				var sum, peak restartFigures
+				peak.anon = -1
 				load := sampleLoad()
 				for range b.N {
 					f := restart(b, dir, at, n)
 					sum.serving, sum.resumed, sum.answer, sum.heap = sum.serving+f.serving, sum.resumed+f.resumed, sum.answer+f.answer, sum.heap+f.heap
-					peak.rss, peak.file = max(peak.rss, f.rss), max(peak.file, f.file)
+					peak.rss, peak.file, peak.anon = max(peak.rss, f.rss), max(peak.file, f.file), max(peak.anon, f.anon)
 				}
 				per := float64(b.N)
 				b.ReportMetric(sum.serving/per, "serving-ms")
 				b.ReportMetric(sum.answer/per, "answer-ms")
 				b.ReportMetric(sum.resumed/per, "resumed-ms")
 				b.ReportMetric(peak.rss, "peak-rss-MB")
+				b.ReportMetric(peak.anon, "peak-anon-MB")
 				b.ReportMetric(sum.heap/per, "heap-MB")
 				b.ReportMetric(peak.file, "rss-file-MB")
 				load.report(b)
@@ -65,7 +69,7 @@ func BenchmarkRestart(b *testing.B) {
 // restartFigures are one restart's: times in ms, sizes in MB.
 type restartFigures struct {
 	serving, answer, resumed float64
-	rss, heap, file          float64
+	rss, heap, file, anon    float64
 }
 
 // servingPlatform is the fake platform that tells when it starts serving.
@@ -86,6 +90,7 @@ func restart(b *testing.B, dir string, at time.Time, n int) restartFigures {
 	b.StopTimer()
 	heapInUse()
 	canPeak := resetPeakRSS()
+	anon := peakAnon()
 	b.StartTimer()
 	t0 := time.Now()
 	db := benchDB(b, dir, store.Options{})
@@ -98,11 +103,12 @@ func restart(b *testing.B, dir string, at time.Time, n int) restartFigures {
 	t1 := time.Now()
 	b.StopTimer()
 	f := restartFigures{serving: ms(served.Sub(t0)), answer: ms(answered.Sub(served)), resumed: ms(t1.Sub(t0)),
-		rss: -1, file: procStatus("RssFile")}
+		rss: -1, file: procStatus("RssFile"), anon: anon()}
 	if canPeak {
 		f.rss = peakRSS()
 	}
 	f.heap = heapInUse()
+	writeHeapProfile(b)
 	stop()
 	if err := db.Close(); err != nil {
 		b.Fatal(err)

@@ -61,11 +61,14 @@ func scribeService(st bot.Store, fake *bottest.Fake, clock *bottest.Clock, round
 	return bot.New(cfg, deps, fake)
 }
 
-func (e *deliveryEnv) start() {
+func (e *deliveryEnv) start() { e.startOn(e.db) }
+
+// startOn runs the environment's service over st (the file, or a store
+// wrapping it).
+func (e *deliveryEnv) startOn(st bot.Store) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	svc := scribeService(e.db, e.fake, e.clock, 2, time.Millisecond)
-	go func() { done <- svc.Run(ctx) }()
+	go func() { done <- scribeService(st, e.fake, e.clock, 2, time.Millisecond).Run(ctx) }()
 	e.waitFor("the service to connect", func() bool {
 		return e.fake.Command(context.Background(), bottest.Carol, "general", "help", nil) == nil
 	})
@@ -349,21 +352,29 @@ func (c *loadCounter) Load(ctx context.Context, table string) ([]roundtable.Even
 	return c.DB.Load(ctx, table)
 }
 
-func TestDeliveredTableOpensFromItsSnapshot(t *testing.T) {
-	e := newDeliveryEnv(t)
-	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "30"})
+// pastSnapshot starts a table of 30 rounds, runs it past its first
+// snapshot (it stays open) and waits until every post so far is out.
+func (e *deliveryEnv) pastSnapshot() (thread, id string) {
+	e.t.Helper()
+	thread, id = e.startTable(map[string]string{"topic": "Long", "rounds": "30"})
 	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
-	for range 55 { // past the first snapshot, the table still open
+	for range 55 {
 		e.clock.Advance(phase)
 	}
 	if n := len(e.events(id)); n <= roundtable.SnapshotEvery {
-		t.Fatalf("%d events: the table is too short to have a snapshot", n)
+		e.t.Fatalf("%d events: the table is too short to have a snapshot", n)
 	}
-	want := len(e.events(id))
 	e.waitFor("the posts so far", func() bool {
 		keys, err := bottest.ImpliedPosts(e.events(id))
 		return err == nil && len(e.fake.Posts(thread)) >= len(keys)
 	})
+	return thread, id
+}
+
+func TestDeliveredTableOpensFromItsSnapshot(t *testing.T) {
+	e := newDeliveryEnv(t)
+	thread, id := e.pastSnapshot()
+	want := len(e.events(id))
 	e.stop()
 
 	counter := &loadCounter{DB: e.db}

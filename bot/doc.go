@@ -12,8 +12,9 @@
 //
 // What the bot posts is derived from each table's event log (outbox.go) and
 // delivered by a courier per platform (courier.go): in order per channel,
-// retried through outages, recorded in batches (records.go), after the
-// platform says it can post (Readier). A table whose log does not replay is
+// retried through outages, recorded in batches (records.go) once the
+// platform has saved what it showed (Syncer), after the platform says it
+// can post (Readier). A table whose log does not replay is
 // quarantined (quarantine.go); one whose starter only organises waits for a
 // person (organiser.go).
 package bot

@@ -79,7 +79,7 @@ func (o *observed) LoadSnapshot(ctx context.Context, table string) (*roundtable.
 	}
 	var copied *roundtable.State
 	if snap != nil {
-		copied = snap.Clone() // the moderator takes snap over
+		copied = plannerCopy(snap) // the moderator takes snap over
 	}
 	o.read1(copied, events)
 	return snap, events, nil

@@ -44,6 +44,7 @@ type planner struct {
 	emit    func(intent)
 	done    func(mark string) bool // delivered already
 	sent    *sentLog               // told when an event's intents are all emitted
+	stubbed int                    // leading rounds of state that are stubs (outbox_trim.go)
 	// reopened is set while the planner folds a log it read from the
 	// store: a post not recorded as delivered then may have been sent by
 	// an earlier process whose record was lost, so it is marked MaybeSent.
@@ -56,7 +57,8 @@ func (p *planner) resetTo(snap *roundtable.State) {
 	if snap == nil {
 		snap = &roundtable.State{}
 	}
-	p.state = snap
+	p.state, p.stubbed = snap, 0
+	p.trim()
 }
 
 // feed folds events, emitting the intents each implies. Events already
@@ -80,6 +82,7 @@ func (p *planner) feed(events []roundtable.Event) error {
 			p.sent.emitted(e.Seq)
 		}
 	}
+	p.trim()
 	return nil
 }
 

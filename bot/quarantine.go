@@ -33,7 +33,7 @@ func (s *Service) tellQuarantined(ctx context.Context, id string, p Platform, ch
 	if p == nil || channel == "" {
 		return
 	}
-	sent, err := s.loadSentLog(ctx, id)
+	sent, err := s.loadSentLog(ctx, id, roundWindow{})
 	if err != nil {
 		s.log.Error("deliveries of quarantined table", "table", id, "err", err)
 		return

@@ -25,6 +25,9 @@ type sentLog struct {
 	rec   *recorder
 	mu    sync.Mutex
 	ids   map[string]string
+	// before: the records of rounds before it were not read, because they
+	// were all delivered (records_window.go); 0: all were read.
+	before int
 	// pending counts the table's intents in the courier; through is the
 	// last event whose intents were all emitted; mark is the watermark.
 	pending       int
@@ -35,10 +38,10 @@ func (s *Service) newSentLog(table string) *sentLog {
 	return &sentLog{table: table, rec: s.records, ids: map[string]string{}}
 }
 
-// loadSentLog reads a table's delivery records, and those an earlier
-// version of the bot kept (legacyPostsNS).
-func (s *Service) loadSentLog(ctx context.Context, table string) (*sentLog, error) {
-	raw, err := s.deps.Store.Blobs(ctx, postsNS, table+"/")
+// loadSentLog reads a table's delivery records (of the rounds of w), and
+// those an earlier version of the bot kept (legacyPostsNS).
+func (s *Service) loadSentLog(ctx context.Context, table string, w roundWindow) (*sentLog, error) {
+	raw, before, err := s.deliveryRecords(ctx, table, w)
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +50,7 @@ func (s *Service) loadSentLog(ctx context.Context, table string) (*sentLog, erro
 		return nil, err
 	}
 	l := s.newSentLog(table)
+	l.before = before
 	for k, v := range legacy {
 		l.ids[k] = string(v)
 		// The earlier bot edited a post right after what caused the edit,
@@ -115,7 +119,7 @@ func (l *sentLog) has(mark string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, ok := l.ids[mark]
-	return ok
+	return ok || l.before > 0 && markRound(mark) > 0 && markRound(mark) < l.before
 }
 
 func (l *sentLog) id(key string) (string, bool) {
@@ -191,9 +195,14 @@ func (r *recorder) flush(ctx context.Context) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	err := r.svc.deps.Store.PutBlobs(ctx, postsNS, batch)
+	err := r.svc.syncPlatforms(ctx) // a delivery is recorded once the platform saved it (sync.go)
+	if err == nil {
+		err = r.svc.deps.Store.PutBlobs(ctx, postsNS, batch)
+	}
 	if err != nil {
-		r.svc.log.Error("record deliveries", "records", len(batch), "err", err)
+		if ctx.Err() == nil {
+			r.svc.log.Error("record deliveries", "records", len(batch), "err", err)
+		}
 		r.mu.Lock()
 		maps.Copy(batch, r.pending)
 		r.pending = batch

@@ -138,7 +138,7 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 		if err != nil {
 			return nil, &configError{fmt.Errorf("task of table %s: %w", id, err)}
 		}
-		sent, err := s.loadSentLog(ctx, id)
+		sent, err := s.loadSentLog(ctx, id, obs.window())
 		if err != nil {
 			return nil, &configError{fmt.Errorf("deliveries of table %s: %w", id, err)}
 		}

@@ -82,7 +82,14 @@ func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, err
 			return nil, fmt.Errorf("apply log to snapshot: %w", err)
 		}
 	}
-	return snap, nil
+	// A decoded state has slack in every slice and map (about twice the
+	// memory of the history); a long-lived table keeps the exact copy, with
+	// room for a few more rounds (growing the list would double it).
+	s := snap.Clone()
+	if len(s.Rounds) > 0 {
+		s.Rounds = append(make([]RoundRecord, 0, len(s.Rounds)+4), s.Rounds...)
+	}
+	return s, nil
 }
 
 // append records events that the state already holds, with a snapshot of

@@ -78,14 +78,19 @@ func (s *State) HasTurn(id string) bool {
 	return len(s.Turn) == 0 || slices.Contains(s.Turn, id)
 }
 
-// Answers returns the survey answers of round r (1-based) by participant.
+// Answers returns the survey answers of round r (1-based) by participant,
+// leaving out those of agents with no opinion model (IsNoOpinion): the
+// stop rules and the measures built on them read views, and the middle
+// of the scale given for want of one is none.
 func (s *State) Answers(r int) map[string][]float64 {
 	out := map[string][]float64{}
 	if r < 1 || r > len(s.Rounds) {
 		return out
 	}
 	for _, a := range s.Rounds[r-1].Surveys {
-		out[a.By] = a.Values
+		if !IsNoOpinion(a.Reason) {
+			out[a.By] = a.Values
+		}
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -55,24 +54,18 @@ func (db *DB) PutBlobs(ctx context.Context, ns string, kv map[string][]byte) err
 // Blobs returns copies of the keys and values in namespace ns whose keys
 // start with prefix (every one for an empty prefix).
 func (db *DB) Blobs(ctx context.Context, ns, prefix string) (map[string][]byte, error) {
-	if err := checkCtx(ctx, "list blobs "+ns); err != nil {
-		return nil, err
-	}
-	out := map[string][]byte{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(blobBucket(ns))
-		if b == nil {
-			return nil
+	return db.BlobRanges(ctx, ns, [][2]string{{prefix, prefixEnd(prefix)}})
+}
+
+// prefixEnd is the first key after every key that starts with prefix, or
+// "" (no end) when there is none.
+func prefixEnd(prefix string) string {
+	p := []byte(prefix)
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] < 0xff {
+			p[i]++
+			return string(p[:i+1])
 		}
-		c := b.Cursor()
-		p := []byte(prefix)
-		for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-			out[string(k)] = bytes.Clone(v)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list blobs %s/%s: %w", ns, prefix, err)
 	}
-	return out, nil
+	return ""
 }

@@ -129,6 +129,7 @@ func (w *write) run(tx *bolt.Tx) error {
 	if w.events[0].Seq != last+1 {
 		return roundtable.Errorf(roundtable.Conflict, "table %s: event seq %d does not follow %d", w.table, w.events[0].Seq, last)
 	}
+	log.FillPercent = appendFill
 	if err := w.putIndex(tx, last); err != nil {
 		return err
 	}

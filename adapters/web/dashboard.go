@@ -25,6 +25,8 @@ type dashboardPage struct {
 	Chart                                   chart
 	UChart                                  *chart
 	Audit                                   auditView
+	Models                                  []selfModelRow // mental models of self, for the organiser after the end
+	ModelsNote                              string
 }
 
 type ballotRow struct {
@@ -70,6 +72,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := p.dashboard(roomID, st, evs, org)
+	page.Models, page.ModelsNote = p.selfModels(r.Context(), roomID, viewerOf(v), org, st)
 	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org); err != nil {
 		p.log.Warn("dashboard audit", "room", roomID, "err", err)
 	}

@@ -87,6 +87,9 @@ func (rs *rooms) remove(ctx context.Context, id string) error {
 	if rs.blobs == nil {
 		return nil
 	}
+	if err := rs.sync(ctx); err != nil { // no queued record outlives its room
+		return fmt.Errorf("delete the posts of room %s: %w", id, err)
+	}
 	if err := rs.blobs.DropBlobs(ctx, blobPostsNS+id); err != nil {
 		return fmt.Errorf("delete the posts of room %s: %w", id, err)
 	}

@@ -152,6 +152,7 @@ func New(cfg Config, r Reader) *Platform {
 		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newRecent(4096), acts: newActLog(4096), ready: make(chan struct{}),
 		pages: parseTemplates(), starts: newStartLog(1024), joins: newJoinLocks()}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
+	p.rooms.logTo(cfg.Log)
 	return p
 }
 
@@ -217,6 +218,9 @@ func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		_ = srv.Close() // live streams end with ctx; this only forces stragglers
 	}
+	if err := p.rooms.sync(sctx); err != nil { // what was shown is saved before the store closes
+		p.log.Error("save room records at shutdown", "err", err)
+	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("web: serve: %w", err)
 	}
@@ -248,6 +252,16 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 		return id, fmt.Errorf("web: post: %w", err)
 	}
 	return id, nil
+}
+
+// Sync implements bot.Syncer: it returns once every post and edit made
+// before it is saved in the store. Posts are shown at once and saved in
+// batches; the bot records a delivery only after Sync.
+func (p *Platform) Sync(ctx context.Context) error {
+	if err := p.rooms.sync(ctx); err != nil {
+		return fmt.Errorf("web: save rooms: %w", err)
+	}
+	return nil
 }
 
 // Edit implements bot.Platform.

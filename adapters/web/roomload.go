@@ -112,6 +112,9 @@ func (rs *rooms) migrateRoom(ctx context.Context, id string) error {
 			return err
 		}
 	}
+	if err := rs.sync(ctx); err != nil { // the posts are saved before the old room goes
+		return fmt.Errorf("convert room %s: %w", id, err)
+	}
 	h, err := json.Marshal(old.header)
 	if err != nil {
 		return fmt.Errorf("encode room %s: %w", id, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -91,10 +92,22 @@ type rooms struct {
 	order []string
 	sig   *signal
 	blobs Blobs
+	saver *roomWriter // nil without blobs (roomwriter.go)
 }
 
 func newRooms(sig *signal, blobs Blobs) *rooms {
-	return &rooms{byID: map[string]*room{}, sig: sig, blobs: blobs}
+	rs := &rooms{byID: map[string]*room{}, sig: sig, blobs: blobs}
+	if blobs != nil {
+		rs.saver = newRoomWriter(blobs, slog.New(slog.DiscardHandler))
+	}
+	return rs
+}
+
+// logTo sets where failures to save records are logged.
+func (rs *rooms) logTo(log *slog.Logger) {
+	if rs.saver != nil {
+		rs.saver.log = log
+	}
 }
 
 func (rs *rooms) get(id string) (*room, bool) {
@@ -174,20 +187,27 @@ func (rs *rooms) edit(ctx context.Context, roomID, postID string, m bot.Message)
 	return rs.save(ctx, roomID, rec)
 }
 
-// save appends a post's new state to the room's records. Records are
-// keyed by version, so concurrent saves may land in any order.
-func (rs *rooms) save(ctx context.Context, roomID string, p post) error {
-	if rs.blobs == nil {
+// save queues a post's new state for the room's records (the room writer
+// writes it with others; Platform.Sync waits for it). Records are keyed by
+// version, so concurrent saves may be queued in any order.
+func (rs *rooms) save(_ context.Context, roomID string, p post) error {
+	if rs.saver == nil {
 		return nil
 	}
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return fmt.Errorf("encode post %s: %w", p.ID, err)
 	}
-	if err := rs.blobs.AddBlob(ctx, blobPostsNS+roomID, verKey(p.Ver), raw); err != nil {
-		return fmt.Errorf("save post %s: %w", p.ID, err)
-	}
+	rs.saver.queue(blobPostsNS+roomID, verKey(p.Ver), raw)
 	return nil
+}
+
+// sync returns once every record saved before it is durable.
+func (rs *rooms) sync(ctx context.Context) error {
+	if rs.saver == nil {
+		return nil
+	}
+	return rs.saver.sync(ctx)
 }
 
 // verKey is a version as a key that sorts bytewise in version order.

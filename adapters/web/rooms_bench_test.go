@@ -53,6 +53,9 @@ func benchRoomPosts(b *testing.B, nRooms, prior int) {
 			}
 		}
 	})
+	if err := p.Sync(ctx); err != nil { // the posts shown at once are all saved
+		b.Fatal(err)
+	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "posts/s")
 }
@@ -86,6 +89,9 @@ func fillRooms(b *testing.B, path string, nRooms, prior int) []string {
 		})
 	}
 	wg.Wait()
+	if err := rs.sync(ctx); err != nil {
+		b.Fatal(err)
+	}
 	return ids
 }
 

@@ -49,6 +49,9 @@ func TestRoomsAreStoredAppendOnly(t *testing.T) {
 	if err := rs.edit(ctx, id, first, bot.Message{Text: "edited"}); err != nil {
 		t.Fatal(err)
 	}
+	if err := rs.sync(ctx); err != nil { // posts are saved after they are shown
+		t.Fatal(err)
+	}
 	records, most := 0, 0
 	err = db.EachBlob(ctx, blobPostsNS+id, func(_ string, v []byte) error {
 		records, most = records+1, max(most, len(v))
@@ -148,6 +151,9 @@ func TestRoomsExpireWithTheirTables(t *testing.T) {
 	justEnded := open(roundtable.StatusEnded, now.Add(-time.Hour), true)
 	longEnded := open(roundtable.StatusEnded, now.Add(-25*time.Hour), true)
 	tableless := open("", time.Time{}, false)
+	if err := p.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
 
 	n, err := p.sweep(ctx)
 	if err != nil || n != 2 {

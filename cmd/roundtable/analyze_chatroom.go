@@ -25,8 +25,9 @@ import (
 // so a second analyze asks no model again.
 type chatroomStance struct {
 	db *store.DB
-	// classifier returns the instrument for a table's statement.
-	classifier func(statement string) analysis.Instrument
+	// classifier returns the instrument for a table's statement and its
+	// complement ("" for the opposite of the statement).
+	classifier func(statement, complement string) analysis.Instrument
 	model      string
 	missing    int // private messages a model failed on
 }
@@ -36,7 +37,7 @@ func (a *App) chatroomStanceFor(ctx context.Context, cfg Config, f analyzeFlags,
 	switch f.stance {
 	case "", "lexicon":
 		in := analysis.Stance(stance.Lexicon{})
-		return &chatroomStance{db: db, classifier: func(string) analysis.Instrument { return in }, model: stance.LexiconModel}, nil
+		return &chatroomStance{db: db, classifier: func(string, string) analysis.Instrument { return in }, model: stance.LexiconModel}, nil
 	case "llm":
 		af := f.annotate
 		af.instrument = "stance"
@@ -44,8 +45,8 @@ func (a *App) chatroomStanceFor(ctx context.Context, cfg Config, f analyzeFlags,
 		if err != nil {
 			return nil, fmt.Errorf("--stance: %w", err)
 		}
-		return &chatroomStance{db: db, model: lb.Model(), classifier: func(st string) analysis.Instrument {
-			return analysis.Stance(stance.Classifier{Labeler: lb, Statement: st})
+		return &chatroomStance{db: db, model: lb.Model(), classifier: func(st, comp string) analysis.Instrument {
+			return analysis.Stance(stance.Classifier{Labeler: lb, Statement: st, Complement: comp})
 		}}, nil
 	}
 	return nil, usagef("--stance: %q is not lexicon or llm", f.stance)
@@ -54,7 +55,7 @@ func (a *App) chatroomStanceFor(ctx context.Context, cfg Config, f analyzeFlags,
 // classify returns the classified stance of each author's private
 // messages (the last one, if several).
 func (c *chatroomStance) classify(ctx context.Context, events []roundtable.Event, s *roundtable.State) (map[string]analysis.StanceResult, error) {
-	in := c.classifier(statementOf(s))
+	in := c.classifier(statementOf(s), s.Config.Protocol.Params["complement"])
 	cache := analysis.Cache{Store: c.db}
 	out := map[string]analysis.StanceResult{}
 	for _, e := range events {

@@ -80,6 +80,9 @@ type AgentConfig struct {
 	Stance     string `toml:"stance"`
 	Memory     string `toml:"memory"`
 	Window     int    `toml:"window"`
+	// ContextChars is a chatroom agent's memory: the recent messages that
+	// fit in this many characters (0: agent.DefaultContextChars).
+	ContextChars int `toml:"context_chars"`
 }
 
 // Duration is a time.Duration written as "30s", "2m".
@@ -263,6 +266,9 @@ func (c Config) Validate() error {
 		case "full", "window", "reflective":
 		default:
 			return fmt.Errorf("%s.memory: %q is not full, window or reflective", key, ag.Memory)
+		}
+		if ag.ContextChars < 0 {
+			return fmt.Errorf("%s.context_chars: %d is negative", key, ag.ContextChars)
 		}
 	}
 	return c.validateServe()

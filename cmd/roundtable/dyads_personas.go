@@ -44,10 +44,13 @@ func beliefSentence(claim string, x float64) string {
 const closedWorld = " Throughout, you cannot look anything up or ask anyone outside this conversation: you form your belief from your initial belief and what the others write to you."
 
 // seatPersona fills a model's seat of a protocol table: in dyads the
-// drawn persona, elsewhere the stance; bias and the closed world are
+// drawn persona, in a chatroom Conversational bias's, elsewhere the stance; bias and the closed world are
 // instructions appended to it.
 func seatPersona(p *roundtable.Participant, f simFlags, seed int64, seat int, stance float64, bias string) {
 	p.Background = beliefSentence(question(f), stance)
+	if f.proto.Protocol == roundtable.ProtocolChatroom || f.proto.Protocol == roundtable.ProtocolQuestionnaire {
+		p.Background = chatPersona(p.Name, f, stance)
+	}
 	if f.proto.Protocol == roundtable.ProtocolDyads {
 		p.Name, p.Background = dyadsPersona(seed, seat, question(f), stance)
 		if f.proto.ClosedWorld {

@@ -215,7 +215,7 @@ func (p ProtocolSettings) liveCheck(key string) error {
 	if p.Control == roundtable.ControlNoRolePlay {
 		return usagef("%s.control: no-role-play removes the agents' personas, which a live table takes from [[agent]] presets; use no-interaction, and agents without background", key)
 	}
-	return nil
+	return p.ChatroomSettings.liveCheck(key)
 }
 
 // checkDyadAgents refuses conditions the chosen agents cannot play.

@@ -47,7 +47,7 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 		e.agents = func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
 			out := map[string]roundtable.Agent{}
 			for _, p := range ps {
-				ag, err := m.llmAgent("", task, AgentConfig{Memory: llmMemory(f.proto.Memory)})
+				ag, err := m.llmAgent("", task, AgentConfig{Memory: llmMemory(f.proto.Memory), ContextChars: f.proto.ContextChars})
 				if err != nil {
 					return nil, err
 				}

@@ -158,7 +158,7 @@ func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig)
 		}
 		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
 	}
-	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, Logger: m.log}), nil
+	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Logger: m.log}), nil
 }
 
 // maxTableAgents is the most bot agents a live table is configured with

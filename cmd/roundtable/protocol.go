@@ -29,6 +29,7 @@ type ProtocolSettings struct {
 	// agents, an update weight that falls with disagreement.
 	ConfirmationBias string `toml:"confirmation_bias"`
 	DyadSettings
+	ChatroomSettings
 	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
 	// than one value runs the panel over their grid (panel_grid.go).
 	Alphas     []float64 `toml:"-"`
@@ -54,6 +55,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.Float64Var(&p.Epsilon, "epsilon", 0, "dyads: Deffuant confidence bound epsilon (default 1)")
 	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "dyads: none, weak or strong confirmation bias (an instruction to a model; a weight falling with disagreement offline) (default none)")
 	p.DyadSettings.register(fl)
+	p.ChatroomSettings.register(fl)
 }
 
 // fill takes unset flags from the config.
@@ -70,6 +72,7 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "items", &p.Items, c.Items)
 	pick(changed, "two-way", &p.TwoWay, c.TwoWay)
 	p.DyadSettings.fill(changed, c.DyadSettings)
+	p.ChatroomSettings.fill(changed, c.ChatroomSettings)
 }
 
 // pick sets *dst to the configured v unless the flag name was given.
@@ -85,6 +88,9 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 	if err := p.DyadSettings.check(key, p.Protocol, p.Question); err != nil {
 		return nil, err
 	}
+	if err := p.ChatroomSettings.check(key, p.Protocol); err != nil {
+		return nil, err
+	}
 	pr, err := roundtable.Preset(p.Protocol, roundtable.PresetOptions{Question: p.claimText(), Items: p.Items,
 		Alpha: p.Alpha, Tolerance: p.Tolerance, TwoWay: p.TwoWay, Control: p.Control})
 	if err != nil {
@@ -96,6 +102,7 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 		}
 	}
 	p.DyadSettings.record(pr, p)
+	p.ChatroomSettings.record(pr)
 	return pr, nil
 }
 

@@ -53,7 +53,9 @@ func protocolMeasure(name string) sim.Measure {
 }
 
 // opinions follows every participant's reported opinion (its first value)
-// from its stance: one row per round, one column per seat.
+// from its stance: one row per round, one column per seat. The answers of
+// agents with no opinion model (the Facilitator) are no opinions: a seat
+// without stance or report stays unknown (NaN).
 func opinions(s *roundtable.State) (start []float64, rows [][]float64) {
 	cur := make([]float64, len(s.Participants))
 	for i, p := range s.Participants {
@@ -65,7 +67,7 @@ func opinions(s *roundtable.State) (start []float64, rows [][]float64) {
 	start = append([]float64(nil), cur...)
 	for _, r := range s.Rounds {
 		for _, a := range r.Surveys {
-			if i := s.Index(a.By); i >= 0 && len(a.Values) > 0 {
+			if i := s.Index(a.By); i >= 0 && len(a.Values) > 0 && !roundtable.IsNoOpinion(a.Reason) {
 				cur[i] = a.Values[0]
 			}
 		}
@@ -106,7 +108,7 @@ func measureChatroom(_ roundtable.Task, s *roundtable.State) sim.Measures {
 	changed := 0.0
 	if len(rows) > 0 {
 		for i, x := range rows[len(rows)-1] {
-			if opinion.Round(x) != opinion.Round(start[i]) {
+			if !math.IsNaN(x) && !math.IsNaN(start[i]) && opinion.Round(x) != opinion.Round(start[i]) {
 				changed++
 			}
 		}
@@ -132,8 +134,12 @@ func measurePanel(_ roundtable.Task, s *roundtable.State) sim.Measures {
 	traj := map[string][][]float64{} // judge -> item -> sentiments
 	final := map[string][]float64{}
 	for _, r := range s.Rounds {
-		sums := make([]float64, len(items))
+		sums, n := make([]float64, len(items)), 0
 		for _, a := range r.Surveys {
+			if roundtable.IsNoOpinion(a.Reason) {
+				continue // the Facilitator's middle of the scale is no view
+			}
+			n++
 			final[a.By] = a.Values
 			if traj[a.By] == nil {
 				traj[a.By] = make([][]float64, len(items))
@@ -144,7 +150,7 @@ func measurePanel(_ roundtable.Task, s *roundtable.State) sim.Measures {
 			}
 		}
 		for i, it := range items {
-			m.Series["S/"+it] = append(m.Series["S/"+it], sums[i]/math.Max(1, float64(len(r.Surveys))))
+			m.Series["S/"+it] = append(m.Series["S/"+it], sums[i]/math.Max(1, float64(n)))
 		}
 	}
 	for _, it := range items { // a panel that stopped keeps its last sentiment

@@ -183,6 +183,8 @@ func TestSimProtocolRefusesBadFlags(t *testing.T) {
 		"--stances":           {"--protocol", "dyads", "--stances", "echo:sure", "--question", "x"},
 		"--rule":              {"--protocol", "dyads", "--rule", "all", "--question", "x"},
 		"--confirmation-bias": {"--protocol", "chatroom", "--confirmation-bias", "strong", "--question", "x"},
+		"--context-chars":     {"--protocol", "chatroom", "--context-chars", "-5", "--question", "x"},
+		"--complement":        {"--protocol", "dyads", "--complement", "y", "--question", "x"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {

@@ -18,6 +18,11 @@ type Options struct {
 	Memory string `toml:"memory" json:"memory,omitempty"`
 	// Window is how many rounds MemoryWindow keeps verbatim (default 3).
 	Window int `toml:"window" json:"window,omitempty"`
+	// ContextChars is the context window of a chatroom prompt: the
+	// recent messages that fit in this many characters, oldest dropped
+	// first (default DefaultContextChars). Chatrooms use it instead of
+	// Memory.
+	ContextChars int `toml:"context_chars" json:"context_chars,omitempty"`
 	// StructuredOutput overrides the LLM's OutputMode; "" asks the LLM
 	// (OutputModer), falling back to OutputJSONSchema.
 	StructuredOutput OutputMode `toml:"structured_output" json:"structured_output,omitempty"`
@@ -38,6 +43,9 @@ func (o Options) Validate() error {
 	}
 	if o.Window < 0 {
 		return fmt.Errorf("window: %d is negative", o.Window)
+	}
+	if o.ContextChars < 0 {
+		return fmt.Errorf("context_chars: %d is negative", o.ContextChars)
 	}
 	if o.StructuredOutput != "" && !o.StructuredOutput.Valid() {
 		return fmt.Errorf("structured_output: unknown mode %q (want json_schema, json_object or none)", o.StructuredOutput)
@@ -69,6 +77,9 @@ func New(llm LLM, task roundtable.Task, opt Options) *Agent {
 	}
 	if opt.Window <= 0 {
 		opt.Window = DefaultWindow
+	}
+	if opt.ContextChars <= 0 {
+		opt.ContextChars = DefaultContextChars
 	}
 	if !opt.StructuredOutput.Valid() {
 		opt.StructuredOutput = "" // ask the LLM per request: its mode can change (a downgrade)

@@ -25,8 +25,11 @@ const DefaultWindow = 2
 // historyText is the history part of a prompt under the agent's memory
 // policy; u collects the usage of a reflective memory update.
 func (a *Agent) historyText(ctx context.Context, v roundtable.View, u *roundtable.Usage) string {
-	if v.Protocol == roundtable.ProtocolDyads {
+	switch v.Protocol {
+	case roundtable.ProtocolDyads:
 		return a.experienceHistory(ctx, v, u)
+	case roundtable.ProtocolChatroom:
+		return chatroomHistory(v, a.opt.ContextChars)
 	}
 	var b strings.Builder
 	switch a.opt.Memory {

@@ -26,18 +26,27 @@ func PersonaOf(p roundtable.Participant) Persona {
 func systemPrompt(v roundtable.View) string {
 	var b strings.Builder
 	me := PersonaOf(v.Self)
-	fmt.Fprintf(&b, "You are %s, one of %d participants of a round table that has to reach a decision as a group. "+
-		"The others may be language models or people.\n", me.Name, len(v.Participants))
+	what := "participants of a round table that has to reach a decision as a group"
+	if v.Protocol == roundtable.ProtocolChatroom {
+		what = "participants of an online chat" // nothing is voted on or decided
+	}
+	fmt.Fprintf(&b, "You are %s, one of %d %s. The others may be language models or people.\n", me.Name, len(v.Participants), what)
 	if v.Title != "" {
 		fmt.Fprintf(&b, "The table is called %q.\n", v.Title)
 	}
 	b.WriteString(scheduleText(v))
-	section(&b, "Voting rule", v.Rule.Describe())
+	if v.Protocol != roundtable.ProtocolChatroom {
+		section(&b, "Voting rule", v.Rule.Describe())
+	}
 	section(&b, "The task", v.Brief)
 	if strings.TrimSpace(v.Private) != "" {
 		section(&b, "Known only to you", v.Private)
 	}
-	section(&b, "Who you are", personaText(me))
+	if v.Protocol == roundtable.ProtocolChatroom {
+		section(&b, "Who you are", chatroomPersona(v))
+	} else {
+		section(&b, "Who you are", personaText(me))
+	}
 	section(&b, "Participants", participantList(v))
 	b.WriteString("\nAnswer every request with one JSON object and nothing else.\n")
 	return b.String()

@@ -2,7 +2,6 @@ package facilitator
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -17,7 +16,7 @@ import (
 func actScheduled(v roundtable.View) (roundtable.Action, bool) {
 	switch {
 	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil:
-		return roundtable.Report{Values: middle(*v.Scale), Reason: "the facilitator holds no view of its own and reports the middle of the scale"}, true
+		return roundtable.NoOpinion(*v.Scale, "the facilitator holds no view of its own and reports the middle of the scale"), true
 	case v.Phase == roundtable.PhasePrivate:
 		return roundtable.Say{Text: "Facilitator's note: I take no side on the question; I kept the conversation open to every view."}, true
 	case v.Phase == roundtable.PhaseMessage && v.Protocol != "":
@@ -28,19 +27,6 @@ func actScheduled(v roundtable.View) (roundtable.Action, bool) {
 		return s, true
 	}
 	return nil, false
-}
-
-// middle is the middle of a scale, on its steps, for every item.
-func middle(s roundtable.Scale) []float64 {
-	x := (s.Min + s.Max) / 2
-	if s.Step > 0 {
-		x = s.Min + math.Floor((x-s.Min)/s.Step)*s.Step
-	}
-	out := make([]float64, s.Values())
-	for i := range out {
-		out[i] = x
-	}
-	return out
 }
 
 // invitation names who has not spoken yet and asks them in, or, once

@@ -9,7 +9,8 @@ import (
 
 // surveyReader reads self-reports from a log's survey answers: the
 // answers of a survey whose scale is a stance (roundtable.IsSelfReport),
-// rounded to the nearest of the five levels. It follows the log to know
+// rounded to the nearest of the five levels. The answers of agents with
+// no opinion model (roundtable.IsNoOpinion) are no self-reports. It follows the log to know
 // which survey each answer belongs to.
 type surveyReader struct {
 	protocol *roundtable.Protocol
@@ -30,7 +31,7 @@ func (r *surveyReader) read(e roundtable.Event) (SelfReport, bool) {
 			r.scale = st.Scale
 		}
 	case roundtable.SurveyAnswered:
-		if !roundtable.IsSelfReport(r.scale) || len(d.Values) != 1 || math.IsNaN(d.Values[0]) {
+		if !roundtable.IsSelfReport(r.scale) || len(d.Values) != 1 || math.IsNaN(d.Values[0]) || roundtable.IsNoOpinion(d.Reason) {
 			return SelfReport{}, false
 		}
 		l := stance.Level(max(-2, min(2, math.Round(d.Values[0]))))

@@ -68,3 +68,18 @@ func TestSelfReportsAreReadFromSurveyAnswers(t *testing.T) {
 		t.Errorf("kappa over %d pairs, want 2", s.KappaN)
 	}
 }
+
+// The answer of an agent with no opinion model (the middle of the scale,
+// marked so) is not read as a self-report.
+func TestNoOpinionAnswersAreNoSelfReports(t *testing.T) {
+	sc := roundtable.StanceScale("Homework should be abolished.")
+	r := &surveyReader{protocol: &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseSurvey, Scale: sc}}}}
+	r.read(roundtable.Event{Data: roundtable.PhaseOpened{Round: 1, Phase: roundtable.PhaseSurvey}})
+	no := roundtable.NoOpinion(*sc, "a rule-based trader")
+	if _, ok := r.read(roundtable.Event{Actor: "bot", Data: roundtable.SurveyAnswered{Round: 1, Values: no.Values, Reason: no.Reason}}); ok {
+		t.Error("a no-opinion answer was read as a self-report")
+	}
+	if _, ok := r.read(roundtable.Event{Actor: "ann", Data: roundtable.SurveyAnswered{Round: 1, Values: []float64{0}}}); !ok {
+		t.Error("a person's neutral answer was not read as a self-report")
+	}
+}

@@ -30,6 +30,10 @@ func (u *UtilityAgent) Act(_ context.Context, v roundtable.View) (roundtable.Act
 		return u.propose(s, v)
 	case roundtable.PhaseVote:
 		return u.vote(s, v)
+	case roundtable.PhaseSurvey:
+		if v.Scale != nil {
+			return roundtable.NoOpinion(*v.Scale, "a rule-based trader acts on its utility and holds no view on the question"), nil
+		}
 	}
 	return nil, fmt.Errorf("nothing to do in phase %s", v.Phase)
 }

@@ -49,6 +49,10 @@ func (a *PredictorAgent) Act(_ context.Context, v roundtable.View) (roundtable.A
 		return roundtable.Propose{Proposal: RatingProposal(a.stars()), Reasoning: fmt.Sprintf("%s predicts %.2f", a.Name, a.Pred)}, nil
 	case roundtable.PhaseVote:
 		return roundtable.Cast{Ballot: a.ballot(v.Rule, v.Candidates)}, nil
+	case roundtable.PhaseSurvey:
+		if v.Scale != nil {
+			return roundtable.NoOpinion(*v.Scale, "a baseline predictor ("+a.Name+") holds no view on the question"), nil
+		}
 	}
 	return nil, fmt.Errorf("recommend: no decision to make in phase %s", v.Phase)
 }

@@ -1,8 +1,11 @@
 package recommend
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // randomGuess predicts a uniform random whole rating, a floor every
@@ -26,5 +29,23 @@ func TestBaselinesBeatRandomGuessing(t *testing.T) {
 	}
 	if knnMAE >= fourMAE || knnRMSE >= fourRMSE {
 		t.Errorf("kNN (%.3f/%.3f) does not beat always 4 (%.3f/%.3f)", knnMAE, knnRMSE, fourMAE, fourRMSE)
+	}
+}
+
+// A baseline predictor asked a survey reports the middle of the scale,
+// marked as no opinion, rather than failing.
+func TestPredictorAnswersSurveyWithNoOpinion(t *testing.T) {
+	a := &PredictorAgent{Name: "always 4", Pred: 4}
+	sc := roundtable.Scale{Min: 1, Max: 5, Step: 1, Items: []string{"x", "y"}}
+	act, err := a.Act(context.Background(), roundtable.View{Phase: roundtable.PhaseSurvey, Scale: &sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := act.(roundtable.Report)
+	if !ok || len(r.Values) != 2 || r.Values[0] != 3 || r.Values[1] != 3 || !roundtable.IsNoOpinion(r.Reason) {
+		t.Fatalf("answer %#v, want the middle 3 for both items, marked as no opinion", act)
+	}
+	if err := sc.Check(r.Values); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+)
+
+// ChatroomSettings are the persona and memory settings of Conversational
+// bias's language-model chatroom agents (sim --agent llm).
+type ChatroomSettings struct {
+	// Complement is the statement's complement: personas below neutral
+	// agree with it rather than disagree with the statement. "" derives
+	// "It is not the case that ...".
+	Complement string `toml:"complement"`
+	// ContextChars is each model agent's context window for the chat: the
+	// recent messages that fit in this many characters, oldest dropped
+	// first (0: agent.DefaultContextChars).
+	ContextChars int `toml:"context_chars"`
+}
+
+func (c *ChatroomSettings) register(fl *pflag.FlagSet) {
+	fl.StringVar(&c.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
+	fl.IntVar(&c.ContextChars, "context-chars", 0, "chatroom: a model agent's memory, the recent messages that fit in this many characters (default 16000)")
+}
+
+func (c *ChatroomSettings) fill(changed func(string) bool, cfg ChatroomSettings) {
+	pick(changed, "complement", &c.Complement, cfg.Complement)
+	pick(changed, "context-chars", &c.ContextChars, cfg.ContextChars)
+}
+
+// check reports the first bad chatroom setting, naming its flag or key.
+func (c ChatroomSettings) check(key, protocol string) error {
+	if c.ContextChars < 0 {
+		return usagef("%s: %d is negative", settingName(key, "context_chars"), c.ContextChars)
+	}
+	if protocol == roundtable.ProtocolChatroom || protocol == roundtable.ProtocolQuestionnaire {
+		return nil
+	}
+	name := ""
+	switch {
+	case c.Complement != "":
+		name = "complement"
+	case c.ContextChars != 0:
+		name = "context_chars"
+	default:
+		return nil
+	}
+	return usagef("%s: a setting of the chatroom protocol, not of %q (%s)", settingName(key, name), orDefault(protocol, roundtable.ProtocolRoundTable), settingName(key, "protocol"))
+}
+
+// liveCheck refuses, in a [[table]] preset, what belongs to the agents:
+// a live table's model agents take persona and memory from their
+// [[agent]] preset.
+func (c ChatroomSettings) liveCheck(key string) error {
+	if c.ContextChars != 0 {
+		return usagef("%s.context_chars: a live table's agents keep the memory of their [[agent]] preset (context_chars there)", key)
+	}
+	if c.Complement != "" {
+		return usagef("%s.complement: a live table's agents take their persona from their [[agent]] preset; write the complement into its stance or background", key)
+	}
+	return nil
+}
+
+// record keeps the complement in a chatroom's protocol parameters, so
+// that analyze's stance classifier asks about the same two statements the
+// personas were given.
+func (c ChatroomSettings) record(pr *roundtable.Protocol) {
+	if pr == nil || c.Complement == "" || (pr.Name != roundtable.ProtocolChatroom && pr.Name != roundtable.ProtocolQuestionnaire) {
+		return
+	}
+	if pr.Params == nil {
+		pr.Params = map[string]string{}
+	}
+	pr.Params["complement"] = c.Complement
+}
+
+// chatPersona is the persona of a model's chatroom seat (Conversational
+// bias, section 3.1).
+func chatPersona(name string, f simFlags, stance float64) string {
+	return opinion.ChatPersona{Name: name, Statement: question(f), Complement: f.proto.Complement, Level: stance}.Text()
+}
