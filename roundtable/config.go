@@ -152,11 +152,6 @@ func (c Config) Validate() error {
 	if c.Quorum < 0 {
 		return Errorf(Invalid, "quorum: %d is negative", c.Quorum)
 	}
-	for _, p := range []Phase{PhaseMessage, PhaseProposal, PhaseVote} {
-		if d := c.Durations.For(p); d < 0 {
-			return Errorf(Invalid, "%s: the phase duration %v is negative", p, d)
-		}
-	}
 	switch c.EarlyStop {
 	case StopNever, StopFirst, StopConsecutive:
 	default:
