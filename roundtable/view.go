@@ -37,6 +37,9 @@ type View struct {
 	Turn     []string
 	To       string
 	Scale    *Scale
+	// Params are the protocol's preset parameters (Protocol.Params, e.g.
+	// the panel's "alpha"), shared with other views: read only.
+	Params map[string]string
 	// Decoded and DecodedDecision are Candidates and Decision as a Decoder
 	// task decodes them (nil for other tasks, and for what does not
 	// decode). Like History, they are shared with other views: read only.
@@ -62,6 +65,7 @@ func (t *Table) View(id string) (View, error) {
 	}
 	if pr := s.Config.Protocol; pr != nil {
 		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.surveyScale()
+		v.Params = pr.Params
 	}
 	if pb, ok := t.task.(PrivateBriefer); ok {
 		v.Private = pb.PrivateBrief(v.Index)

@@ -59,9 +59,6 @@ func (a *App) panelExperiment(cfg Config, f simFlags) (*experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.agent == "llm" && len(f.proto.Alphas) > 1 {
-		return nil, usagef("--alpha: language-model judges report their sentiment themselves, so alpha does not change their run; grid over --tolerance only, or use --agent evaluator")
-	}
 	pr, err := f.proto.protocol("--protocol") // the items may come from --item-dir
 	if err != nil {
 		return nil, usageError{err}
@@ -95,7 +92,8 @@ func (a *App) panelExperiment(cfg Config, f simFlags) (*experiment, error) {
 	return base, nil
 }
 
-// useCell sets the cell's schedule (tolerance) and, for offline judges,
+// useCell sets the cell's schedule (tolerance, and alpha in its
+// parameters, which language-model judges read) and, for offline judges,
 // agents (alpha); label names the cell ("" without a grid).
 func (e *experiment) useCell(f simFlags, c gridCell, meter *panel.Meter, docs map[string]string, label string) error {
 	ps := f.proto
@@ -109,7 +107,7 @@ func (e *experiment) useCell(f simFlags, c gridCell, meter *panel.Meter, docs ma
 		e.name += "-" + label
 	}
 	if f.agent != "evaluator" {
-		return nil // language models: the schedule's tolerance is the cell
+		return nil // language models: the schedule's alpha and tolerance are the cell
 	}
 	passages := map[string][]string{}
 	for it, doc := range docs {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
 	"github.com/roundtable-ai/roundtable/roundtable/panel"
 )
@@ -126,7 +127,6 @@ func TestSimPanelRefusesBadGridRolesAndDocuments(t *testing.T) {
 		"--roles":       {"--roles", "CFO,CTO"},
 		"--item-dir":    {"--item-dir", docs, "--items", "Ann,Dee"},
 		"--roles dyads": {"--protocol", "dyads", "--roles", "CFO,CTO,COO"},
-		"--alpha llm":   {"--alpha", "0.3,0.5", "--agent", "llm", "--llm-base-url", "http://127.0.0.1:1/v1", "--llm-model", "m"},
 	}
 	for flag, args := range cases {
 		t.Run(flag, func(t *testing.T) {
@@ -229,5 +229,63 @@ func TestSimPanelLLMJudgeWithoutAModelStillSpeaks(t *testing.T) {
 	s := simStates(t, dir)[0]
 	if len(s.Rounds[0].Messages) != 2 || len(panel.Models(s)) != 0 {
 		t.Errorf("round 1: %d messages, models %v", len(s.Rounds[0].Messages), panel.Models(s))
+	}
+}
+
+// An α grid with language-model judges: the model reports S_O (0.8, -0.4
+// in round 1, then 0.2, 0.6) and each cell records S_i(t) with its alpha.
+func TestSimPanelLLMAlphaGridRecordsTheUpdatePerCell(t *testing.T) {
+	srv := openaitest.NewServer(func(ctx context.Context, r *openaitest.Request) openaitest.Reply {
+		switch {
+		case r.SchemaName == "survey" && strings.Contains(r.LastUser(), "## Round 1 of"):
+			return openaitest.JSON(map[string]any{"reasoning": "first look", "values": []float64{0.8, -0.4}})
+		case r.SchemaName == "survey":
+			return openaitest.JSON(map[string]any{"reasoning": "second look", "values": []float64{0.2, 0.6}})
+		}
+		return openaitest.Responder{}.Handle(ctx, r)
+	})
+	defer srv.Close()
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--protocol", "panel", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+		"--items", "Ann,Ben", "--question", "Hire a data engineer", "--alpha", "0.3,0.7", "--agents", "2", "--rounds", "2", "--runs", "1", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// By hand: 0.3*0.2 + 0.7*0.8 = 0.62, 0.3*0.6 + 0.7*(-0.4) = -0.10;
+	// 0.7*0.2 + 0.3*0.8 = 0.38, 0.7*0.6 + 0.3*(-0.4) = 0.30.
+	want := map[string][]float64{"0.3": {0.62, -0.10}, "0.7": {0.38, 0.30}}
+	seen := map[string]int{}
+	for _, s := range simStates(t, dir) {
+		alpha := s.Config.Protocol.Params["alpha"]
+		if len(s.Rounds) != 2 {
+			t.Fatalf("%s: %d rounds, want 2", s.ID, len(s.Rounds))
+		}
+		for _, a := range s.Rounds[0].Surveys {
+			checkNear(t, s.ID+" round 1 "+a.By, a.Values, []float64{0.8, -0.4})
+		}
+		for _, a := range s.Rounds[1].Surveys {
+			checkNear(t, s.ID+" round 2 "+a.By, a.Values, want[alpha])
+			if so, ok := agent.ObservedSentiment(a.Reason); !ok || len(so) != 2 || so[0] != 0.2 || so[1] != 0.6 {
+				t.Errorf("%s: reason %q does not keep S_O 0.2 0.6", s.ID, a.Reason)
+			}
+			seen[alpha]++
+		}
+	}
+	if seen["0.3"] != 2 || seen["0.7"] != 2 {
+		t.Errorf("round-2 answers per alpha %v, want 2 in each of 0.3 and 0.7", seen)
+	}
+}
+
+func checkNear(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %v, want %v", what, got, want)
+		return
+	}
+	for i := range want {
+		if d := got[i] - want[i]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: %v, want %v", what, got, want)
+			return
+		}
 	}
 }

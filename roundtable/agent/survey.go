@@ -18,7 +18,7 @@ func (a *Agent) actScheduled(ctx context.Context, v roundtable.View) (roundtable
 		return a.panelMessage(ctx, v), true
 	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil:
 		return a.decide(ctx, v, &u, surveySchema(*v.Scale), surveyInstruction(v)+modelReminder(latestModel(v)),
-			func(c string) (roundtable.Action, error) { return parseSurvey(*v.Scale, c) }), true
+			func(c string) (roundtable.Action, error) { return parseJudgeSurvey(v, c) }), true
 	case v.Phase == roundtable.PhasePrivate:
 		return a.decide(ctx, v, &u, messageSchema(otherNames(v)), privateInstruction(v),
 			func(c string) (roundtable.Action, error) { return parseMessage(v, c) }), true
