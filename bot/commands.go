@@ -41,6 +41,9 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, roundtable.Errorf(roundtable.Invalid, "task: %v", err)
 	}
+	if err := s.checkSeats(cfg, task); err != nil {
+		return nil, err
+	}
 	id := tableID(ev)
 	if _, err := s.deps.Store.Load(ctx, id); err == nil {
 		return ephemeral("This table was already started."), nil // a redelivered command

@@ -57,6 +57,10 @@ type Deps struct {
 	Agent func(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error)
 	// Audit measures the messages of audited tables in the background.
 	Audit Auditing
+	// Seatable, when set, reports why bot participant p cannot sit at a
+	// table configured as c (a trader at a text table, a protocol's
+	// agent at another protocol's table); a start naming it is refused.
+	Seatable func(p roundtable.Participant, c roundtable.Config) error
 }
 
 // Policy says who may start and stop tables. A user qualifies when any

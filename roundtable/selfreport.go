@@ -66,5 +66,11 @@ func (c Config) ValidateNew() error {
 	if err != nil {
 		return err
 	}
+	// Checked for new tables only, so that a stored log replays as it was.
+	for _, p := range []Phase{PhaseMessage, PhaseProposal, PhaseVote} {
+		if d := c.Durations.For(p); d < 0 {
+			return Errorf(Invalid, "%s: the phase duration %v is negative", p, d)
+		}
+	}
 	return c.Validate()
 }

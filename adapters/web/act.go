@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -55,7 +54,7 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req actRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	if err := decodeJSON(r.Body, &req); err != nil {
 		code, msg := bodyError(err, p.cfg.MaxBody)
 		writeError(w, code, msg)
 		return

@@ -125,7 +125,11 @@ func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	keep := r.URL.Query().Get("names") == "keep"
+	keep, err := keepNames(r.URL.Query())
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	if keep && !p.organises(r, v, roomID) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return

@@ -211,6 +211,11 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 	if got := surveyTypes(t, b); got["survey_answered"] != 2 || got["withheld"] != 5 {
 		t.Errorf("Bob's log: %v, want his 2 answers and the 5 others withheld", got)
 	}
+	for _, path := range []string{"/log?names=maybe", "/audit.jsonl?names=yes"} {
+		if _, err := bob.download(context.Background(), "/r/"+room+path); err == nil || !strings.Contains(err.Error(), "400 Bad Request") || !strings.Contains(err.Error(), "want keep or pseudonymize") {
+			t.Errorf("%s: %v; want 400 naming the values", path, err)
+		}
+	}
 	b, err = bob.download(context.Background(), "/r/"+room+"/dashboard")
 	if err != nil {
 		t.Fatal(err)

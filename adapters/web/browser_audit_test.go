@@ -73,6 +73,7 @@ func TestBrowserAuditedTable(t *testing.T) {
 	vote(t, bob, "Scribe")
 	do(t, ann, "the survey", waitText(`#phase`, "survey phase"))
 	do(t, bob, "Bob reports his stance with one click",
+		waitText(`#todo`, "Your turn: answer the survey."),
 		press("strongly agree with the complement"),
 		waitText(`#notes`, "Recorded privately for round 1: strongly agree with the complement"))
 	do(t, ann, "Ann reports hers",

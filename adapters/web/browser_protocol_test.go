@@ -38,6 +38,7 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		round := string(rune('1' + r))
 		do(t, tn.other, "out of turn in round "+round,
 			waitText(`#phase`, "Round "+round+" of 3"),
+			waitText(`#todo`, "Not your turn in this phase: waiting for "),
 			chromedp.SendKeys(chromedp.CSS(`#say`), "me first\r"),
 			waitText(`#notes`, "may act in the message phase of round "+round))
 		do(t, tn.speaker, "the speaker of round "+round, chromedp.SendKeys(chromedp.CSS(`#say`), "my turn "+round+"\r"))
@@ -55,6 +56,7 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
 	do(t, ann, "Ann's survey, off the scale and then on it",
+		waitText(`#todo`, "Your turn: answer the survey."),
 		press("Answer"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
 		chromedp.SendKeys(chromedp.CSS(`#f-v0`), "7"),

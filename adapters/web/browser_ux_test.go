@@ -145,8 +145,13 @@ func TestBrowserInputIsRespected(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`#say-send`)), waitText(`#notes`, "stays sealed"),
 			until(`!document.title.startsWith('(Your turn)')`, "for the title to drop the turn signal"),
 			until(`document.querySelector('#say').value === '' && document.querySelector('#say-error').textContent === ''`, "for the sent message to clear"))
+		const propFirst = `document.querySelector('#propcard').getBoundingClientRect().top < document.querySelector('#posts').getBoundingClientRect().top`
+		if eval[bool](t, ann, `innerWidth <= 900 && `+propFirst) {
+			t.Error("on a phone the proposal box comes before the conversation in the message phase")
+		}
 		do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
-			until(`!document.querySelector('#proposal-text').disabled && document.querySelector('#ballot-text').disabled`, "for only the proposal box to be enabled"))
+			until(`!document.querySelector('#proposal-text').disabled && document.querySelector('#ballot-text').disabled`, "for only the proposal box to be enabled"),
+			until(`innerWidth > 900 || `+propFirst, "for the proposal box to come first on a phone"))
 		do(t, bob, "Bob proposes, then corrects", waitText(`#phase`, "proposal phase"),
 			chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
 			waitText(`#notes`, "Your proposal is recorded"),

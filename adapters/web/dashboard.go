@@ -181,7 +181,11 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	keep := q.Get("names") == "keep"
+	keep, err := keepNames(q)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	if keep && !p.organises(r, v, roomID) {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return

@@ -145,7 +145,7 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{why}))
 		return
 	}
-	errs := p.startErrors(v, nonce)
+	errs := append(p.startErrors(v, nonce), formUTF8Errors(form)...)
 	if nameErr != "" {
 		errs = append([]string{nameErr}, errs...)
 	}

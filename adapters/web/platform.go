@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -243,6 +244,8 @@ func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (str
 	pt := post{Kind: authorBot, Author: authorBot, Text: m.Text, Controls: m.Controls, Time: p.cfg.Now(), Key: m.Key}
 	if m.As != nil {
 		pt.Kind, pt.Author = authorAgent, m.As.Name
+	} else {
+		pt.Text = roomWords.Replace(pt.Text) // an agent's own words stay as written
 	}
 	id, err := p.rooms.add(ctx, channel, pt)
 	if err != nil {
@@ -263,6 +266,9 @@ func (p *Platform) Sync(ctx context.Context) error {
 
 // Edit implements bot.Platform.
 func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) error {
+	if m.As == nil {
+		m.Text = roomWords.Replace(m.Text)
+	}
 	if err := p.rooms.edit(ctx, channel, id, m); err != nil {
 		return fmt.Errorf("web: edit: %w", err)
 	}
@@ -272,6 +278,7 @@ func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) 
 // Reply implements bot.Platform. Ephemeral replies and forms reach only
 // the event's user (every tab of that browser); others are posted.
 func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error {
+	r.Text = roomWords.Replace(r.Text)
 	switch {
 	case r.Form != nil:
 		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
@@ -311,6 +318,9 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	if n != nil {
 		creator = n.user
 	}
+	// The bot names threads "roundtable: TITLE" for chat clients; a room's
+	// page already says roundtable, so its heading is the title alone.
+	title = strings.TrimPrefix(title, "roundtable: ")
 	id, err := p.rooms.create(ctx, channel, title, creator, p.cfg.Now())
 	if err != nil {
 		return "", fmt.Errorf("web: start thread: %w", err)

@@ -68,9 +68,22 @@ func TestStartRefusalsAnswer4xx(t *testing.T) {
 	e := newLiveEnv(t, web.Config{})
 	ann := e.browser(t, "Ann")
 	e.send(t, ann, "GET", e.p.HostURL(), nil)
-	code, body := e.send(t, ann, "POST", "/start", url.Values{"nonce": {"n1"}, "topic": {"Lunch?"}, "rule": {"dictator"}})
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "dictator") {
-		t.Errorf("start with an unknown rule: %d, want 422 naming the rule: %s", code, body)
+	cases := []struct {
+		what, nonce, topic, rule string
+		code                     int
+		want                     string
+	}{
+		{"an unknown rule", "n1", "Lunch?", "dictator", http.StatusUnprocessableEntity, "dictator"},
+		{"a Latin-1 topic", "n2", "caf\xe9?", "plurality", http.StatusBadRequest, "The field &#34;topic&#34; is not valid UTF-8 (first bad byte at offset 3)"},
+	}
+	for _, c := range cases {
+		code, body := e.send(t, ann, "POST", "/start", url.Values{"nonce": {c.nonce}, "topic": {c.topic}, "rule": {c.rule}})
+		if code != c.code || !strings.Contains(body, c.want) {
+			t.Errorf("start with %s: %d, want %d and %q: %s", c.what, code, c.code, c.want, body)
+		}
+	}
+	if _, lobby := e.send(t, ann, "GET", "/", nil); strings.Contains(lobby, "caf\xe9") {
+		t.Errorf("the lobby shows the refused topic's bytes")
 	}
 }
 

@@ -71,6 +71,9 @@ type seatView struct {
 	Agent bool   `json:"agent,omitempty"`
 	Acted bool   `json:"acted,omitempty"`
 	You   bool   `json:"you,omitempty"`
+	// Turn is set while the open phase's schedule lets this participant
+	// act (everyone, unless a protocol draws speakers).
+	Turn bool `json:"turn,omitempty"`
 }
 
 type candView struct {
@@ -95,7 +98,8 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	}
 	me := participantID(user)
 	for _, p := range s.Participants {
-		v.Participants = append(v.Participants, seatView{Name: p.Name, Agent: p.Kind == roundtable.Bot, Acted: s.Acted[p.ID], You: p.ID == me})
+		v.Participants = append(v.Participants, seatView{Name: p.Name, Agent: p.Kind == roundtable.Bot, Acted: s.Acted[p.ID], You: p.ID == me,
+			Turn: s.Status == roundtable.StatusRunning && s.HasTurn(p.ID)})
 		v.Seated = v.Seated || p.ID == me
 	}
 	if s.Decision != nil {

@@ -32,6 +32,15 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// configFile names the config file for an error about one of its keys
+// ("config FILE: "), or nothing when the defaults apply.
+func (a *App) configFile() string {
+	if a.configPath == "" {
+		return ""
+	}
+	return "config " + a.configPath + ": "
+}
+
 // Run executes the command line args and returns the exit status: 0 on
 // success, 2 for malformed input or flags, 1 for any other failure.
 func (a *App) Run(ctx context.Context, args []string) int {

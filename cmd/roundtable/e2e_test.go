@@ -180,7 +180,7 @@ func (d *driver) start(opts map[string]string) string {
 	d.command(bottest.Alice, d.ch, "start", opts)
 	d.waitFor("the table to start", func() bool {
 		for _, p := range d.p.Private(bottest.Alice)[told:] {
-			if strings.Contains(p.Text, "started in its own thread") {
+			if strings.Contains(p.Text, "started in its own ") /* thread, or room on the web */ {
 				return true
 			}
 		}

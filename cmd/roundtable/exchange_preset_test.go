@@ -3,15 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // TestBuiltInExchangePreset plays the table that the embedded defaults
@@ -19,29 +15,8 @@ import (
 // three goods. The person reads their private utility, types allocations
 // as plain rows, and the traders play every phase.
 func TestBuiltInExchangePreset(t *testing.T) {
-	cfg := DefaultConfig()
-	app := &App{Stderr: &lockedBuffer{wrote: make(chan struct{}, 1)}, Getenv: func(string) string { return "" }}
-	m, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bc, err := app.botConfig(cfg, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	fake := bottest.NewFake()
-	svc := bot.New(bc, bot.Deps{Store: db, Clock: bottest.NewClock(time.Unix(1e9, 0)), Task: liveTask, Agent: m.agent}, fake)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-
-	d := &driver{t: t, p: fake, ch: fake.Channel()}
+	d, db, stop := embeddedService(t)
+	fake := d.p.(*bottest.Fake)
 	d.command(bottest.Alice, d.ch, "start", map[string]string{"preset": exchangePreset})
 	d.sees(bottest.Alice, "Only you see this: You are agent 1. Your utility is the product a1^0.8")
 	th := fake.Threads(d.ch)[0]
@@ -59,9 +34,7 @@ func TestBuiltInExchangePreset(t *testing.T) {
 		d.post(th, fmt.Sprintf("**Round %d result**", r))
 	}
 	d.post(th, "**The table has ended")
-	cancel()
-	<-done
-	done <- nil
+	stop()
 
 	id, _, _ := db.Lookup(context.Background(), "fake:"+th)
 	evs, err := db.Load(context.Background(), id)

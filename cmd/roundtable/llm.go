@@ -98,7 +98,7 @@ func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, err
 		if ep.APIKeyEnv != "" {
 			v := a.Getenv(ep.APIKeyEnv)
 			if v == "" {
-				return nil, usagef("%s.api_key_env: the environment variable %s is empty or unset", key, ep.APIKeyEnv)
+				return nil, usagef("%s%s.api_key_env: the environment variable %s is empty or unset", a.configFile(), key, ep.APIKeyEnv)
 			}
 			c.APIKey = openai.Secret(v)
 		}

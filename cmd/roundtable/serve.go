@@ -37,6 +37,9 @@ accepted action is in the database before it is acknowledged.`,
 				return err
 			}
 			if cmd.Flags().Changed("web-addr") {
+				if err := checkAddr(webAddr); err != nil {
+					return usagef("--web-addr: %v", err)
+				}
 				cfg.Web.Addr = webAddr
 				if cfg.Web.Enabled == "auto" {
 					cfg.Web.Enabled = "on"
@@ -64,14 +67,14 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	m.logBrokenEndpoints(ctx)
 	botCfg, err := a.botConfig(cfg, m)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s%w", a.configFile(), err)
 	}
 	platforms, webp, err := a.platforms(cfg, botCfg, db)
 	if err != nil {
 		return err
 	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent, Audit: a.auditing(ctx, cfg, db)}, platforms...)
+	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {
@@ -188,7 +191,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 func (a *App) secret(key, env string) (string, error) {
 	v := a.Getenv(env)
 	if v == "" {
-		return "", usagef("%s: the environment variable %s is empty or unset", key, env)
+		return "", usagef("%s%s: the environment variable %s is empty or unset", a.configFile(), key, env)
 	}
 	return v, nil
 }

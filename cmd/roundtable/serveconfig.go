@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -152,6 +154,9 @@ func (c Config) validateServe() error {
 	default:
 		return fmt.Errorf("web.enabled: %q is not auto, on or off", c.Web.Enabled)
 	}
+	if err := checkAddr(c.Web.Addr); err != nil {
+		return fmt.Errorf("web.addr: %w", err)
+	}
 	if c.Slack != nil && c.Slack.Mode != "socket" && c.Slack.Mode != "http" {
 		return fmt.Errorf("slack.mode: %q is not socket or http", c.Slack.Mode)
 	}
@@ -225,4 +230,17 @@ func pick2(v, d Duration) Duration {
 // policy converts a [*.policy] section.
 func (p PolicyConfig) policy() bot.Policy {
 	return bot.Policy{Roles: p.Roles, Manager: p.ManageChannels, Users: p.Users}
+}
+
+// checkAddr refuses a listen address that is not HOST:PORT before the
+// server tries it.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not HOST:PORT such as 127.0.0.1:8080 (%v)", addr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q: the port must be a number from 0 to 65535", addr)
+	}
+	return nil
 }

@@ -31,6 +31,9 @@ func (a *App) readStore(path string, fn func(db *store.DB) error) error {
 		return fmt.Errorf("database %s: %w", path, err)
 	}
 	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: true})
+	if errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("open store: %w; stop the server using it, or read a copy (roundtable backup COPY.db, then --db COPY.db)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}

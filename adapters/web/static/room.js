@@ -123,6 +123,9 @@
     set('propose-send', running && s.phase === 'proposal');
     set('ballot-text', running && s.phase === 'vote');
     set('vote-send', running && s.phase === 'vote');
+    // On a phone the proposal and ballot boxes wait below the conversation
+    // until their phases open.
+    byId('propcard').classList.toggle('idle', !(running && (s.phase === 'proposal' || s.phase === 'vote')));
     document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
@@ -326,15 +329,19 @@
   function renderTodo(s) {
     var me = (s.participants || []).find(function (p) { return p.you; });
     var running = s.status === 'running';
-    var turn = running && me && !me.acted && ['message', 'proposal', 'vote'].indexOf(s.phase) >= 0;
+    var asks = { message: 'Your turn: write your message.', proposal: 'Your turn: propose, or skip.', vote: 'Your turn: vote.',
+      survey: 'Your turn: answer the survey.', 'private': 'Your turn: write your private message.' };
+    var turn = running && me && !me.acted && me.turn && !!asks[s.phase];
+    var people = (s.participants || []).filter(function (p) { return p.turn; });
+    var others = people.filter(function (p) { return !p.acted && !p.you; }).map(function (p) { return p.name; });
     var todo = s.status === 'ended' ? 'The table has ended.' :
       !s.seated ? 'You are watching: press Join to take a seat.' :
       !running ? 'Waiting for the table to start.' :
-      turn ? { message: 'Your turn: write your message.', proposal: 'Your turn: propose, or skip.', vote: 'Your turn: vote.' }[s.phase] :
+      turn ? asks[s.phase] :
+      me && !me.turn && others.length ? 'Not your turn in this phase: waiting for ' + others.join(', ') + '.' :
       'Done for this phase: waiting for the others.';
     byId('todo').textContent = todo;
     byId('todo').classList.toggle('turn', !!turn);
-    var people = s.participants || [];
     var acted = people.filter(function (p) { return p.acted; }).length;
     byId('acted').textContent = running ? acted + ' of ' + people.length + ' acted' : '';
     if (turn && !wasTurn) { signalTurn(todo); }

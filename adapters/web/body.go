@@ -1,0 +1,64 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/url"
+	"slices"
+	"unicode/utf8"
+)
+
+// decodeJSON reads a request body into v, refusing one that is not valid
+// UTF-8: encoding/json would replace the bad bytes with U+FFFD without a
+// word, and record text its author did not write.
+func decodeJSON(body io.Reader, v any) error {
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return err
+	}
+	if !utf8.Valid(data) {
+		return fmt.Errorf("the body is not valid UTF-8 (first bad byte at offset %d)", invalidUTF8At(data))
+	}
+	return json.Unmarshal(data, v)
+}
+
+// invalidUTF8At returns the offset of the first byte that is not UTF-8.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// formUTF8Errors names each form field whose value is not valid UTF-8.
+func formUTF8Errors(form url.Values) []string {
+	var errs []string
+	for _, key := range slices.Sorted(maps.Keys(form)) {
+		for _, v := range form[key] {
+			if !utf8.ValidString(v) {
+				errs = append(errs, fmt.Sprintf("The field %q is not valid UTF-8 (first bad byte at offset %d).", key, invalidUTF8At([]byte(v))))
+				break
+			}
+		}
+	}
+	return errs
+}
+
+// keepNames reads a download's names parameter: "keep" (the organiser's
+// names), or "" or "pseudonymize" (people as human-1, human-2, ...).
+func keepNames(q url.Values) (bool, error) {
+	switch v := q.Get("names"); v {
+	case "keep":
+		return true, nil
+	case "", "pseudonymize":
+		return false, nil
+	default:
+		return false, fmt.Errorf("names=%q: want keep or pseudonymize", v)
+	}
+}
