@@ -91,19 +91,6 @@ func benchDB(b *testing.B, dir string, opt store.Options) *store.DB {
 	return db
 }
 
-// serve runs svc in the background; stop ends it and waits.
-func serve(b *testing.B, svc *bot.Service) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	return func() {
-		cancel()
-		if err := <-done; err != nil {
-			b.Errorf("service: %v", err)
-		}
-	}
-}
-
 // waitConnected retries a first command until the fake is connected.
 func waitConnected(b *testing.B, f *bottest.Fake, act func() error) {
 	for err := act(); err != nil; err = act() {

@@ -157,7 +157,7 @@ func liveRun(b *testing.B, tables, rounds int, phase time.Duration, people func(
 	side, connected := people(db)
 	p := newLivePlatform(side, probe)
 	svc := benchService(p, probe, bot.SystemClock{}, phase)
-	stop := serve(b, svc)
+	stop := bottest.Serve(b, svc)
 	defer stop()
 	connected()
 	p.ended.Add(tables)

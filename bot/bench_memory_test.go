@@ -69,7 +69,7 @@ func endedRun(b *testing.B, tables, rounds int) {
 	defer db.Close()
 	p := &sinkPlatform{Fake: bottest.NewFake()}
 	svc := benchService(p, db, bot.SystemClock{}, 20*time.Millisecond)
-	stop := serve(b, svc)
+	stop := bottest.Serve(b, svc)
 	defer stop()
 	waitConnected(b, p.Fake, func() error {
 		return p.Command(context.Background(), bottest.User{ID: "warmup"}, "warmup", "help", nil)

@@ -96,7 +96,7 @@ func restart(b *testing.B, dir string, at time.Time, n int) restartFigures {
 	db := benchDB(b, dir, store.Options{})
 	p := servingPlatform{Fake: bottest.NewFake(), serving: make(chan time.Time, 1)}
 	svc := benchService(p, db, bottest.NewClock(at), 5*time.Second)
-	stop := serve(b, svc)
+	stop := bottest.Serve(b, svc)
 	served := <-p.serving
 	answered := askStatus(b, p.Fake, fmt.Sprintf("th%06d", rand.IntN(n)))
 	<-svc.Resumed()

@@ -60,18 +60,6 @@ func lunchService(db *store.DB, p bot.Platform) *bot.Service {
 	return bot.New(cfg, deps, p)
 }
 
-func runService(t *testing.T, svc *bot.Service) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	return func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("service: %v", err)
-		}
-	}
-}
-
 // Posts are shown at once and saved after. A post whose record never
 // became durable (the process died first) is not recorded as delivered
 // by the bot either, so the next start posts it again: the room ends up
@@ -86,7 +74,7 @@ func TestPostsWhoseRecordsWereLostArePostedAgainAtTheNextStart(t *testing.T) {
 	lossy := &lossyBlobs{DB: db, tried: make(chan struct{}, 1)}
 	first := web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("s")}, lossy)
 	svc := lunchService(db, first)
-	stop := runService(t, svc)
+	stop := bottest.Serve(t, svc)
 	<-first.Ready()
 	starter := bot.User{ID: "web:alice", Name: "Alice"}
 	svc.Handle(ctx, &bot.Event{Platform: web.Name, Kind: bot.KindCommand, ID: "start-1", User: starter, Channel: web.Lobby,
@@ -109,7 +97,7 @@ func TestPostsWhoseRecordsWereLostArePostedAgainAtTheNextStart(t *testing.T) {
 	}
 
 	second := noticed{Platform: web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("s")}, db), posted: make(chan struct{}, 1)}
-	stop = runService(t, lunchService(db, second))
+	stop = bottest.Serve(t, lunchService(db, second))
 	defer stop()
 	id, ok, err := db.Lookup(ctx, web.Name+":"+room)
 	if err != nil || !ok {
