@@ -137,6 +137,16 @@ func (p *Protocol) Step(i int) (Step, bool) {
 	return Step{}, false
 }
 
+// Plays reports whether the schedule has a phase ph, in its rounds or at
+// the end. A nil Protocol plays RoundTable's message, proposal and vote.
+func (p *Protocol) Plays(ph Phase) bool {
+	if p == nil {
+		return ph == PhaseMessage || ph == PhaseProposal || ph == PhaseVote
+	}
+	is := func(s Step) bool { return s.Phase == ph }
+	return slices.ContainsFunc(p.Round, is) || slices.ContainsFunc(p.Final, is)
+}
+
 // Validate reports the first problem with p, naming the field.
 func (p *Protocol) Validate() error {
 	if len(p.Round) == 0 {

@@ -265,3 +265,20 @@ func TestStoppingAProtocolTableCountsFinishedRounds(t *testing.T) {
 		t.Errorf("stopped in the final steps: %d rounds played, want 1", n)
 	}
 }
+
+func TestPlaysNamesTheSchedulePhases(t *testing.T) {
+	chat := &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseMessage}}, Final: []roundtable.Step{{Phase: roundtable.PhasePrivate}, {Phase: roundtable.PhaseSurvey}}}
+	var rt *roundtable.Protocol
+	for _, c := range []struct {
+		p    *roundtable.Protocol
+		ph   roundtable.Phase
+		want bool
+	}{
+		{rt, roundtable.PhaseVote, true}, {rt, roundtable.PhaseProposal, true}, {rt, roundtable.PhaseSurvey, false},
+		{chat, roundtable.PhaseMessage, true}, {chat, roundtable.PhaseSurvey, true}, {chat, roundtable.PhasePrivate, true}, {chat, roundtable.PhaseVote, false}, {chat, roundtable.PhaseProposal, false},
+	} {
+		if got := c.p.Plays(c.ph); got != c.want {
+			t.Errorf("%v.Plays(%v) = %v, want %v", c.p, c.ph, got, c.want)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func (t *Table) stopReason(round int, accepted bool) string {
 // agreed: a vote accepted a proposal, or, in a schedule without a vote,
 // every survey answer of the round is the same.
 func (t *Table) agreed(round int, accepted bool) bool {
-	if slices.ContainsFunc(t.state.Config.Protocol.Round, func(s Step) bool { return s.Phase == PhaseVote }) {
+	if t.state.Config.Protocol.Plays(PhaseVote) {
 		return accepted
 	}
 	var first []float64

@@ -76,6 +76,9 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#posts`, "The table has ended"))
 	e.screenshot(t, bob, "room-chatroom.png")
+	if eval[bool](t, bob, `document.querySelector('#propcard').checkVisibility()`) {
+		t.Error("a chatroom, with no proposals and no vote, shows the Propose card")
+	}
 	if eval[bool](t, ann, `document.querySelector('#posts').textContent.includes('secret')`) {
 		t.Error("a private message reached the room")
 	}

@@ -58,6 +58,7 @@ type stateView struct {
 	Rule         string      `json:"rule"`
 	RuleText     string      `json:"rule_text"`
 	Mode         string      `json:"mode"`
+	Proposes     bool        `json:"proposes"` // the schedule has a proposal or a vote phase
 	RemainingMS  int64       `json:"remaining_ms,omitempty"`
 	Participants []seatView  `json:"participants"`
 	Seated       bool        `json:"seated"`
@@ -92,7 +93,8 @@ type roundView struct {
 
 func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	v := &stateView{Table: s.ID, Title: titleOf(s), Status: string(s.Status), Round: s.Round, Rounds: s.Config.Rounds,
-		Phase: s.Phase.String(), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode)}
+		Phase: s.Phase.String(), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode),
+		Proposes: s.Config.Protocol.Plays(roundtable.PhaseProposal) || s.Config.Protocol.Plays(roundtable.PhaseVote)}
 	if !s.Deadline.IsZero() && s.Status == roundtable.StatusRunning {
 		v.RemainingMS = max(0, s.Deadline.Sub(now).Milliseconds())
 	}

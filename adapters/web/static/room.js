@@ -126,6 +126,8 @@
     // On a phone the proposal and ballot boxes wait below the conversation
     // until their phases open.
     byId('propcard').classList.toggle('idle', !(running && (s.phase === 'proposal' || s.phase === 'vote')));
+    // A schedule without proposals or a vote (a chatroom, dyads) has no use for the card.
+    byId('propcard').hidden = !s.proposes;
     document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
