@@ -33,21 +33,10 @@ func (db *DB) AddBlob(ctx context.Context, ns, key string, v []byte) error {
 		b.FillPercent = appendFill // records are added under growing keys
 		return b.Put([]byte(key), v)
 	}
-	if err := db.commitSoon(fn); err != nil {
+	if err := db.write(fn); err != nil {
 		return fmt.Errorf("add blob %s/%s: %w", ns, key, err)
 	}
 	return nil
-}
-
-// commitSoon runs fn in a transaction of the batched write path: alone,
-// it commits at once rather than wait for company; otherwise it shares
-// the pending batch and its fsync.
-func (db *DB) commitSoon(fn func(*bolt.Tx) error) error {
-	defer db.pending.Add(-1)
-	if db.pending.Add(1) == 1 {
-		return db.bolt.Update(fn)
-	}
-	return db.bolt.Batch(fn)
 }
 
 // EachBlob calls fn with every key and value of namespace ns, in key
