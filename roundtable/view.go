@@ -104,3 +104,22 @@ func (v View) Name(id string) string {
 	}
 	return id
 }
+
+// LastReport returns Self's latest survey answer in v (the current round
+// first, then the history from the latest round back), or nil before the
+// first.
+func (v View) LastReport() []float64 {
+	for _, a := range v.Current.Surveys {
+		if a.By == v.Self.ID {
+			return a.Values
+		}
+	}
+	for r := len(v.History) - 1; r >= 0; r-- {
+		for _, a := range v.History[r].Surveys {
+			if a.By == v.Self.ID {
+				return a.Values
+			}
+		}
+	}
+	return nil
+}

@@ -31,7 +31,7 @@ func parseJudgeSurvey(v roundtable.View, content string) (roundtable.Action, err
 	r := act.(roundtable.Report)
 	alpha := panelAlpha(v)
 	so := r.Values
-	r.Values = updateSentiment(previousReport(v), so, alpha)
+	r.Values = updateSentiment(v.LastReport(), so, alpha)
 	r.Reason = observedNote(r.Reason, so, alpha)
 	return r, nil
 }
@@ -57,24 +57,6 @@ func updateSentiment(prev, so []float64, alpha float64) []float64 {
 		out[i] = math.Max(-1, math.Min(1, s))
 	}
 	return out
-}
-
-// previousReport is Self's latest recorded survey answer, nil before the
-// first.
-func previousReport(v roundtable.View) []float64 {
-	for _, a := range v.Current.Surveys {
-		if a.By == v.Self.ID {
-			return a.Values
-		}
-	}
-	for r := len(v.History) - 1; r >= 0; r-- {
-		for _, a := range v.History[r].Surveys {
-			if a.By == v.Self.ID {
-				return a.Values
-			}
-		}
-	}
-	return nil
 }
 
 // observedNote appends to reason the reported sentiments and the update

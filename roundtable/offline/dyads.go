@@ -119,7 +119,7 @@ func (d Dyad) Validate() error {
 // Belief is Self's current belief: its latest report, else its persona's
 // stance, else neutral.
 func Belief(v roundtable.View) (float64, error) {
-	if r := lastReport(v); len(r) > 0 {
+	if r := v.LastReport(); len(r) > 0 {
 		return r[0], nil
 	}
 	if v.Self.Stance == "" {

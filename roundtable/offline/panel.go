@@ -64,7 +64,7 @@ func (e *Evaluator) Act(_ context.Context, v roundtable.View) (roundtable.Action
 }
 
 func (e *Evaluator) report(v roundtable.View, items []string) roundtable.Action {
-	prev := lastReport(v)
+	prev := v.LastReport()
 	own := ownMessage(v)
 	vals := make([]float64, len(items))
 	for i, it := range items {

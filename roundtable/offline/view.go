@@ -7,19 +7,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// lastReport returns Self's latest survey answer in v, or nil.
-func lastReport(v roundtable.View) []float64 {
-	rounds := append(v.History[:len(v.History):len(v.History)], v.Current)
-	for r := len(rounds) - 1; r >= 0; r-- {
-		for _, a := range rounds[r].Surveys {
-			if a.By == v.Self.ID {
-				return a.Values
-			}
-		}
-	}
-	return nil
-}
-
 // heard returns the messages of the current round addressed to Self by
 // others.
 func heard(v roundtable.View) []roundtable.Message {
