@@ -35,18 +35,12 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 	if err != nil {
 		return err
 	}
-	// fn decides only from what is in the file, so it may run more than
+	// w.run decides only from what is in the file, so it may run more than
 	// once (Batch retries it alone when another call in its batch fails).
-	fn := func(tx *bolt.Tx) error { return w.run(tx) }
-	// A lone caller commits at once; only when other appends are in flight
+	// A lone caller commits at once; only when other writes are in flight
 	// does it join a batch, because a batch waits up to batchDelay for
 	// company before it commits.
-	if db.pending.Add(1) == 1 {
-		err = db.bolt.Update(fn)
-	} else {
-		err = db.bolt.Batch(fn)
-	}
-	db.pending.Add(-1)
+	err = db.write(w.run)
 	if roundtable.ErrorCode(err) == roundtable.Conflict {
 		return err
 	}
