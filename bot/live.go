@@ -42,9 +42,7 @@ func (lt *live) seatAgent(p roundtable.Participant) error {
 func (lt *live) begin(ctx context.Context) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	var status roundtable.Status
-	lt.table.Read(func(s *roundtable.State) { status = s.Status })
-	if status == roundtable.StatusCreated {
+	if lt.status() == roundtable.StatusCreated {
 		if !lt.hasPerson() {
 			return // an organiser-only table opens when the first person joins
 		}

@@ -35,9 +35,7 @@ func seatsPerson(s *roundtable.State) bool {
 
 // openWaiting opens a table that waits for its first person.
 func (lt *live) openWaiting(ctx context.Context) {
-	var status roundtable.Status
-	lt.table.Read(func(s *roundtable.State) { status = s.Status })
-	if status == roundtable.StatusCreated {
+	if lt.status() == roundtable.StatusCreated {
 		lt.begin(ctx)
 	}
 }
@@ -49,9 +47,7 @@ func (lt *live) startNow(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	var status roundtable.Status
-	lt.table.Read(func(s *roundtable.State) { status = s.Status })
-	if status != roundtable.StatusCreated {
+	if lt.status() != roundtable.StatusCreated {
 		return ephemeral("The table has already started."), nil
 	}
 	if err := lt.table.Start(ctx); err != nil {

@@ -227,16 +227,15 @@ func (s *Service) running() []*live {
 	return out
 }
 
-// running reports whether the table has started and is not over.
-func (lt *live) running() bool {
-	var on bool
-	lt.table.Read(func(s *roundtable.State) { on = s.Status == roundtable.StatusRunning })
-	return on
+// status returns the table's status.
+func (lt *live) status() roundtable.Status {
+	var st roundtable.Status
+	lt.table.Read(func(s *roundtable.State) { st = s.Status })
+	return st
 }
 
+// running reports whether the table has started and is not over.
+func (lt *live) running() bool { return lt.status() == roundtable.StatusRunning }
+
 // ended reports whether the table is over.
-func (lt *live) ended() bool {
-	var over bool
-	lt.table.Read(func(s *roundtable.State) { over = s.Status == roundtable.StatusEnded })
-	return over
-}
+func (lt *live) ended() bool { return lt.status() == roundtable.StatusEnded }
