@@ -125,16 +125,11 @@ func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	keep, err := keepNames(r.URL.Query())
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	keep, organiser, ok := p.downloadNames(w, r, v, roomID)
+	if !ok {
 		return
 	}
-	if keep && !p.organises(r, v, roomID) {
-		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
-		return
-	}
-	anns, err := p.annotations(r.Context(), st.ID, evs, participantID(v.ID), p.organises(r, v, roomID), true)
+	anns, err := p.annotations(r.Context(), st.ID, evs, participantID(v.ID), organiser, true)
 	var buf bytes.Buffer
 	if err == nil {
 		err = export.WriteAnnotations(&buf, evs, anns, export.Options{Pseudonymize: !keep})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"unicode/utf8"
@@ -61,4 +62,21 @@ func keepNames(q url.Values) (bool, error) {
 	default:
 		return false, fmt.Errorf("names=%q: want keep or pseudonymize", v)
 	}
+}
+
+// downloadNames reads a download's names parameter and whether the visitor
+// organises the room; only the organiser may keep names. ok=false after
+// writing the refusal.
+func (p *Platform) downloadNames(w http.ResponseWriter, r *http.Request, v visitor, roomID string) (keep, organiser, ok bool) {
+	keep, err := keepNames(r.URL.Query())
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return false, false, false
+	}
+	organiser = p.organises(r, v, roomID)
+	if keep && !organiser {
+		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
+		return false, false, false
+	}
+	return keep, organiser, true
 }

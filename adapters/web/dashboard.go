@@ -181,18 +181,13 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	keep, err := keepNames(q)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	if keep && !p.organises(r, v, roomID) {
-		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
+	keep, organiser, ok := p.downloadNames(w, r, v, roomID)
+	if !ok {
 		return
 	}
 	viewer := viewerOf(v)
 	viewer.Researcher = keep // only the organiser may keep names
-	viewer.Organiser = p.organises(r, v, roomID)
+	viewer.Organiser = organiser
 	st, evs, err := p.table(r.Context(), roomID, viewer)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")
