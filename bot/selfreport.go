@@ -39,13 +39,19 @@ func levelButtons(s *roundtable.State, r ref) []Control {
 	controls := make([]Control, 0, n)
 	for i := n - 1; i >= 0; i-- {
 		v := sc.Min + float64(i)*sc.Step
-		label := strconv.FormatFloat(v, 'g', -1, 64)
-		if i < len(sc.Labels) {
-			label = sc.Labels[i]
-		}
-		controls = append(controls, Control{ID: withVerb(r, verbSelf+strconv.FormatFloat(v, 'g', -1, 64)), Kind: Button, Label: clip(label, 80)})
+		controls = append(controls, Control{ID: withVerb(r, verbSelf+strconv.FormatFloat(v, 'g', -1, 64)), Kind: Button, Label: clip(levelLabel(sc, v), 80)})
 	}
 	return controls
+}
+
+// levelLabel names value v of sc: its level's label, else the number.
+func levelLabel(sc *roundtable.Scale, v float64) string {
+	if sc != nil && sc.Step > 0 {
+		if i := int((v-sc.Min)/sc.Step + 0.5); i >= 0 && i < len(sc.Labels) {
+			return sc.Labels[i]
+		}
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // levelOf reads a level button's verb: the value it answers.
@@ -62,14 +68,8 @@ func levelOf(verb string) (float64, bool) {
 // it, with the reason, outside its survey phase or from someone who
 // already answered.
 func (lt *live) report(ctx context.Context, ev *Event, round int, v float64) (*Reply, error) {
-	label := strconv.FormatFloat(v, 'g', -1, 64)
-	lt.table.Read(func(s *roundtable.State) {
-		if sc := s.Scale(); sc != nil && sc.Step > 0 {
-			if i := int((v-sc.Min)/sc.Step + 0.5); i >= 0 && i < len(sc.Labels) {
-				label = sc.Labels[i]
-			}
-		}
-	})
+	var label string
+	lt.table.Read(func(s *roundtable.State) { label = levelLabel(s.Scale(), v) })
 	who := participantID(ev.Platform, ev.User.ID)
 	if err := lt.act(ctx, roundtable.Report{Actor: who, Key: "survey:" + ev.ID, Values: []float64{v}}); err != nil {
 		return nil, err
