@@ -152,8 +152,7 @@ func (lt *live) agentDone(pos roundtable.Position, id string, a roundtable.Actio
 		return
 	}
 	ctx := lt.svc.context()
-	var now roundtable.Position
-	lt.table.Read(func(s *roundtable.State) { now = s.Position() })
+	now := lt.position()
 	if now != pos {
 		lt.lateAnswer(pos, id, a) // the phase's close recorded the agent as missing it
 		return
@@ -176,8 +175,7 @@ func (lt *live) agentDone(pos roundtable.Position, id string, a roundtable.Actio
 func (lt *live) act(ctx context.Context, a roundtable.Action) error {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	var pos roundtable.Position
-	lt.table.Read(func(s *roundtable.State) { pos = s.Position() })
+	pos := lt.position()
 	if err := lt.table.Do(ctx, a); err != nil {
 		return err
 	}

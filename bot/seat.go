@@ -53,8 +53,7 @@ func (lt *live) privateBrief(id string) string {
 func (lt *live) leave(ctx context.Context, ev *Event) error {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	var pos roundtable.Position
-	lt.table.Read(func(s *roundtable.State) { pos = s.Position() })
+	pos := lt.position()
 	if err := lt.table.Leave(ctx, participantID(ev.Platform, ev.User.ID), "leave:"+ev.ID); err != nil {
 		return err
 	}

@@ -234,6 +234,13 @@ func (lt *live) status() roundtable.Status {
 	return st
 }
 
+// position returns the table's open phase.
+func (lt *live) position() roundtable.Position {
+	var pos roundtable.Position
+	lt.table.Read(func(s *roundtable.State) { pos = s.Position() })
+	return pos
+}
+
 // running reports whether the table has started and is not over.
 func (lt *live) running() bool { return lt.status() == roundtable.StatusRunning }
 
