@@ -208,8 +208,8 @@ func (s *Service) agentList(v string) []string {
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
-		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can stop it")
+	if err := s.manages(ctx, ev, lt, "stop it"); err != nil {
+		return nil, err
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -222,8 +222,8 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 
 // closePhase closes the open phase now, as its deadline would.
 func (s *Service) closePhase(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
-		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can close a phase early")
+	if err := s.manages(ctx, ev, lt, "close a phase early"); err != nil {
+		return nil, err
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -301,6 +301,16 @@ func (s *Service) mayManage(ctx context.Context, ev *Event, lt *live) (bool, err
 	}
 	p := s.cfg.policy(ev.Platform)
 	return u.Manager || (!p.Empty() && p.Allows(u)), nil
+}
+
+// manages refuses, unless the event's user may manage the table (see
+// mayManage), to let them do what: "only whoever started this table, or
+// someone who may manage tables, can <what>".
+func (s *Service) manages(ctx context.Context, ev *Event, lt *live, what string) error {
+	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
+		return refuseUnless(err, "only whoever started this table, or someone who may manage tables, can "+what)
+	}
+	return nil
 }
 
 // organises reports whether the event's user may manage the table (see

@@ -16,8 +16,8 @@ const defaultExtension = 2 * time.Minute
 // (roundtable.PhaseExtended) and the deadline re-armed; the outbox tells
 // the table (renderExtended).
 func (s *Service) extend(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
-		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can extend a phase")
+	if err := s.manages(ctx, ev, lt, "extend a phase"); err != nil {
+		return nil, err
 	}
 	by := defaultExtension
 	if v := ev.Options["by"]; v != "" {

@@ -42,8 +42,8 @@ func (lt *live) openWaiting(ctx context.Context) {
 
 // startNow opens round 1 at the organiser's request, people or not.
 func (lt *live) startNow(ctx context.Context, ev *Event) (*Reply, error) {
-	if ok, err := lt.svc.mayManage(ctx, ev, lt); err != nil || !ok {
-		return nil, refuseUnless(err, "only whoever started this table, or someone who may manage tables, can start it")
+	if err := lt.svc.manages(ctx, ev, lt, "start it"); err != nil {
+		return nil, err
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
