@@ -69,8 +69,8 @@ func newAuditor(s *Service, cfg Auditing) *auditor {
 }
 
 // reveal queues every revealed message of lt that was not queued before,
-// and the round summaries that are due. The
-// caller holds lt.mu; reveal never blocks on a model.
+// and the round summaries that are due. The caller holds lt.mu; reveal
+// never blocks on a model.
 func (a *auditor) reveal(lt *live) {
 	var spec *roundtable.AuditSpec
 	lt.table.Read(func(s *roundtable.State) { spec = s.Config.Audit })
@@ -89,8 +89,6 @@ func (a *auditor) reveal(lt *live) {
 		}
 		if r.revealed {
 			a.roundRevealed(ctx, ta, r.round)
-		}
-		if r.revealed {
 			ta.from = r.round // every later call starts after it
 		}
 	}
