@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -79,8 +80,8 @@ func (p *Platform) sweep(ctx context.Context) (int, error) {
 func (rs *rooms) remove(ctx context.Context, id string) error {
 	rs.mu.Lock()
 	delete(rs.byID, id)
-	if i := indexOf(rs.order, id); i >= 0 {
-		rs.order = append(rs.order[:i], rs.order[i+1:]...)
+	if i := slices.Index(rs.order, id); i >= 0 {
+		rs.order = slices.Delete(rs.order, i, i+1)
 	}
 	rs.mu.Unlock()
 	rs.sig.fire()
@@ -97,13 +98,4 @@ func (rs *rooms) remove(ctx context.Context, id string) error {
 		return fmt.Errorf("delete room %s: %w", id, err)
 	}
 	return nil
-}
-
-func indexOf(ss []string, s string) int {
-	for i, x := range ss {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
