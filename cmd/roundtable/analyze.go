@@ -167,7 +167,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
-	more, err := protocolArtifacts(ctx, db, ids, chat)
+	more, panels, err := protocolArtifacts(ctx, db, ids, chat)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		problems = append(problems, fmt.Sprintf("%d private messages have no stance (a model failed; they are left out); run analyze again to retry them.", chat.missing))
 	}
 	rep.Artifacts = append(rep.Artifacts, more...)
-	if more, err = panelReports(ctx, db, ids); err != nil {
+	if more, err = panelReports(ctx, panels); err != nil {
 		return err
 	}
 	rep.Artifacts = append(rep.Artifacts, more...)

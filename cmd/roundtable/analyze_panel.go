@@ -14,7 +14,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // panelRun is one ended panel table, replayed.
@@ -23,32 +22,12 @@ type panelRun struct {
 	alpha, tolerance float64
 }
 
-// panelRuns loads the ended panel tables among ids, by condition (the ID
-// without its run number).
-func panelRuns(ctx context.Context, db *store.DB, ids []string) (map[string][]panelRun, error) {
-	out := map[string][]panelRun{}
-	for _, id := range ids {
-		events, err := db.Load(ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", id, err)
-		}
-		s, err := roundtable.Replay(events)
-		if err != nil || s.Status != roundtable.StatusEnded || s.Config.Protocol == nil || s.Config.Protocol.Name != roundtable.ProtocolPanel {
-			continue
-		}
-		pr := s.Config.Protocol
-		cond := runSuffix.ReplaceAllString(id, "")
-		out[cond] = append(out[cond], panelRun{s, pr.Param("alpha", 0.5), pr.Stop.Tolerance})
-	}
-	return out, nil
-}
-
 // panelReports are the evaluation panel's quality metrics (with platitude
-// across runs) and its cognitive-bias regressions per α/tolerance cell.
-func panelReports(ctx context.Context, db *store.DB, ids []string) ([]report.Artifact, error) {
-	runs, err := panelRuns(ctx, db, ids)
-	if err != nil || len(runs) == 0 {
-		return nil, err
+// across runs) and its cognitive-bias regressions per α/tolerance cell,
+// from the ended panel tables by condition (see protocolArtifacts).
+func panelReports(ctx context.Context, runs map[string][]panelRun) ([]report.Artifact, error) {
+	if len(runs) == 0 {
+		return nil, nil
 	}
 	m, err := panel.NewMeter(nil)
 	if err != nil {

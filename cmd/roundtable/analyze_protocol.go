@@ -22,15 +22,18 @@ var runSuffix = regexp.MustCompile(`-\d{4}$`)
 type protocolRuns map[string]map[string][]sim.Measures
 
 // protocolArtifacts are the other papers' tables and figures from the
-// protocol tables among ids (panel, chatroom, dyads), as CSV and charts.
-func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *chatroomStance) ([]report.Artifact, error) {
+// protocol tables among ids (panel, chatroom, dyads), as CSV and charts,
+// and the ended panel tables by condition (the ID without its run number),
+// replayed once here for panelReports.
+func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *chatroomStance) ([]report.Artifact, map[string][]panelRun, error) {
 	runs := protocolRuns{}
+	panels := map[string][]panelRun{}
 	params := map[string]map[string]string{} // condition -> the protocol's recorded parameters
 	firsts := map[string]*roundtable.State{} // condition -> its first table
 	for _, id := range ids {
 		events, err := db.Load(ctx, id)
 		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", id, err)
+			return nil, nil, fmt.Errorf("load %s: %w", id, err)
 		}
 		s, err := roundtable.Replay(events)
 		if err != nil || s.Status != roundtable.StatusEnded || s.Config.Protocol == nil {
@@ -49,7 +52,11 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		cond := runSuffix.ReplaceAllString(id, "")
 		m, p, err := measureProtocol(ctx, events, s, chat)
 		if err != nil {
-			return nil, fmt.Errorf("measure %s: %w", id, err)
+			return nil, nil, fmt.Errorf("measure %s: %w", id, err)
+		}
+		if name == roundtable.ProtocolPanel {
+			pr := s.Config.Protocol
+			panels[cond] = append(panels[cond], panelRun{s, pr.Param("alpha", 0.5), pr.Stop.Tolerance})
 		}
 		runs[name][cond] = append(runs[name][cond], m)
 		params[cond] = p
@@ -67,7 +74,7 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 	if c := runs[roundtable.ProtocolPanel]; c != nil {
 		out = append(out, panelArtifacts(c)...)
 	}
-	return out, nil
+	return out, panels, nil
 }
 
 // scalarTable is one row per condition with each scalar's mean and SE.
