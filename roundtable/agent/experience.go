@@ -87,21 +87,17 @@ func (a *Agent) reflectedExperience(ctx context.Context, v roundtable.View, u *r
 			fresh = append(fresh, strings.TrimSpace(e))
 		}
 	}
+	notes := p.text
 	if len(fresh) > 0 {
-		notes := a.reflect(ctx, v, p, u, experiencePrompt(p.text, fresh), fresh)
-		if ctx.Err() == nil {
-			p.text = notes
-		} else {
-			return "Your reflection on your experiences:\n" + notes + "\n"
-		}
+		notes = a.reflect(ctx, v, p, u, experiencePrompt(p.text, fresh), fresh)
 	}
-	if ctx.Err() == nil {
-		p.upTo = v.History[len(v.History)-1].Round
+	if ctx.Err() == nil { // out of time, the fallback serves once and the next turn tries again
+		p.text, p.upTo = notes, v.History[len(v.History)-1].Round
 	}
-	if p.text == "" {
+	if notes == "" {
 		return ""
 	}
-	return "Your reflection on your experiences:\n" + p.text + "\n"
+	return "Your reflection on your experiences:\n" + notes + "\n"
 }
 
 func experiencePrompt(notes string, fresh []string) string {
