@@ -118,7 +118,7 @@ func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if private := lt.table.Snapshot().Phase == roundtable.PhasePrivate; private {
+	if lt.position().Phase == roundtable.PhasePrivate {
 		return nil, roundtable.Errorf(roundtable.Invalid, "private messages go through the Write private message button: this thread is public")
 	}
 	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyTypedMessage + ev.ID, Text: ev.Text})

@@ -156,7 +156,9 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 	// An ended table opened again for status or export has nothing to
 	// post: its posts were handed to the courier before it left memory
 	// (or, at a restart, by resume); planning them again would post twice.
-	if replan || t.Snapshot().Status != roundtable.StatusEnded {
+	var ended bool
+	t.Read(func(st *roundtable.State) { ended = st.Status == roundtable.StatusEnded })
+	if replan || !ended {
 		if err := obs.open(ctx); err != nil {
 			return nil, err
 		}
