@@ -134,6 +134,15 @@ func roundsBucket(tx *bolt.Tx, table string) (*bolt.Bucket, error) {
 	return rb, nil
 }
 
+// storedRounds is table's bucket of ended rounds; nil when it has none.
+func storedRounds(tx *bolt.Tx, table string) *bolt.Bucket {
+	top := tx.Bucket(bucketSnapRounds)
+	if top == nil {
+		return nil
+	}
+	return top.Bucket([]byte(table))
+}
+
 // putRounds stores encoded rounds after the first `after`.
 func putRounds(rb *bolt.Bucket, after int, rounds [][]byte) error {
 	for i, b := range rounds {
@@ -166,11 +175,9 @@ func (c *snapCache) get(db *DB, table string) (int, error) {
 		return n, nil
 	}
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		if top := tx.Bucket(bucketSnapRounds); top != nil {
-			if rb := top.Bucket([]byte(table)); rb != nil {
-				if k, _ := rb.Cursor().Last(); k != nil {
-					n = int(decodeSeq(k))
-				}
+		if rb := storedRounds(tx, table); rb != nil {
+			if k, _ := rb.Cursor().Last(); k != nil {
+				n = int(decodeSeq(k))
 			}
 		}
 		return nil

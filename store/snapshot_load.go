@@ -84,10 +84,7 @@ func readSnapshot(tx *bolt.Tx, table string) (*storedSnapshot, error) {
 	if s.done == 0 {
 		return s, nil
 	}
-	var rb *bolt.Bucket
-	if top := tx.Bucket(bucketSnapRounds); top != nil {
-		rb = top.Bucket([]byte(table))
-	}
+	rb := storedRounds(tx, table)
 	if rb == nil {
 		return nil, fmt.Errorf("snapshot of table %s: its %d ended rounds are missing", table, s.done)
 	}
