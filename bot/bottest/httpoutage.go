@@ -92,11 +92,7 @@ func (o *HTTPOutage) Intercept(w http.ResponseWriter, r *http.Request, h http.Ha
 			}
 		}
 	}
-	if o.ServiceUnavail != nil {
-		o.ServiceUnavail(w)
-	} else {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}
+	o.unavailable(w)
 	return true
 }
 
@@ -115,10 +111,16 @@ func (o *HTTPOutage) InterceptRead(w http.ResponseWriter) bool {
 	if o.OnFail != nil {
 		defer o.OnFail()
 	}
+	o.unavailable(w)
+	return true
+}
+
+// unavailable answers that the platform is down: ServiceUnavail, or a bare
+// 503.
+func (o *HTTPOutage) unavailable(w http.ResponseWriter) {
 	if o.ServiceUnavail != nil {
 		o.ServiceUnavail(w)
-	} else {
-		w.WriteHeader(http.StatusServiceUnavailable)
+		return
 	}
-	return true
+	w.WriteHeader(http.StatusServiceUnavailable)
 }
