@@ -55,9 +55,10 @@ func Transitions(msgs []Tagged) Graph {
 	byRound[last+1] = []Tagged{{Round: last + 1, Acts: []string{End}}}
 	for r := 0; r <= last; r++ {
 		for _, m := range byRound[r] {
+			next := Followers(byRound[r+1], m.Speaker)
 			for _, a := range m.Acts {
 				g.Count[a]++
-				for _, b := range followers(byRound[r+1], m.Speaker) {
+				for _, b := range next {
 					g.add(a, b)
 				}
 			}
@@ -66,9 +67,10 @@ func Transitions(msgs []Tagged) Graph {
 	return g
 }
 
-// followers are the distinct acts of next's messages by speakers other
-// than speaker (End follows everyone).
-func followers(next []Tagged, speaker string) []string {
+// Followers are the distinct acts of next's messages by speakers other
+// than speaker (End follows everyone): the acts that follow speaker's in
+// the transition graph, and in the early-stopping pair counts.
+func Followers(next []Tagged, speaker string) []string {
 	var out []string
 	for _, m := range next {
 		if m.Speaker == speaker && m.Speaker != "" {

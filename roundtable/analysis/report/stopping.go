@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
@@ -52,28 +51,11 @@ func Pairs(msgs []acts.Tagged, rounds int) []map[earlystop.Pair]int {
 	for r := 1; r <= rounds; r++ {
 		out[r-1] = map[earlystop.Pair]int{}
 		for _, m := range byRound[r-1] {
-			next := followers(byRound[r], m.Speaker)
+			next := acts.Followers(byRound[r], m.Speaker)
 			for _, a := range m.Acts {
 				for _, b := range next {
 					out[r-1][earlystop.Pair{From: a, To: b}]++
 				}
-			}
-		}
-	}
-	return out
-}
-
-// followers are the distinct acts of next's messages by speakers other
-// than speaker.
-func followers(next []acts.Tagged, speaker string) []string {
-	var out []string
-	for _, m := range next {
-		if speaker != "" && m.Speaker == speaker {
-			continue
-		}
-		for _, b := range m.Acts {
-			if !slices.Contains(out, b) {
-				out = append(out, b)
 			}
 		}
 	}
