@@ -40,21 +40,23 @@ type Readiness struct {
 func (r *Readiness) Ready() <-chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ch == nil {
-		r.ch = make(chan struct{})
-	}
-	return r.ch
+	return r.chLocked()
 }
 
 // Set marks the platform ready; later calls do nothing.
 func (r *Readiness) Set() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.set {
+		r.set = true
+		close(r.chLocked())
+	}
+}
+
+// chLocked returns the channel, made on first use; the caller holds mu.
+func (r *Readiness) chLocked() chan struct{} {
 	if r.ch == nil {
 		r.ch = make(chan struct{})
 	}
-	if !r.set {
-		r.set = true
-		close(r.ch)
-	}
+	return r.ch
 }
