@@ -86,12 +86,22 @@ func prepare(events []roundtable.Event, opt Options) []roundtable.Event {
 // visible applies roundtable.Visible to each table's run of events.
 func visible(events []roundtable.Event, v roundtable.Viewer) []roundtable.Event {
 	out := make([]roundtable.Event, 0, len(events))
+	for _, run := range tableRuns(events) {
+		out = append(out, roundtable.Visible(run, v)...)
+	}
+	return out
+}
+
+// tableRuns splits events into runs of consecutive events of one table
+// (subslices of events, not copies).
+func tableRuns(events []roundtable.Event) [][]roundtable.Event {
+	var out [][]roundtable.Event
 	for start := 0; start < len(events); {
 		end := start + 1
 		for end < len(events) && events[end].Table == events[start].Table {
 			end++
 		}
-		out = append(out, roundtable.Visible(events[start:end], v)...)
+		out = append(out, events[start:end])
 		start = end
 	}
 	return out

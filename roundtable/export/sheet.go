@@ -32,14 +32,10 @@ func WriteSheet(w io.Writer, events []roundtable.Event, opt Options) error {
 	if err := cw.Write(SheetHeader()); err != nil {
 		return fmt.Errorf("write sheet: %w", err)
 	}
-	for start := 0; start < len(events); {
-		end := start + 1
-		for end < len(events) && events[end].Table == events[start].Table {
-			end++
-		}
-		st, err := roundtable.Replay(events[start:end])
+	for _, run := range tableRuns(events) {
+		st, err := roundtable.Replay(run)
 		if err != nil {
-			return fmt.Errorf("sheet of table %s: %w", events[start].Table, err)
+			return fmt.Errorf("sheet of table %s: %w", run[0].Table, err)
 		}
 		for _, row := range sheetRows(st) {
 			for i := range row {
@@ -49,7 +45,6 @@ func WriteSheet(w io.Writer, events []roundtable.Event, opt Options) error {
 				return fmt.Errorf("write sheet: %w", err)
 			}
 		}
-		start = end
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
