@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 )
 
@@ -19,25 +18,21 @@ type StoredPost struct {
 // what the channel showed, without running the channel.
 func ReadRooms(ctx context.Context, blobs Blobs) (map[string][]StoredPost, error) {
 	rs := newRooms(newSignal(), blobs)
+	hs, err := rs.headers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read rooms: %w", err)
+	}
 	out := map[string][]StoredPost{}
-	err := blobs.EachBlob(ctx, blobHeadersNS, func(id string, raw []byte) error {
-		var h header
-		if err := json.Unmarshal(raw, &h); err != nil {
-			return fmt.Errorf("decode room %s: %w", id, err)
-		}
+	for _, h := range hs {
 		r, err := rs.loadPosts(ctx, h)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("read rooms: %w", err)
 		}
 		posts := make([]StoredPost, len(r.posts))
 		for i, p := range r.posts {
 			posts[i] = StoredPost{Key: p.Key, Text: p.Text}
 		}
 		out[h.ID] = posts
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read rooms: %w", err)
 	}
 	return out, nil
 }

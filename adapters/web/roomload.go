@@ -23,15 +23,7 @@ func (rs *rooms) load(ctx context.Context) error {
 	if err := rs.migrate(ctx); err != nil {
 		return err
 	}
-	var hs []header
-	err := rs.blobs.EachBlob(ctx, blobHeadersNS, func(id string, raw []byte) error {
-		var h header
-		if err := json.Unmarshal(raw, &h); err != nil {
-			return fmt.Errorf("decode room %s: %w", id, err)
-		}
-		hs = append(hs, h)
-		return nil
-	})
+	hs, err := rs.headers(ctx)
 	if err != nil {
 		return fmt.Errorf("load rooms: %w", err)
 	}
@@ -43,6 +35,20 @@ func (rs *rooms) load(ctx context.Context) error {
 		rs.put(r)
 	}
 	return nil
+}
+
+// headers reads every saved room's header.
+func (rs *rooms) headers(ctx context.Context) ([]header, error) {
+	var hs []header
+	err := rs.blobs.EachBlob(ctx, blobHeadersNS, func(id string, raw []byte) error {
+		var h header
+		if err := json.Unmarshal(raw, &h); err != nil {
+			return fmt.Errorf("decode room %s: %w", id, err)
+		}
+		hs = append(hs, h)
+		return nil
+	})
+	return hs, err
 }
 
 // loadPosts folds a room's records: each is a post's state at a version;
