@@ -9,12 +9,14 @@ func (s *Service) checkSeats(cfg roundtable.Config, task roundtable.Task) error 
 		if p.Kind != roundtable.Bot {
 			continue
 		}
+		var err error
 		if s.deps.Seatable != nil {
-			if err := s.deps.Seatable(p, cfg); err != nil {
-				return roundtable.Errorf(roundtable.Invalid, "bot agent %s cannot sit at this table: %v", p.Name, err)
-			}
+			err = s.deps.Seatable(p, cfg)
 		}
-		if _, err := s.deps.Agent(p, task); err != nil {
+		if err == nil {
+			_, err = s.deps.Agent(p, task)
+		}
+		if err != nil {
 			return roundtable.Errorf(roundtable.Invalid, "bot agent %s cannot sit at this table: %v", p.Name, err)
 		}
 	}
