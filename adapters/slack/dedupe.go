@@ -110,14 +110,5 @@ func (p *Platform) replies(ctx context.Context, where ref) ([]slack.Message, err
 
 // latest reads the channel's latest page, with metadata.
 func (p *Platform) latest(ctx context.Context, channel string) ([]slack.Message, error) {
-	var res *slack.GetConversationHistoryResponse
-	err := p.pace.retry(ctx, func(ctx context.Context) (err error) {
-		res, err = p.api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
-			ChannelID: channel, Limit: repliesPage, IncludeAllMetadata: true})
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return res.Messages, nil
+	return p.threads.history(ctx, channel)
 }

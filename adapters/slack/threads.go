@@ -39,6 +39,21 @@ func (t *threadIndex) started(thread ref) {
 	t.mu.Unlock()
 }
 
+// history reads the channel's latest page (historyDepth messages, newest
+// first), with metadata.
+func (t *threadIndex) history(ctx context.Context, channel string) ([]slack.Message, error) {
+	var res *slack.GetConversationHistoryResponse
+	err := t.pace.retry(ctx, func(ctx context.Context) (err error) {
+		res, err = t.api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
+			ChannelID: channel, Limit: historyDepth, IncludeAllMetadata: true})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res.Messages, nil
+}
+
 // newest returns channel's newest table thread, asking Slack when this
 // process has not opened one there.
 func (t *threadIndex) newest(ctx context.Context, channel string) (ref, bool, error) {
@@ -48,16 +63,11 @@ func (t *threadIndex) newest(ctx context.Context, channel string) (ref, bool, er
 	if ok {
 		return r, true, nil
 	}
-	var res *slack.GetConversationHistoryResponse
-	err := t.pace.retry(ctx, func(ctx context.Context) (err error) {
-		res, err = t.api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
-			ChannelID: channel, Limit: historyDepth, IncludeAllMetadata: true})
-		return err
-	})
+	msgs, err := t.history(ctx, channel)
 	if err != nil {
 		return ref{}, false, fmt.Errorf("conversations.history %s: %w", channel, err)
 	}
-	for _, m := range res.Messages { // newest first
+	for _, m := range msgs { // newest first
 		if m.Metadata.EventType == threadMetadata && (m.BotID == "" || m.BotID == t.botID() || t.botID() == "") {
 			r = ref{Channel: channel, TS: m.Timestamp}
 			t.mu.Lock()
