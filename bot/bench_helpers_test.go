@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/bot"
-	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -89,16 +88,6 @@ func benchDB(b *testing.B, dir string, opt store.Options) *store.DB {
 		b.Fatal(err)
 	}
 	return db
-}
-
-// waitConnected retries a first command until the fake is connected.
-func waitConnected(b *testing.B, f *bottest.Fake, act func() error) {
-	for err := act(); err != nil; err = act() {
-		if !strings.Contains(err.Error(), "not connected") {
-			b.Fatal(err)
-		}
-		<-f.Updates()
-	}
 }
 
 // percentile returns the p-th percentile (0 < p ≤ 100) of d, in ms.

@@ -71,7 +71,7 @@ func endedRun(b *testing.B, tables, rounds int) {
 	svc := benchService(p, db, bot.SystemClock{}, 20*time.Millisecond)
 	stop := bottest.Serve(b, svc)
 	defer stop()
-	waitConnected(b, p.Fake, func() error {
+	connected(b, p.Fake, func() error {
 		return p.Command(context.Background(), bottest.User{ID: "warmup"}, "warmup", "help", nil)
 	})
 	baseline := heapInUse()

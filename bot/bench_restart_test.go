@@ -120,7 +120,7 @@ func restart(b *testing.B, dir string, at time.Time, n int) restartFigures {
 // it was answered.
 func askStatus(b *testing.B, f *bottest.Fake, thread string) time.Time {
 	asker := bottest.User{ID: "asker", Name: "Asker"}
-	waitConnected(b, f, func() error { return f.Command(context.Background(), asker, thread, "status", nil) })
+	connected(b, f, func() error { return f.Command(context.Background(), asker, thread, "status", nil) })
 	at := time.Now()
 	if pv := f.Private(asker); len(pv) == 0 || !strings.Contains(pv[len(pv)-1].Text, "running") {
 		b.Errorf("the status of the table in %s reads %+v", thread, pv)

@@ -228,25 +228,14 @@ func newClock() *bottest.Clock {
 
 // runService runs svc until the test ends or stop is called.
 func runService(t *testing.T, svc *bot.Service) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("service: %v", err)
-			}
-		})
-	}
+	stop = sync.OnceFunc(bottest.Serve(t, svc))
 	t.Cleanup(stop)
 	return stop
 }
 
 // connected retries act until the fake platform is connected to the
 // service (Run has handed it the handler).
-func connected(t *testing.T, f *bottest.Fake, act func() error) {
+func connected(t testing.TB, f *bottest.Fake, act func() error) {
 	t.Helper()
 	for err := act(); err != nil; err = act() {
 		if !strings.Contains(err.Error(), "not connected") {
