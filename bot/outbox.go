@@ -103,7 +103,7 @@ func (p *planner) implied(e roundtable.Event) {
 		if shown && !d.Private && !strings.HasPrefix(e.Key, keyTypedMessage) { // live mode: shown as it comes
 			r := s.Rounds[d.Round-1]
 			m := r.Messages[len(r.Messages)-1]
-			p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
+			p.message(d.Round, m)
 		}
 	case roundtable.PhaseClosed:
 		pos := roundtable.Position{Round: d.Round, Phase: d.Phase}
@@ -115,7 +115,7 @@ func (p *planner) implied(e roundtable.Event) {
 				if m.Private {
 					continue // seen by its author and addressees only
 				}
-				p.post(fmt.Sprintf("r%d/msg/%d", d.Round, m.Seq), func() Message { return messagePost(s, m) })
+				p.message(d.Round, m)
 			}
 		}
 	case roundtable.PhaseExtended:
@@ -140,6 +140,11 @@ func (p *planner) post(key string, render func() Message) {
 	m := render()
 	m.Key, m.MaybeSent = p.table+"/"+key, p.reopened
 	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: key, Msg: m})
+}
+
+// message emits the post of a participant's message m of round.
+func (p *planner) message(round int, m roundtable.Message) {
+	p.post(fmt.Sprintf("r%d/msg/%d", round, m.Seq), func() Message { return messagePost(p.state, m) })
 }
 
 func (p *planner) edit(key, what string, render func() Message) {
