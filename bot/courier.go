@@ -177,12 +177,8 @@ func (c *courier) deliver(ctx context.Context, it *item) bool {
 		it.Msg.MaybeSent = true
 		c.svc.log.Warn("delivery failed; retrying", "platform", c.platform.Name(), "table", it.Table,
 			"key", it.Key, "attempt", attempt, "retry_in", wait, "err", err)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !pause(ctx, wait) {
 			return false
-		case <-t.C:
 		}
 		wait = min(2*wait, c.svc.cfg.retryMax())
 	}
@@ -245,5 +241,17 @@ func (c *courier) settle(it *item, id string) {
 		}
 		it.sent.set(m, v)
 		c.svc.records.add(it.Table, m, v)
+	}
+}
+
+// pause waits d, or until ctx is done; it reports whether d passed.
+func pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // postsNS is the store namespace of delivery records: "<table>/<mark>" →
@@ -170,12 +169,8 @@ func (r *recorder) run(ctx context.Context) {
 		case <-r.kick:
 		}
 		for r.flush(ctx) != nil {
-			t := time.NewTimer(wait)
-			select {
-			case <-ctx.Done():
-				t.Stop()
+			if !pause(ctx, wait) {
 				return
-			case <-t.C:
 			}
 			wait = min(2*wait, r.svc.cfg.retryMax())
 		}
