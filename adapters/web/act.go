@@ -49,7 +49,7 @@ const (
 func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) {
+	if !p.mayOpen(r, roomID, false) {
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return
 	}

@@ -147,7 +147,7 @@ func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 func (p *Platform) auditedRoom(w http.ResponseWriter, r *http.Request) (string, visitor, *roundtable.State, []roundtable.Event, bool) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+	if !p.mayOpen(r, roomID, v.Host) {
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return roomID, v, nil, nil, false
 	}

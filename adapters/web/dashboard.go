@@ -50,7 +50,7 @@ type usageRow struct {
 func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+	if !p.mayOpen(r, roomID, v.Host) {
 		p.renderMessage(w, http.StatusForbidden, "Join link needed", "Open the table's join link to see its dashboard.")
 		return
 	}
@@ -167,7 +167,7 @@ func usage(st *roundtable.State, n names) []usageRow {
 func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
 	v := p.visitor(w, r)
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) && !v.Host {
+	if !p.mayOpen(r, roomID, v.Host) {
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return
 	}

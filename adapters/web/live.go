@@ -25,7 +25,7 @@ const (
 // Last-Event-ID and gets only what it missed.
 func (p *Platform) serveLive(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) {
+	if !p.mayOpen(r, roomID, false) {
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return
 	}
@@ -166,7 +166,7 @@ func (p *Platform) updateFor(ctx context.Context, roomID string, v visitor, c cu
 // page's way to catch up without a stream.
 func (p *Platform) serveFeed(w http.ResponseWriter, r *http.Request) {
 	roomID := r.PathValue("room")
-	if _, ok := p.rooms.info(roomID); !ok || !p.mayEnter(r, roomID) {
+	if !p.mayOpen(r, roomID, false) {
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return
 	}

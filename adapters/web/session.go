@@ -57,6 +57,14 @@ func (p *Platform) mayEnter(r *http.Request, room string) bool {
 	return err == nil && p.keys.valid(purposeJoin, room, c.Value)
 }
 
+// mayOpen reports whether the request may open the room's pages and
+// feeds: the room exists and the browser holds its join link, or host is
+// true (the caller lets the host in).
+func (p *Platform) mayOpen(r *http.Request, room string, host bool) bool {
+	_, ok := p.rooms.info(room)
+	return ok && (host || p.mayEnter(r, room))
+}
+
 // organises reports whether the visitor holds the room's organiser link
 // (or the host's).
 func (p *Platform) organises(r *http.Request, v visitor, room string) bool {
