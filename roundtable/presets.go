@@ -16,6 +16,13 @@ const (
 	ProtocolQuestionnaire = "questionnaire"
 )
 
+// The evaluation panel's defaults (Sentimental Agents): the weight of the
+// newest opinion in the sentiment update, and the stop rule's tolerance.
+const (
+	DefaultPanelAlpha     = 0.5
+	DefaultPanelTolerance = 1e-5
+)
+
 // PresetOptions are the parameters of the protocol presets; zero values
 // take the papers' defaults.
 type PresetOptions struct {
@@ -66,10 +73,10 @@ func Preset(name string, o PresetOptions) (*Protocol, error) {
 // -1..1 per item; the table stops when no sentiment moves by the tolerance.
 func Panel(o PresetOptions) *Protocol {
 	if o.Alpha == 0 {
-		o.Alpha = 0.5
+		o.Alpha = DefaultPanelAlpha
 	}
 	if o.Tolerance == 0 {
-		o.Tolerance = 1e-5
+		o.Tolerance = DefaultPanelTolerance
 	}
 	items := o.Items
 	if len(items) == 0 {

@@ -56,7 +56,7 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		}
 		if name == roundtable.ProtocolPanel {
 			pr := s.Config.Protocol
-			panels[cond] = append(panels[cond], panelRun{s, pr.Param("alpha", 0.5), pr.Stop.Tolerance})
+			panels[cond] = append(panels[cond], panelRun{s, pr.Param("alpha", roundtable.DefaultPanelAlpha), pr.Stop.Tolerance})
 		}
 		runs[name][cond] = append(runs[name][cond], m)
 		params[cond] = p

@@ -38,7 +38,7 @@ type ProtocolSettings struct {
 
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
-	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: 0.5, Tolerance: 1e-5,
+	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: roundtable.DefaultPanelAlpha, Tolerance: roundtable.DefaultPanelTolerance,
 		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", DyadSettings: dyadDefaults()}
 }
 

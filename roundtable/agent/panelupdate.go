@@ -9,10 +9,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// defaultAlpha is the panel's weight of the newest opinion when the table
-// records none (Sentimental Agents' default, as roundtable.Panel's).
-const defaultAlpha = 0.5
-
 // observedTag opens the note, at the end of a panel judge's survey reason,
 // that keeps the sentiments S_O the model reported before the update.
 const observedTag = "[S_O "
@@ -37,11 +33,11 @@ func parseJudgeSurvey(v roundtable.View, content string) (roundtable.Action, err
 }
 
 // panelAlpha is the table's alpha (the protocol's "alpha" parameter), or
-// defaultAlpha when it is missing or outside (0, 1].
+// roundtable.DefaultPanelAlpha when it is missing or outside (0, 1].
 func panelAlpha(v roundtable.View) float64 {
 	a, err := strconv.ParseFloat(v.Params["alpha"], 64)
 	if err != nil || !(a > 0 && a <= 1) {
-		return defaultAlpha
+		return roundtable.DefaultPanelAlpha
 	}
 	return a
 }

@@ -1,11 +1,15 @@
 package sentiment
 
-import "math"
+import (
+	"math"
 
-// The paper's defaults.
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// The paper's defaults, as the panel preset's.
 const (
-	DefaultAlpha     = 0.5
-	DefaultTolerance = 1e-5
+	DefaultAlpha     = roundtable.DefaultPanelAlpha
+	DefaultTolerance = roundtable.DefaultPanelTolerance
 )
 
 // Update is the non-Bayesian update: S_i(t) = alpha*S_O + (1-alpha)*S_i(t-1).
