@@ -24,9 +24,8 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.channels[r.PathValue("ch")]
+	ch := s.knownChannel(w, r.PathValue("ch"))
 	if ch == nil {
-		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
 	if !s.botMay(w, ch, permView|permHistory) {

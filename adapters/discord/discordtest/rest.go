@@ -47,12 +47,21 @@ func (s *Server) overwriteCommands(w http.ResponseWriter, r *http.Request) {
 func (s *Server) getChannel(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.channels[r.PathValue("ch")]
+	ch := s.knownChannel(w, r.PathValue("ch"))
 	if ch == nil {
-		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
 	writeJSON(w, http.StatusOK, channelJSON(ch))
+}
+
+// knownChannel returns the channel id, or nil after answering Unknown
+// Channel. s.mu is held.
+func (s *Server) knownChannel(w http.ResponseWriter, id string) *channel {
+	ch := s.channels[id]
+	if ch == nil {
+		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
+	}
+	return ch
 }
 
 // createMessage posts as the bot.
@@ -67,9 +76,8 @@ func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	if s.directMessage(w, ch, body) {
 		return
 	}
-	c := s.channels[ch]
+	c := s.knownChannel(w, ch)
 	if c == nil {
-		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
 	need := sendPerm(c)
@@ -158,10 +166,7 @@ func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ch := s.channels[r.PathValue("ch")]; ch == nil || !s.botMay(w, ch, permManageWebhooks) {
-		if ch == nil {
-			apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
-		}
+	if ch := s.knownChannel(w, r.PathValue("ch")); ch == nil || !s.botMay(w, ch, permManageWebhooks) {
 		return
 	}
 	out := []map[string]any{}

@@ -63,10 +63,9 @@ func (s *Server) editChannel(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.channels[r.PathValue("ch")]
+	ch := s.knownChannel(w, r.PathValue("ch"))
 	switch {
 	case ch == nil:
-		apiError(w, http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	case body.Archived == nil || ch.Parent == "":
 		apiError(w, http.StatusBadRequest, 50035, "Invalid Form Body: the fake edits only threads' archived flag")
