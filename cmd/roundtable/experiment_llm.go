@@ -13,14 +13,24 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
-// llmExperiment runs any task with language-model agents.
-func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
+// simMinds are the language models of a --agent llm simulation; it is a
+// usage error to configure none.
+func (a *App) simMinds(cfg Config, f simFlags) (*minds, error) {
 	m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
 	if err != nil {
 		return nil, err
 	}
 	if len(m.clients) == 0 {
 		return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
+	}
+	return m, nil
+}
+
+// llmExperiment runs any task with language-model agents.
+func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
+	m, err := a.simMinds(cfg, f)
+	if err != nil {
+		return nil, err
 	}
 	e := &experiment{people: llmSeats(cfg.Agents), agents: func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
 		out := map[string]roundtable.Agent{}

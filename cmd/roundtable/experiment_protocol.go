@@ -36,12 +36,9 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 	}
 	e.measure, e.print = protocolMeasure(pr.Name), printProtocol
 	if f.agent == "llm" {
-		m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
+		m, err := a.simMinds(cfg, f)
 		if err != nil {
 			return nil, err
-		}
-		if len(m.clients) == 0 {
-			return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
 		}
 		a.minds = m
 		e.agents = func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
