@@ -83,8 +83,10 @@ func (e *browserEnv) downloads(t *testing.T, tab context.Context, room string) m
 	out := map[string]string{}
 	do(t, tab, "open the room", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")), roomShown)
 	out["page:room"] = eval[string](t, tab, `document.documentElement.outerHTML`)
-	do(t, tab, "follow the room's dashboard link", chromedp.Click(chromedp.CSS(`a[href$="/dashboard"]`)),
-		waitText(`main`, "Decisions per round"))
+	// Follow the room's own link by its address: a click can land on a
+	// control the live page is re-rendering (or a dialog it just opened).
+	dash := eval[string](t, tab, `document.querySelector('a[href$="/dashboard"]').href`)
+	do(t, tab, "follow the room's dashboard link", chromedp.Navigate(dash), waitText(`main`, "Decisions per round"))
 	out["page:dashboard"] = eval[string](t, tab, `document.documentElement.outerHTML`)
 	links := eval[[]string](t, tab, `[...document.querySelectorAll('a[href*="/log?"]')].map(a => a.getAttribute('href'))`)
 	if len(links) < 3 {
