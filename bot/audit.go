@@ -83,7 +83,11 @@ func (a *auditor) reveal(lt *live) {
 	}
 	a.once.Do(a.start)
 	ctx := a.svc.context()
-	for _, r := range ta.pendingRounds(lt) {
+	rounds, err := ta.pendingRounds(ctx, lt)
+	if err != nil {
+		a.svc.log.Error("audit: read the table's rounds; its earlier messages are not queued", "table", lt.table.ID(), "err", err)
+	}
+	for _, r := range rounds {
 		for _, m := range r.messages {
 			a.queue(ctx, ta, r.round, m)
 		}
@@ -102,21 +106,41 @@ type shownRound struct {
 }
 
 // pendingRounds reads the rounds reveal has not finished with, without
-// copying the table's state; the caller holds lt.mu.
-func (ta *tableAudit) pendingRounds(lt *live) []shownRound {
+// copying the table's state unless some of them are archived in the store
+// (after a restart); the caller holds lt.mu.
+func (ta *tableAudit) pendingRounds(ctx context.Context, lt *live) ([]shownRound, error) {
 	var out []shownRound
+	var archived bool
 	lt.table.Read(func(s *roundtable.State) {
-		for _, r := range s.Rounds {
-			if r.Round <= ta.from {
-				continue
-			}
-			sr := shownRound{round: r.Round, revealed: roundRevealed(s, r.Round)}
-			if sr.revealed || s.Config.Mode == roundtable.Live {
-				sr.messages = append(sr.messages, r.Messages...)
-			}
-			out = append(out, sr)
+		if archived = s.Archived > ta.from; archived {
+			return
 		}
+		out = ta.shown(s, s.Rounds)
 	})
+	if !archived {
+		return out, nil
+	}
+	rounds, err := lt.table.Rounds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lt.table.Read(func(s *roundtable.State) { out = ta.shown(s, rounds) })
+	return out, nil
+}
+
+// shown is what reveal needs of the rounds after ta.from.
+func (ta *tableAudit) shown(s *roundtable.State, rounds []roundtable.RoundRecord) []shownRound {
+	var out []shownRound
+	for _, r := range rounds {
+		if r.Round <= ta.from {
+			continue
+		}
+		sr := shownRound{round: r.Round, revealed: roundRevealed(s, r.Round)}
+		if sr.revealed || s.Config.Mode == roundtable.Live {
+			sr.messages = append(sr.messages, r.Messages...)
+		}
+		out = append(out, sr)
+	}
 	return out
 }
 

@@ -57,7 +57,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	cfg.Secret.Key = pseudonymKey()
 	obs := s.outbox(id)
 	obs.bind(s.couriers[p.Name()], thread, task, s.newSentLog(id))
-	t, err := roundtable.Create(ctx, obs, s.deps.Clock, task, id, cfg)
+	t, err := roundtable.Create(ctx, obs.store(), s.deps.Clock, task, id, cfg)
 	if err != nil {
 		return nil, err
 	}

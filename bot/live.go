@@ -119,7 +119,7 @@ func (lt *live) askAgents(s *roundtable.State) {
 		if agent == nil {
 			continue
 		}
-		v, err := lt.table.View(p.ID)
+		v, err := lt.table.ViewFor(ctx, p.ID, agent)
 		if err != nil {
 			continue
 		}

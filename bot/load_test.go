@@ -38,6 +38,11 @@ func (c *readCounter) LoadSnapshot(ctx context.Context, table string) (*roundtab
 	return c.DB.LoadSnapshot(ctx, table)
 }
 
+func (c *readCounter) LoadRecentSnapshot(ctx context.Context, table string, keep int) (*roundtable.State, []roundtable.Event, error) {
+	c.count(table)
+	return c.DB.LoadRecentSnapshot(ctx, table, keep)
+}
+
 // TestResumeReadsEachLogOnce resumes a table of the service's platform and
 // one of another platform, and checks that each log was read once: the
 // config comes from the same replay as the table.

@@ -77,12 +77,53 @@ func (o *observed) LoadSnapshot(ctx context.Context, table string) (*roundtable.
 	if err != nil {
 		return nil, nil, err
 	}
+	o.readSnapshot(snap, events)
+	return snap, events, nil
+}
+
+// readSnapshot keeps the planner's copy of snap (the moderator takes snap
+// over) and the events after it.
+func (o *observed) readSnapshot(snap *roundtable.State, events []roundtable.Event) {
 	var copied *roundtable.State
 	if snap != nil {
-		copied = plannerCopy(snap) // the moderator takes snap over
+		copied = plannerCopy(snap)
 	}
 	o.read1(copied, events)
+}
+
+// store is what the table's moderator writes through: o, or, when the
+// store archives ended rounds (roundtable.ArchiveStore, store.DB), o with
+// that capability, so that a long live table keeps only its recent rounds.
+func (o *observed) store() roundtable.Store {
+	if as, ok := o.Store.(roundtable.ArchiveStore); ok {
+		return archivingObserved{o, as}
+	}
+	return o
+}
+
+// archivingObserved is observed over a roundtable.ArchiveStore.
+type archivingObserved struct {
+	*observed
+	as roundtable.ArchiveStore
+}
+
+var _ roundtable.ArchiveStore = archivingObserved{}
+
+// LoadRecentSnapshot implements roundtable.ArchiveStore; the planner
+// gets its copy of the snapshot as from LoadSnapshot (it reads no round
+// that is archived).
+func (a archivingObserved) LoadRecentSnapshot(ctx context.Context, table string, keep int) (*roundtable.State, []roundtable.Event, error) {
+	snap, events, err := a.as.LoadRecentSnapshot(ctx, table, keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.readSnapshot(snap, events)
 	return snap, events, nil
+}
+
+// LoadRounds implements roundtable.ArchiveStore.
+func (a archivingObserved) LoadRounds(ctx context.Context, table string, from, to int) ([]roundtable.RoundRecord, error) {
+	return a.as.LoadRounds(ctx, table, from, to)
 }
 
 // read1 keeps what was read for open, or, once open (the reload after a

@@ -129,7 +129,7 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 	// The log is decoded once: the task is built from the replayed config.
 	obs := s.outbox(id)
 	var p Platform
-	t, err := openSafely(ctx, obs, s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
+	t, err := openSafely(ctx, obs.store(), s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
 		var ok bool
 		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
 			return nil, errOtherPlatform

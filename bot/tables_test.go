@@ -145,6 +145,13 @@ func (s *flakyStore) LoadSnapshot(ctx context.Context, table string) (*roundtabl
 	return s.DB.LoadSnapshot(ctx, table)
 }
 
+func (s *flakyStore) LoadRecentSnapshot(ctx context.Context, table string, keep int) (*roundtable.State, []roundtable.Event, error) {
+	if s.fail.Load() {
+		return nil, nil, errors.New("disk hiccup")
+	}
+	return s.DB.LoadRecentSnapshot(ctx, table, keep)
+}
+
 // serviceWith is bottest.Service with a number of resume workers.
 func serviceWith(p bot.Platform, db bot.Store, clock bot.Clock, workers int) *bot.Service {
 	cfg := bot.Config{
@@ -197,6 +204,11 @@ func (g *gatedStore) Load(ctx context.Context, table string) ([]roundtable.Event
 func (g *gatedStore) LoadSnapshot(ctx context.Context, table string) (*roundtable.State, []roundtable.Event, error) {
 	g.gate(table)
 	return g.DB.LoadSnapshot(ctx, table)
+}
+
+func (g *gatedStore) LoadRecentSnapshot(ctx context.Context, table string, keep int) (*roundtable.State, []roundtable.Event, error) {
+	g.gate(table)
+	return g.DB.LoadRecentSnapshot(ctx, table, keep)
 }
 
 func (g *gatedStore) gate(table string) {

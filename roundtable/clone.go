@@ -24,8 +24,9 @@ func (s *State) Clone() *State {
 	c.Decision = clonePtr(s.Decision, Candidate.clone)
 	c.Rounds = cloneEach(s.Rounds, RoundRecord.clone)
 	c.Output = clonePtr(s.Output, Candidate.clone)
-	c.Keys = maps.Clone(s.Keys)
+	c.Keys = slices.Clone(s.Keys)
 	c.Turn = slices.Clone(s.Turn)
+	c.Past = s.Past.clone()
 	return &c
 }
 

@@ -139,7 +139,8 @@ func richState() *roundtable.State {
 		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
 		Latest: map[string]roundtable.Proposal{"p1": prop}, Ballots: map[string]vote.Ballot{"p1": ballot},
 		Candidates: []roundtable.Candidate{cand}, Decision: &cand, Rounds: []roundtable.RoundRecord{round},
-		Output: &cand, EndReason: "rounds", Keys: map[string]uint64{"k": 1}, Step: 1, Turn: []string{"p1"}}
+		Output: &cand, EndReason: "rounds", Keys: roundtable.KeySet{1}, Step: 1, Turn: []string{"p1"},
+		Past: &roundtable.Past{Letters: map[string]string{"k": "A"}, Used: map[string]bool{"A": true}, Speaker: "p1"}, Archived: 1}
 }
 
 func richProtocol() *roundtable.Protocol {

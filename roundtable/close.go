@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -200,16 +201,14 @@ func (s *State) candidates(task Task) []Candidate {
 }
 
 // letters returns the letter each proposal had as a candidate in earlier
-// rounds (the latest, for logs written before letters were kept), and the
-// letters used.
+// rounds (the latest; read only), and a copy of the letters used.
 func (s *State) letters() (map[string]string, map[string]bool) {
-	byKey, used := map[string]string{}, map[string]bool{}
-	for _, r := range s.Rounds {
-		for _, c := range r.Candidates {
-			byKey[c.Key], used[c.ID] = c.ID, true
-		}
+	p := s.past()
+	used := maps.Clone(p.Used)
+	if used == nil {
+		used = map[string]bool{}
 	}
-	return byKey, used
+	return p.Letters, used
 }
 
 // nextLetter is the first candidate letter not in used.

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -54,6 +55,14 @@ func TestLogWrittenBeforeSchedulesStillReplays(t *testing.T) {
 	b, _ := json.Marshal(s)
 	must(t, json.Unmarshal(b, &got))
 	must(t, json.Unmarshal(want, &wantState))
+	// The recorded state kept its keys as a map of key to seq; they read
+	// back as a KeySet.
+	var legacy roundtable.State
+	must(t, json.Unmarshal(want, &legacy))
+	if len(legacy.Keys) == 0 || !slices.Equal(legacy.Keys, s.Keys) {
+		t.Errorf("the recorded keys read as %v; the replayed state has %v", legacy.Keys, s.Keys)
+	}
+	delete(wantState, "keys")
 	for k := range got { // fields State gained since the log was recorded
 		if _, ok := wantState[k]; !ok {
 			delete(got, k)

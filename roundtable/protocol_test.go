@@ -86,7 +86,7 @@ func TestChatroomTurnsAreRandomOtherThanTheLastAndEnforced(t *testing.T) {
 	if s.Status != roundtable.StatusEnded || s.EndReason != roundtable.EndRounds {
 		t.Fatalf("status %s, reason %q", s.Status, s.EndReason)
 	}
-	v, err := tb.View("p1")
+	v, err := tb.View(t.Context(), "p1")
 	must(t, err)
 	for _, r := range append(v.History, v.Current) {
 		for _, a := range r.Surveys {

@@ -28,30 +28,46 @@ type Stats struct {
 func (r *Runner) Run(ctx context.Context, t *Table) (Stats, error) {
 	st := Stats{Phases: map[Phase]time.Duration{}}
 	for {
-		var status Status
-		var pos Position
-		var pending []Participant
-		t.Read(func(s *State) { status, pos, pending = s.Status, s.Position(), s.Pending() })
-		switch status {
-		case StatusEnded:
-			return st, nil
-		case StatusCreated:
-			if err := t.Start(ctx); err != nil {
-				return st, err
-			}
-			continue
-		}
-		start := time.Now()
-		acts := r.ask(ctx, t, pending)
-		if err := ctx.Err(); err != nil {
+		status, err := r.step(ctx, t, &st)
+		if err != nil || status == StatusEnded {
 			return st, err
 		}
-		if err := r.settle(ctx, t, pos, acts, &st); err != nil {
-			return st, err
-		}
-		st.Phases[pos.Phase] += time.Since(start)
-		r.logger().Debug("phase closed", "table", t.ID(), "round", pos.Round, "phase", pos.Phase)
 	}
+}
+
+// Step drives t through one phase (or starts it) and returns its status
+// after: Run, one phase at a time, for a caller that does something
+// between phases.
+func (r *Runner) Step(ctx context.Context, t *Table) (Status, error) {
+	return r.step(ctx, t, &Stats{Phases: map[Phase]time.Duration{}})
+}
+
+func (r *Runner) step(ctx context.Context, t *Table, st *Stats) (Status, error) {
+	var status Status
+	var pos Position
+	var pending []Participant
+	t.Read(func(s *State) { status, pos, pending = s.Status, s.Position(), s.Pending() })
+	switch status {
+	case StatusEnded:
+		return status, nil
+	case StatusCreated:
+		if err := t.Start(ctx); err != nil {
+			return status, err
+		}
+		return StatusRunning, nil
+	}
+	start := time.Now()
+	acts := r.ask(ctx, t, pending)
+	if err := ctx.Err(); err != nil {
+		return status, err
+	}
+	if err := r.settle(ctx, t, pos, acts, st); err != nil {
+		return status, err
+	}
+	st.Phases[pos.Phase] += time.Since(start)
+	r.logger().Debug("phase closed", "table", t.ID(), "round", pos.Round, "phase", pos.Phase)
+	t.Read(func(s *State) { status = s.Status })
+	return status, nil
 }
 
 // ask queries every pending agent concurrently and returns their actions in
@@ -74,7 +90,7 @@ func (r *Runner) ask(ctx context.Context, t *Table, pending []Participant) []Act
 		if agent == nil {
 			continue
 		}
-		v, err := t.View(p.ID)
+		v, err := t.ViewFor(ctx, p.ID, agent)
 		if err != nil {
 			out[i] = Fail{Kind: "error", Reason: err.Error()}
 			continue

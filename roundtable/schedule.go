@@ -191,17 +191,7 @@ func stepStream(table string, round, step int) uint64 {
 }
 
 // lastSpeaker is the author of the latest public message.
-func (s *State) lastSpeaker() string {
-	for r := len(s.Rounds) - 1; r >= 0; r-- {
-		ms := s.Rounds[r].Messages
-		for i := len(ms) - 1; i >= 0; i-- {
-			if !ms[i].Private {
-				return ms[i].From
-			}
-		}
-	}
-	return ""
-}
+func (s *State) lastSpeaker() string { return s.past().Speaker }
 
 // scheduledRounds is how many rounds ran all their steps: the current
 // one counts once the table is in its final steps.

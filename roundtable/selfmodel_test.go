@@ -21,9 +21,9 @@ func TestSelfModelIsRecordedAndPrivateToItsAuthor(t *testing.T) {
 	must(t, tb.Do(ctx, roundtable.Say{Actor: "p1", Text: "Ann is fine.", Self: model}))
 	must(t, tb.Do(ctx, roundtable.Say{Actor: "p2", Text: "Ann is weak."}))
 	closePhase(t, tb)
-	own, err := tb.View("p1")
+	own, err := tb.View(t.Context(), "p1")
 	must(t, err)
-	other, err := tb.View("p2")
+	other, err := tb.View(t.Context(), "p2")
 	must(t, err)
 	if m := selfOf(own.Current.Messages, "p1"); m == nil || m.Criteria[0] != "budget discipline" {
 		t.Errorf("p1's own view: model %+v", m)

@@ -140,7 +140,7 @@ func TestSurveyAnswersAreVisibleToTheirAuthorAndTheOrganisersExport(t *testing.T
 		t.Errorf("a researcher's export after the end: %+v", e.Data)
 	}
 	// The agents' view: p2 never sees p1's answer.
-	v, err := tb.View("p2")
+	v, err := tb.View(t.Context(), "p2")
 	must(t, err)
 	for _, r := range v.History {
 		if len(r.Surveys) != 0 {

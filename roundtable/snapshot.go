@@ -38,7 +38,7 @@ type SnapshotStore interface {
 // snapshots, else from the whole log. task builds the table's task from
 // its recorded configuration; its error is returned wrapped.
 func OpenFunc(ctx context.Context, store Store, clock Clock, id string, task func(Config) (Task, error)) (*Table, error) {
-	s, err := loadState(ctx, store, id)
+	s, stored, err := loadState(ctx, store, id)
 	if err != nil {
 		return nil, fmt.Errorf("open table %s: %w", id, err)
 	}
@@ -46,40 +46,54 @@ func OpenFunc(ctx context.Context, store Store, clock Clock, id string, task fun
 	if err != nil {
 		return nil, fmt.Errorf("open table %s: %w", id, err)
 	}
-	return &Table{state: s, task: tk, store: store, clock: clock}, nil
+	return &Table{state: s, task: tk, store: store, clock: clock, stored: stored}, nil
 }
 
 // loadState rebuilds table id's state. A snapshot that is damaged, belongs
 // to another table or does not fit the log is ignored: the whole log is
-// the record, the snapshot only a shortcut.
-func loadState(ctx context.Context, store Store, id string) (*State, error) {
+// the record, the snapshot only a shortcut. It also returns how many ended
+// rounds the snapshot it used stores.
+func loadState(ctx context.Context, store Store, id string) (*State, int, error) {
 	if ss, ok := store.(SnapshotStore); ok {
-		s, err := fromSnapshot(ctx, ss, id)
+		s, stored, err := fromSnapshot(ctx, ss, id)
 		if err == nil || ErrorCode(err) == NotFound || ctx.Err() != nil {
-			return s, err
+			return s, stored, err
 		}
 	}
 	events, err := store.Load(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return Replay(events)
+	s, err := Replay(events)
+	return s, 0, err
 }
 
-func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, error) {
-	snap, tail, err := ss.LoadSnapshot(ctx, id)
+func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, int, error) {
+	var snap *State
+	var tail []Event
+	var err error
+	if as, ok := ss.(ArchiveStore); ok {
+		snap, tail, err = as.LoadRecentSnapshot(ctx, id, keepEnded)
+	} else {
+		snap, tail, err = ss.LoadSnapshot(ctx, id)
+	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if snap == nil {
-		return Replay(tail)
+		s, err := Replay(tail)
+		return s, 0, err
 	}
 	if snap.ID != id || snap.Seq == 0 {
-		return nil, fmt.Errorf("snapshot of table %q at seq %d is not one of table %q", snap.ID, snap.Seq, id)
+		return nil, 0, fmt.Errorf("snapshot of table %q at seq %d is not one of table %q", snap.ID, snap.Seq, id)
 	}
+	if snap.Archived > 0 && snap.Past == nil {
+		return nil, 0, fmt.Errorf("snapshot of table %q at seq %d: rounds archived without their summary", id, snap.Seq)
+	}
+	stored := endedRounds(snap)
 	for _, e := range tail {
 		if err := snap.Apply(e); err != nil {
-			return nil, fmt.Errorf("apply log to snapshot: %w", err)
+			return nil, 0, fmt.Errorf("apply log to snapshot: %w", err)
 		}
 	}
 	// A decoded state has slack in every slice and map (about twice the
@@ -89,12 +103,22 @@ func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, err
 	if len(s.Rounds) > 0 {
 		s.Rounds = append(make([]RoundRecord, 0, len(s.Rounds)+4), s.Rounds...)
 	}
-	return s, nil
+	s.past()
+	return s, stored, nil
 }
 
 // append records events that the state already holds, with a snapshot of
-// the state when they reach a multiple of SnapshotEvery.
+// the state when they reach a multiple of SnapshotEvery, and archives the
+// rounds the store then holds that the moderator no longer reads.
 func (t *Table) append(ctx context.Context, events []Event) error {
+	if err := t.write(ctx, events); err != nil {
+		return err
+	}
+	t.archive()
+	return nil
+}
+
+func (t *Table) write(ctx context.Context, events []Event) error {
 	ss, ok := t.store.(SnapshotStore)
 	if !ok || len(events) == 0 {
 		return t.store.Append(ctx, t.state.ID, events)
@@ -103,5 +127,9 @@ func (t *Table) append(ctx context.Context, events []Event) error {
 	if (first-1)/SnapshotEvery == last/SnapshotEvery {
 		return t.store.Append(ctx, t.state.ID, events)
 	}
-	return ss.AppendSnapshot(ctx, t.state.ID, events, t.state)
+	if err := ss.AppendSnapshot(ctx, t.state.ID, events, t.state); err != nil {
+		return err
+	}
+	t.stored = endedRounds(t.state)
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -105,7 +106,77 @@ type State struct {
 	Rounds       []RoundRecord          `json:"rounds,omitempty"`
 	Output       *Candidate             `json:"output,omitempty"`
 	EndReason    string                 `json:"end_reason,omitempty"`
-	Keys         map[string]uint64      `json:"keys,omitempty"`
+	Keys         KeySet                 `json:"key_set,omitempty"`
+	// Past is what the moderator reads of earlier rounds; nil only in a
+	// state decoded from a snapshot written before it was kept.
+	Past *Past `json:"past,omitempty"`
+	// Archived is how many leading rounds are stubs (their numbers only)
+	// because their records are in the store, not in memory: a live table
+	// keeps the rounds in progress, and Table.Rounds reads the others. It
+	// is never encoded; the fold leaves it alone.
+	Archived int `json:"-"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: State's own encoding, and
+// the keys of a state encoded before KeySet (a map of key to seq).
+func (s *State) UnmarshalJSON(b []byte) error {
+	type plain State
+	v := struct {
+		*plain
+		Legacy map[string]uint64 `json:"keys"`
+	}{plain: (*plain)(s)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	for k := range v.Legacy {
+		s.Keys.Add(k)
+	}
+	return nil
+}
+
+// Past is what the moderator reads across rounds, kept up to date by the
+// fold so that it never scans the rounds (which may be archived).
+type Past struct {
+	// Letters is the letter each proposal key had as a candidate (the
+	// latest), Used every letter a candidate has had.
+	Letters map[string]string `json:"letters,omitempty"`
+	Used    map[string]bool   `json:"used,omitempty"`
+	// Speaker is the author of the latest public message.
+	Speaker string `json:"speaker,omitempty"`
+}
+
+// pastOf is the Past of rounds, for a state decoded without one.
+func pastOf(rounds []RoundRecord) *Past {
+	p := &Past{}
+	for i := range rounds {
+		p.candidates(rounds[i].Candidates)
+		for _, m := range rounds[i].Messages {
+			p.message(m)
+		}
+	}
+	return p
+}
+
+func (p *Past) candidates(cs []Candidate) {
+	for _, c := range cs {
+		if p.Letters == nil {
+			p.Letters, p.Used = map[string]string{}, map[string]bool{}
+		}
+		p.Letters[c.Key], p.Used[c.ID] = c.ID, true
+	}
+}
+
+func (p *Past) message(m Message) {
+	if !m.Private {
+		p.Speaker = m.From
+	}
+}
+
+func (p *Past) clone() *Past {
+	if p == nil {
+		return nil
+	}
+	return &Past{Letters: maps.Clone(p.Letters), Used: maps.Clone(p.Used), Speaker: p.Speaker}
 }
 
 // Participant returns the seat with the given ID and whether it is seated.
@@ -160,10 +231,7 @@ func (s *State) Apply(e Event) error {
 	s.Seq = e.Seq
 	s.Updated = e.Time
 	if e.Key != "" {
-		if s.Keys == nil {
-			s.Keys = make(map[string]uint64)
-		}
-		s.Keys[e.Key] = e.Seq
+		s.Keys.Add(e.Key)
 	}
 	return nil
 }
@@ -172,7 +240,7 @@ func (s *State) apply(e Event) error {
 	switch d := e.Data.(type) {
 	case TableCreated:
 		*s = State{ID: e.Table, Config: d.Config, Created: e.Time, Status: StatusCreated,
-			Participants: slices.Clone(d.Config.Participants)}
+			Participants: slices.Clone(d.Config.Participants), Past: &Past{}}
 	case ParticipantJoined:
 		s.Participants = append(s.Participants, d.Participant)
 	case ParticipantLeft:
@@ -185,6 +253,7 @@ func (s *State) apply(e Event) error {
 	case MessagePosted:
 		r := s.record(d.Round)
 		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text, Private: d.Private, Self: d.Self})
+		s.past().message(r.Messages[len(r.Messages)-1])
 		s.acted(e.Actor, d.Usage)
 	case SurveyAnswered:
 		r := s.record(d.Round)
@@ -257,7 +326,16 @@ func (s *State) openPhase(d PhaseOpened) {
 	if d.Phase == PhaseVote {
 		s.Candidates = d.Candidates
 		s.record(d.Round).Candidates = d.Candidates
+		s.past().candidates(d.Candidates)
 	}
+}
+
+// past returns s.Past, made from the rounds if s was decoded without it.
+func (s *State) past() *Past {
+	if s.Past == nil {
+		s.Past = pastOf(s.Rounds)
+	}
+	return s.Past
 }
 
 // record returns the record of round r, growing the list as needed.

@@ -18,6 +18,9 @@ type Table struct {
 	store Store
 	clock Clock
 	views viewCache
+	// stored is how many ended rounds the store holds in the table's
+	// latest snapshot (see ArchiveStore).
+	stored int
 }
 
 // Create records a new table and returns its moderator.
@@ -61,7 +64,8 @@ func (t *Table) Read(fn func(s *State)) {
 	fn(t.state)
 }
 
-// Snapshot returns a deep copy of the current state.
+// Snapshot returns a deep copy of the current state. On an ArchiveStore
+// the first State.Archived rounds are stubs; Full and Rounds read them.
 func (t *Table) Snapshot() *State {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -148,7 +152,7 @@ func (t *Table) Do(ctx context.Context, a Action) error {
 func (t *Table) decide(a Action) ([]Event, error) {
 	actor, key := a.Who()
 	if key != "" {
-		if _, ok := t.state.Keys[key]; ok {
+		if t.state.Keys.Has(key) {
 			return nil, Errorf(Duplicate, "already recorded")
 		}
 	}
@@ -177,11 +181,11 @@ func (t *Table) applyAll(evs []Event) error {
 // rollback rebuilds the state from the store after a failed write, so the
 // state never holds events the log does not.
 func (t *Table) rollback(ctx context.Context, cause error) error {
-	s, err := loadState(ctx, t.store, t.state.ID)
+	s, stored, err := loadState(ctx, t.store, t.state.ID)
 	if err != nil {
 		return errors.Join(cause, fmt.Errorf("reload after failed write: %w", err))
 	}
-	t.state = s
+	t.state, t.stored = s, stored
 	t.views = viewCache{}
 	return cause
 }
@@ -198,7 +202,7 @@ func (t *Table) commit(ctx context.Context, id, key, actor string, payloads ...P
 
 func (t *Table) commitLocked(ctx context.Context, key, actor string, payloads ...Payload) error {
 	if key != "" {
-		if _, ok := t.state.Keys[key]; ok {
+		if t.state.Keys.Has(key) {
 			return nil
 		}
 	}

@@ -313,23 +313,23 @@ func TestViewHidesWhatIsNotRevealed(t *testing.T) {
 	tb, _ := newTable(t, roundtable.Config{Rounds: 2})
 	must(t, tb.Start(ctx))
 	must(t, tb.Do(ctx, roundtable.Say{Actor: "p1", Text: "sealed"}))
-	v, err := tb.View("p2")
+	v, err := tb.View(t.Context(), "p2")
 	must(t, err)
 	if len(v.Current.Messages) != 0 {
 		t.Errorf("p2 sees %d messages of an open sealed phase", len(v.Current.Messages))
 	}
 	closePhase(t, tb)
 	must(t, tb.Do(ctx, roundtable.Propose{Actor: "p1", Proposal: roundtable.Proposal{Text: "x"}, Reasoning: "private thoughts"}))
-	v, _ = tb.View("p2")
+	v, _ = tb.View(t.Context(), "p2")
 	if len(v.Current.Messages) != 1 || len(v.Current.Proposals) != 0 {
 		t.Errorf("p2 view in proposal phase: %d messages, %d proposals; want 1, 0", len(v.Current.Messages), len(v.Current.Proposals))
 	}
 	closePhase(t, tb)
-	v, _ = tb.View("p2")
+	v, _ = tb.View(t.Context(), "p2")
 	if len(v.Current.Proposals) != 1 || v.Current.Proposals[0].Reasoning != "" {
 		t.Errorf("p2 sees %+v, want p1's proposal without its reasoning", v.Current.Proposals)
 	}
-	v, _ = tb.View("p1")
+	v, _ = tb.View(t.Context(), "p1")
 	if v.Current.Proposals[0].Reasoning != "private thoughts" || v.Own == nil {
 		t.Errorf("p1 should see its own reasoning and proposal: %+v", v.Current.Proposals)
 	}

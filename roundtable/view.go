@@ -1,6 +1,7 @@
 package roundtable
 
 import (
+	"context"
 	"slices"
 
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -48,8 +49,42 @@ type View struct {
 }
 
 // View returns what participant id may see now. It costs the same in every
-// round: earlier rounds are redacted once per viewer and shared.
-func (t *Table) View(id string) (View, error) {
+// round: earlier rounds are redacted once per viewer and shared (archived
+// rounds are read from the store the first time).
+func (t *Table) View(ctx context.Context, id string) (View, error) {
+	return t.view(ctx, id, 0)
+}
+
+// HistoryLimiter is an Agent that reads only the last few ended rounds of
+// its View (the facilitator reads the last one). HistoryRounds says how
+// many at a table following protocol (its name, "" for the default
+// deliberation); 0 means all. ViewFor builds its views with only those,
+// outside the per-viewer cache, so that a long table costs it no more
+// than a short one.
+type HistoryLimiter interface {
+	HistoryRounds(protocol string) int
+}
+
+// ViewFor returns what participant id may see now, as agent a reads it:
+// View, or, for a HistoryLimiter, View with only the last rounds in
+// History.
+func (t *Table) ViewFor(ctx context.Context, id string, a Agent) (View, error) {
+	limit := 0
+	if hl, ok := a.(HistoryLimiter); ok {
+		t.mu.Lock()
+		var protocol string
+		if pr := t.state.Config.Protocol; pr != nil {
+			protocol = pr.Name
+		}
+		t.mu.Unlock()
+		limit = max(hl.HistoryRounds(protocol), 0)
+	}
+	return t.view(ctx, id, limit)
+}
+
+// view is View with History limited to the last limit ended rounds (0:
+// all).
+func (t *Table) view(ctx context.Context, id string, limit int) (View, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.state
@@ -73,7 +108,11 @@ func (t *Table) View(id string) (View, error) {
 	if p, ok := s.Latest[id]; ok {
 		v.Own = &p
 	}
-	v.History = t.history(id)
+	h, err := t.history(ctx, id, limit)
+	if err != nil {
+		return View{}, err
+	}
+	v.History = h
 	if c := s.Current(); c != nil {
 		v.Current = c.visibleTo(id).sealedFor(id, s)
 	}

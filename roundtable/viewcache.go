@@ -1,6 +1,9 @@
 package roundtable
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // Decoder is implemented by tasks whose proposals carry structured data
 // that agents read (an exchange allocation). The moderator decodes each
@@ -25,11 +28,22 @@ type viewCache struct {
 }
 
 // history returns the finished rounds as viewer id may see them, redacting
-// only the rounds that ended since id's last view. The slice is shared with
+// only the rounds that ended since id's last view; with limit > 0, only
+// the last limit of them, redacted for this view. The slice is shared with
 // later views (clipped, so appending to it copies): read only.
-func (t *Table) history(id string) []RoundRecord {
-	s := t.state
-	done := min(max(s.Round-1, 0), len(s.Rounds))
+func (t *Table) history(ctx context.Context, id string, limit int) ([]RoundRecord, error) {
+	done := endedRounds(t.state)
+	if limit > 0 { // the last rounds only, uncached
+		rs, err := t.loadArchived(ctx, max(done-limit+1, 1), done)
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		h := make([]RoundRecord, len(rs))
+		for i, r := range rs {
+			h[i] = r.visibleTo(id)
+		}
+		return h, nil
+	}
 	if t.views.history == nil {
 		t.views.history = map[string][]RoundRecord{}
 	}
@@ -37,14 +51,20 @@ func (t *Table) history(id string) []RoundRecord {
 	if len(h) > done {
 		h = nil // the state went back (a rollback): start again
 	}
-	for r := len(h); r < done; r++ {
-		h = append(h, s.Rounds[r].visibleTo(id))
+	if len(h) < done {
+		rs, err := t.loadArchived(ctx, len(h)+1, done)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			h = append(h, r.visibleTo(id))
+		}
 	}
 	t.views.history[id] = h
 	if len(h) == 0 {
-		return nil
+		return nil, nil
 	}
-	return slices.Clip(h)
+	return slices.Clip(h), nil
 }
 
 // decodeCandidates fills v.Decoded and v.DecodedDecision when the task is a

@@ -20,7 +20,7 @@ func TestViewHistoryMatchesRedactingEveryRound(t *testing.T) {
 	ids := []string{"alice", "bob", "bot-1", "bot-2"}
 	for round := 1; round <= 4; round++ {
 		for _, id := range ids {
-			v, err := tbl.View(id)
+			v, err := tbl.View(t.Context(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestViewDecodesEachCandidateOncePerPhase(t *testing.T) {
 	closePhase(t, tbl) // proposal
 	for range 3 {
 		for _, id := range []string{"alice", "bot-1", "bot-2"} {
-			v, err := tbl.View(id)
+			v, err := tbl.View(t.Context(), id)
 			if err != nil {
 				t.Fatal(err)
 			}

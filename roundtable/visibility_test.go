@@ -118,7 +118,7 @@ func TestViewAgreesWithVisible(t *testing.T) {
 			return // View is for participants asked to act
 		}
 		for _, id := range []string{"alice", "bob", "bot-1", "bot-2"} {
-			view, err := tb.View(id)
+			view, err := tb.View(t.Context(), id)
 			must(t, err)
 			s, err := roundtable.Replay(roundtable.Visible(evs, roundtable.Viewer{Participant: id}))
 			must(t, err)

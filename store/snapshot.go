@@ -63,6 +63,9 @@ func (db *DB) prepareSnapshot(table string, s *roundtable.State, last []byte) (*
 		return nil, err
 	}
 	w.from = min(from, w.done)
+	if w.from < s.Archived {
+		return nil, fmt.Errorf("snapshot of table %s: rounds %d-%d are archived but only %d are stored", table, w.from+1, s.Archived, w.from)
+	}
 	if w.rounds, err = encodeRounds(s.Rounds[w.from:w.done]); err != nil {
 		return nil, err
 	}
@@ -107,6 +110,9 @@ func (w *snapWrite) put(tx *bolt.Tx) error {
 		stored = int(decodeSeq(k))
 	}
 	if stored < w.from { // the cache was ahead of the file: encode the gap here
+		if stored < w.state.Archived {
+			return fmt.Errorf("snapshot of table %s: rounds %d-%d are archived but not stored", w.table, stored+1, w.state.Archived)
+		}
 		gap, err := encodeRounds(w.state.Rounds[stored:w.from])
 		if err != nil {
 			return err

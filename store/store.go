@@ -84,8 +84,8 @@ type DB struct {
 }
 
 var (
-	_ roundtable.Store         = (*DB)(nil)
-	_ roundtable.SnapshotStore = (*DB)(nil)
+	_ roundtable.Store        = (*DB)(nil)
+	_ roundtable.ArchiveStore = (*DB)(nil)
 )
 
 // Open opens (creating if needed, with mode 0600 and its parent directory)

@@ -22,6 +22,16 @@ type Agent struct{}
 
 var _ roundtable.Agent = Agent{}
 
+// HistoryRounds implements roundtable.HistoryLimiter: the facilitator
+// reads only the last round, except under a protocol, where it invites
+// whoever has not spoken at all yet.
+func (Agent) HistoryRounds(protocol string) int {
+	if protocol != "" {
+		return 0
+	}
+	return 1
+}
+
 // Act implements roundtable.Agent.
 func (Agent) Act(_ context.Context, v roundtable.View) (roundtable.Action, error) {
 	if a, ok := actScheduled(v); ok {

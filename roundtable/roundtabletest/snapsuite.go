@@ -54,7 +54,11 @@ func checkOpens(t *testing.T, s roundtable.Store, id string, want *roundtable.St
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, w := MustJSON(t, tbl.Snapshot()), MustJSON(t, want); g != w {
+	got, err := tbl.Full(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := MustJSON(t, got), MustJSON(t, want); g != w {
 		t.Fatalf("table %s opened as\n%s\nwant\n%s", id, g, w)
 	}
 }
@@ -98,7 +102,10 @@ func testModeratorSnapshots(t *testing.T, s roundtable.SnapshotStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	final := tbl.Snapshot()
+	final, err := tbl.Full(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if final.Seq < 2*roundtable.SnapshotEvery {
 		t.Fatalf("the table has only %d events; play more rounds", final.Seq)
 	}
