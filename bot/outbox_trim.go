@@ -21,7 +21,7 @@ func plannerCopy(snap *roundtable.State) *roundtable.State {
 	head := *snap
 	head.Rounds, head.Keys = snap.Rounds[keep:], nil
 	c := head.Clone()
-	rounds := make([]roundtable.RoundRecord, keep, len(snap.Rounds)+1)
+	rounds := make([]roundtable.RoundRecord, keep, len(snap.Rounds)+4) // room for a few rounds: growing would double it
 	for i := range rounds {
 		rounds[i] = roundtable.RoundRecord{Round: i + 1}
 	}
