@@ -137,7 +137,10 @@ func runOne(ctx context.Context, store roundtable.Store, clock roundtable.Clock,
 	if err != nil {
 		return Run{}, fmt.Errorf("run %s: %w", id, err)
 	}
-	s := table.Snapshot()
+	s, err := table.Full(ctx) // with the rounds a bbolt store archived
+	if err != nil {
+		return Run{}, fmt.Errorf("read %s: %w", id, err)
+	}
 	r := Run{Table: id, Seed: seed, Rounds: len(s.Rounds), Reason: s.EndReason, Resumed: resumed,
 		Phases: map[string]time.Duration{}}
 	for p, d := range st.Phases {

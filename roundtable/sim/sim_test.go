@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/store"
 )
 
 func exchangeSpec(t testing.TB, rule vote.Rule, runs int) sim.Spec {
@@ -96,5 +98,39 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 	_, err := sim.Execute(context.Background(), st, roundtable.SystemClock{}, spec)
 	if err == nil || !strings.Contains(err.Error(), "other settings") {
 		t.Errorf("resuming with another tie policy: %v, want a refusal", err)
+	}
+}
+
+// TestRunOnBboltMeasuresArchivedRounds runs the same tables in memory and
+// on a bbolt file, where a table's ended rounds leave memory as it plays:
+// the measures, actions and failures of every round are the same.
+func TestRunOnBboltMeasuresArchivedRounds(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "sim.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	spec := exchangeSpec(t, vote.Borda, 2)
+	mem, err := sim.Execute(t.Context(), roundtabletest.NewMemStore(), roundtable.SystemClock{}, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, err := sim.Execute(t.Context(), db, roundtable.SystemClock{}, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range mem.Runs {
+		d := disk.Runs[i]
+		if d.Rounds != m.Rounds || d.Actions != m.Actions || d.Failures != m.Failures ||
+			fmt.Sprint(d.Measures) != fmt.Sprint(m.Measures) || d.Usage != m.Usage {
+			t.Errorf("run %d on bbolt: %+v\nin memory: %+v", i, d, m)
+		}
+	}
+	tbl, err := roundtable.Open(t.Context(), db, roundtable.SystemClock{}, nil, mem.Runs[0].Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tbl.Snapshot().Archived; n == 0 {
+		t.Error("no round of a 10-round table was archived: the test checks nothing")
 	}
 }
