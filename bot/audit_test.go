@@ -51,6 +51,12 @@ func auditEnv(t *testing.T, in analysis.Instrument, queue int) (*bottest.Fake, *
 	if err != nil {
 		t.Fatal(err)
 	}
+	return auditEnvOn(t, db, in, queue), db
+}
+
+// auditEnvOn is auditEnv on db, which it closes at the end of the test.
+func auditEnvOn(t *testing.T, db *store.DB, in analysis.Instrument, queue int) *bottest.Fake {
+	t.Helper()
 	f := bottest.NewFake()
 	cfg := bot.Config{
 		Defaults:      roundtable.Config{Rule: vote.Plurality, Rounds: 2, Mode: roundtable.Sealed},
@@ -74,7 +80,7 @@ func auditEnv(t *testing.T, in analysis.Instrument, queue int) (*bottest.Fake, *
 		<-done
 		_ = db.Close()
 	})
-	return f, db
+	return f
 }
 
 func waitPost(t *testing.T, f *bottest.Fake, channel, prefix string) bottest.Post {
