@@ -12,7 +12,9 @@ import (
 // those no snapshot holds yet; the others are stubs (State.Archived) that
 // Table.Rounds, Table.Full and Table.View read back from the store. A
 // live table then costs as much memory at round 100 as at round 3, and
-// opening it reads neither its log nor its ended rounds.
+// opening it reads neither its log nor its ended rounds. A wrapper of such
+// a store that overrides LoadSnapshot must override LoadRecentSnapshot too
+// (embedding passes the inner one through).
 type ArchiveStore interface {
 	SnapshotStore
 	// LoadRecentSnapshot is LoadSnapshot with only the last keep of the
