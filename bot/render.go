@@ -14,7 +14,9 @@ import (
 func renderIntro(s *roundtable.State, brief string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**\n%s\n\n", titleOf(s), brief)
-	fmt.Fprintf(&b, "Rule: **%s**. %s\n", s.Config.Rule, s.Config.Rule.Describe())
+	if s.Config.Protocol.Plays(roundtable.PhaseVote) { // a panel or a chatroom never votes
+		fmt.Fprintf(&b, "Rule: **%s**. %s\n", s.Config.Rule, s.Config.Rule.Describe())
+	}
 	fmt.Fprintf(&b, "%s Mode: %s", renderSchedule(s), s.Config.Mode)
 	if s.Config.Mode == roundtable.Sealed {
 		b.WriteString(" (messages are revealed together when the message phase closes)")

@@ -22,6 +22,7 @@ type dashboardPage struct {
 	Failures                                []failureRow
 	Usage                                   []usageRow
 	Secret                                  bool // secret ballots: no voter names
+	Votes                                   bool // the schedule has a vote: a rule, decisions, ballots and their chart
 	Chart                                   chart
 	UChart                                  *chart
 	Audit                                   auditView
@@ -81,7 +82,8 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 
 func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtable.Event, org bool) dashboardPage {
 	d := dashboardPage{Room: roomID, Title: titleOf(st), Status: string(st.Status), Rule: string(st.Config.Rule),
-		Mode: string(st.Config.Mode), Rounds: st.Config.Rounds, Names: org, Organiser: org, Secret: st.Config.Secret.Ballots}
+		Mode: string(st.Config.Mode), Rounds: st.Config.Rounds, Names: org, Organiser: org, Secret: st.Config.Secret.Ballots,
+		Votes: st.Config.Protocol.Plays(roundtable.PhaseVote)}
 	if st.Output != nil {
 		d.Output = st.Output.Proposal.Text
 	}

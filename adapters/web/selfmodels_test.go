@@ -87,6 +87,12 @@ func TestPanelSelfModelsShowOnlyToTheOrganiserAfterTheEnd(t *testing.T) {
 			t.Errorf("the organiser's dashboard after the end lacks %q", want)
 		}
 	}
+	// a panel never votes: its dashboard has no rule, decisions or ballots
+	for _, absent := range []string{"Decisions per round", "<h2>Ballots</h2>", "Agreement per round", " · rule "} {
+		if strings.Contains(dash, absent) {
+			t.Errorf("the dashboard of a panel, which never votes, shows %q", absent)
+		}
+	}
 	if dl := d.get("/r/" + room + "/log?names=keep"); !strings.Contains(dl, `"self_model"`) || !strings.Contains(dl, modelMarker) {
 		t.Errorf("the organiser's named download after the end carries no models:\n%.600s", dl)
 	}
