@@ -142,7 +142,7 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 		if err != nil {
 			return nil, &configError{fmt.Errorf("deliveries of table %s: %w", id, err)}
 		}
-		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], task, sent)
+		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], task, c, sent)
 		return task, nil
 	})
 	switch {

@@ -282,3 +282,26 @@ func TestPlaysNamesTheSchedulePhases(t *testing.T) {
 		}
 	}
 }
+
+// A table that never votes does not tell its agents to decide together.
+func TestBriefOfATableThatNeverVotes(t *testing.T) {
+	for name, c := range map[string]struct {
+		pr   *roundtable.Protocol
+		want string
+	}{
+		"chatroom":     {roundtable.Chatroom(roundtable.PresetOptions{Question: "Taxes should rise."}), "Nobody proposes or votes"},
+		"deliberation": {nil, "Decide together"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tb, _ := newTable(t, roundtable.Config{Protocol: c.pr, Rounds: 2, Seed: 1, Participants: people(3)})
+			must(t, tb.Start(t.Context()))
+			v, err := tb.View(t.Context(), "p1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(v.Brief, c.want) || !strings.Contains(v.Brief, "lunch") {
+				t.Errorf("brief %q; want %q and the topic", v.Brief, c.want)
+			}
+		})
+	}
+}

@@ -46,6 +46,16 @@ func (t TextTask) Brief() string {
 	return "Decide together: " + t.Topic + "\nA proposal is a short text answer; the group's output is the accepted proposal."
 }
 
+// BriefOf is what everyone at a table of task and cfg is told of the
+// task: task.Brief, except at a free-text table whose schedule never
+// votes (a chatroom, a panel, dyads), where nothing is proposed or decided.
+func BriefOf(task Task, cfg Config) string {
+	if t, ok := task.(TextTask); ok && cfg.Protocol != nil && !cfg.Protocol.Plays(PhaseVote) {
+		return "The question: " + t.Topic + "\nNobody proposes or votes at this table: say where you stand and why, and answer the others."
+	}
+	return task.Brief()
+}
+
 // Normalize implements Task: the text is trimmed and must be non-empty valid
 // UTF-8 of at most MaxTextLen bytes.
 func (TextTask) Normalize(p Proposal) (Proposal, error) {

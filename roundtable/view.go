@@ -93,7 +93,7 @@ func (t *Table) view(ctx context.Context, id string, limit int) (View, error) {
 		return View{}, Errorf(NotFound, "%q is not at this table", id)
 	}
 	v := View{
-		Table: s.ID, Title: s.Config.Title, Brief: t.task.Brief(), Rule: s.Config.Rule, Mode: s.Config.Mode,
+		Table: s.ID, Title: s.Config.Title, Brief: BriefOf(t.task, s.Config), Rule: s.Config.Rule, Mode: s.Config.Mode,
 		Self: self, Index: s.Index(id), Participants: slices.Clone(s.Participants),
 		Round: s.Round, Rounds: s.Config.Rounds, Phase: s.Phase,
 		Candidates: slices.Clone(s.Candidates), Decision: s.Decision, Seed: s.Config.Seed,
