@@ -160,11 +160,16 @@ func renderEnd(s *roundtable.State) string {
 		roundtable.EndRounds:      "after the last round",
 		roundtable.EndFirst:       "at the first agreement",
 		roundtable.EndConsecutive: "because nobody proposed anything new after an agreement",
+		roundtable.EndAgreement:   "because everyone agreed",
+		roundtable.EndConvergence: "because opinions stopped moving",
 	}[s.EndReason]
 	if reason == "" {
 		reason = "(" + s.EndReason + ")"
 	}
-	if s.Output == nil {
+	switch {
+	case s.Output == nil && !s.Config.Protocol.Plays(roundtable.PhaseVote): // a table that never votes decides nothing
+		return fmt.Sprintf("**The table has ended %s.**", reason)
+	case s.Output == nil:
 		return fmt.Sprintf("**The table has ended %s.** Nothing was decided.", reason)
 	}
 	return fmt.Sprintf("**The table has ended %s.** Decision: %s", reason, quote(s.Output.Proposal.Text))

@@ -76,6 +76,9 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#posts`, "The table has ended"))
 	e.screenshot(t, bob, "room-chatroom.png")
+	if eval[bool](t, bob, `document.querySelector('#decision-line').checkVisibility() || document.querySelector('#history-h').checkVisibility() || document.querySelector('#rule').textContent.includes('Rule:')`) {
+		t.Error("a chatroom, which decides nothing, shows a voting rule, a decision or decided rounds in its side panel")
+	}
 	if eval[bool](t, bob, `document.querySelector('#propcard').checkVisibility()`) {
 		t.Error("a chatroom, with no proposals and no vote, shows the Propose card")
 	}

@@ -367,8 +367,10 @@
     countdown.ms = s.remaining_ms || null;
     countdown.at = Date.now();
     tick();
-    byId('rule').textContent = 'Rule: ' + s.rule + '. ' + s.rule_text + ' Messages: ' + s.mode + '.';
+    // a table whose schedule neither proposes nor votes (a chatroom, a panel) has no rule and decides nothing
+    byId('rule').textContent = (s.proposes ? 'Rule: ' + s.rule + '. ' + s.rule_text + ' ' : '') + 'Messages: ' + s.mode + '.';
     byId('decision').textContent = s.decision || 'none yet';
+    byId('decision-line').hidden = byId('history-h').hidden = byId('history').hidden = !s.proposes;
     byId('seat').textContent = s.status === 'ended' ? 'The table has ended.' :
       s.seated ? 'You have a seat at this table.' : 'You are watching. Press Join to take a seat.';
     var people = byId('people');
