@@ -120,7 +120,14 @@ func (lt *live) askAgents(s *roundtable.State) {
 			continue
 		}
 		v, err := lt.table.ViewFor(ctx, p.ID, agent)
-		if err != nil {
+		if err != nil { // recorded as the agent's failure, or the phase would wait for it
+			lt.svc.log.Error("agent view", "table", lt.table.ID(), "participant", p.ID, "err", err)
+			fail := roundtable.Fail{Kind: "error", Reason: "the table could not show this agent what it may see: " + err.Error()}
+			lt.svc.wg.Add(1)
+			go func() {
+				defer lt.svc.wg.Done()
+				lt.agentDone(pos, p.ID, fail)
+			}()
 			continue
 		}
 		lt.svc.wg.Add(1)

@@ -61,18 +61,42 @@ func (t *Table) loadArchived(ctx context.Context, from, to int) ([]RoundRecord, 
 	}
 	out := make([]RoundRecord, 0, to-from+1)
 	if from <= s.Archived {
-		as, ok := t.store.(ArchiveStore)
-		if !ok {
-			return nil, fmt.Errorf("table %s: rounds %d-%d are archived but the store does not keep rounds", s.ID, from, s.Archived)
-		}
-		old, err := as.LoadRounds(ctx, s.ID, from, min(to, s.Archived))
+		old, err := t.readArchived(ctx, from, min(to, s.Archived))
 		if err != nil {
-			return nil, fmt.Errorf("table %s: read archived rounds: %w", s.ID, err)
+			return nil, err
 		}
 		out = append(out, old...)
 		from = s.Archived + 1
 	}
+	if from > to {
+		return out, nil
+	}
 	return append(out, s.Rounds[from-1:to]...), nil
+}
+
+// readArchived reads archived rounds from..to from the store, or, when
+// the store cannot give them (a round lost or damaged in the file), from
+// the log, which is the record: a snapshot is only a shortcut.
+func (t *Table) readArchived(ctx context.Context, from, to int) ([]RoundRecord, error) {
+	id := t.state.ID
+	if as, ok := t.store.(ArchiveStore); ok {
+		rs, err := as.LoadRounds(ctx, id, from, to)
+		if err == nil || ctx.Err() != nil {
+			return rs, err
+		}
+	}
+	events, err := t.store.Load(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: read archived rounds %d-%d: %w", id, from, to, err)
+	}
+	s, err := Replay(events)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: read archived rounds %d-%d: %w", id, from, to, err)
+	}
+	if len(s.Rounds) < to {
+		return nil, fmt.Errorf("table %s: its log has %d rounds, not the archived %d", id, len(s.Rounds), to)
+	}
+	return s.Rounds[from-1 : to], nil
 }
 
 // Rounds returns a deep copy of the records of every round so far,

@@ -90,7 +90,10 @@ func fromSnapshot(ctx context.Context, ss SnapshotStore, id string) (*State, int
 	if snap.Archived > 0 && snap.Past == nil {
 		return nil, 0, fmt.Errorf("snapshot of table %q at seq %d: rounds archived without their summary", id, snap.Seq)
 	}
-	stored := endedRounds(snap)
+	// Rounds up to the archived ones are in the file; a store that read
+	// them all (or a head that holds some ended rounds itself) promises no
+	// more, so nothing is archived until the next snapshot stores them.
+	stored := snap.Archived
 	for _, e := range tail {
 		if err := snap.Apply(e); err != nil {
 			return nil, 0, fmt.Errorf("apply log to snapshot: %w", err)

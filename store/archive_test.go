@@ -276,3 +276,100 @@ func TestRecentSnapshotOfAnOldHeadIsReadWhole(t *testing.T) {
 		t.Fatalf("opened from an old snapshot:\n%s\nwant\n%s", g, w)
 	}
 }
+
+// TestArchivedRoundLostInTheFileIsReadFromTheLog opens a table one of
+// whose archived rounds is missing from the file: opening reads only the
+// recent rounds, so it is noticed when the round is asked for, and the
+// round comes from the log, which is the record.
+func TestArchivedRoundLostInTheFileIsReadFromTheLog(t *testing.T) {
+	ctx := t.Context()
+	db := openTest(t, store.Options{NoSync: true})
+	clock := roundtabletest.NewClock(snapTime)
+	tbl, err := roundtabletest.StartTable(ctx, db, clock, "t1", 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		if err := roundtabletest.PlayRound(ctx, tbl, clock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.DeleteSnapshotRound("t1", 3); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := roundtable.Open(ctx, db, clock, roundtabletest.SampleTask(), "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := opened.Snapshot().Archived; n < 3 {
+		t.Fatalf("%d rounds archived: round 3 is not among them, the test checks nothing", n)
+	}
+	events, err := db.Load(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := opened.Full(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := roundtabletest.MustJSON(t, full), roundtabletest.MustJSON(t, roundtabletest.MustReplay(t, events)); g != w {
+		t.Fatalf("Full over a lost round:\n%s\nwant\n%s", g, w)
+	}
+	v, err := opened.View(ctx, "bot-1")
+	if err != nil || len(v.History) != v.Round-1 || len(v.History[2].Messages) == 0 {
+		t.Fatalf("View over a lost round: %d rounds of history, %v", len(v.History), err)
+	}
+}
+
+// TestHeadHoldingItsEndedRoundsArchivesNothingItDoesNotStore opens a table
+// from a snapshot head that holds its ended rounds itself (done 0, as
+// EncodeSnapshot writes): the file stores none of them apart, so the table
+// archives none until its next snapshot stores them, and plays on.
+func TestHeadHoldingItsEndedRoundsArchivesNothingItDoesNotStore(t *testing.T) {
+	ctx := t.Context()
+	db := openTest(t, store.Options{NoSync: true})
+	log := retable(playedLog(t, 12), "h")
+	k := 0
+	for i, e := range log {
+		if d, ok := e.Data.(roundtable.PhaseOpened); ok && d.Round == 6 && d.Phase == roundtable.PhaseMessage {
+			k = i + 1
+		}
+	}
+	if err := db.Append(ctx, "h", log[:k]); err != nil {
+		t.Fatal(err)
+	}
+	b, err := store.EncodeSnapshot(roundtabletest.MustReplay(t, log[:k]), log[k-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutRawSnapshot("h", b); err != nil {
+		t.Fatal(err)
+	}
+	clock := roundtabletest.NewClock(snapTime)
+	tbl, err := roundtable.Open(ctx, db, clock, roundtabletest.SampleTask(), "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tbl.Snapshot().Archived; n != 0 {
+		t.Fatalf("opened with %d rounds archived that the file does not store apart", n)
+	}
+	for range 6 {
+		if err := roundtabletest.PlayRound(ctx, tbl, clock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := tbl.Snapshot().Archived; n == 0 {
+		t.Error("no round archived after the next snapshots")
+	}
+	full, err := tbl.Full(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.Load(ctx, "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := roundtabletest.MustJSON(t, full), roundtabletest.MustJSON(t, roundtabletest.MustReplay(t, events)); g != w {
+		t.Fatal("Full is not the replayed log")
+	}
+}
