@@ -147,22 +147,30 @@ func TestArchivedTablePlaysAsInMemory(t *testing.T) {
 	}
 }
 
+// playedOnFile plays the sample table "t1" of 30 rounds for the given
+// rounds on a bbolt file.
+func playedOnFile(t *testing.T, rounds int) (*store.DB, *roundtabletest.Clock, *roundtable.Table) {
+	t.Helper()
+	db := openTest(t, store.Options{NoSync: true})
+	clock := roundtabletest.NewClock(snapTime)
+	tbl, err := roundtabletest.StartTable(t.Context(), db, clock, "t1", 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range rounds {
+		if err := roundtabletest.PlayRound(t.Context(), tbl, clock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, clock, tbl
+}
+
 // TestArchivedTableKeepsOnlyRecentRounds checks what a long table on the
 // store holds in memory, and that Full, Rounds and an opened table give
 // back the rounds it archived.
 func TestArchivedTableKeepsOnlyRecentRounds(t *testing.T) {
 	ctx := t.Context()
-	db := openTest(t, store.Options{NoSync: true})
-	clock := roundtabletest.NewClock(snapTime)
-	tbl, err := roundtabletest.StartTable(ctx, db, clock, "t1", 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 20 {
-		if err := roundtabletest.PlayRound(ctx, tbl, clock); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db, clock, tbl := playedOnFile(t, 20)
 	events, err := db.Load(ctx, "t1")
 	if err != nil {
 		t.Fatal(err)
@@ -283,17 +291,7 @@ func TestRecentSnapshotOfAnOldHeadIsReadWhole(t *testing.T) {
 // round comes from the log, which is the record.
 func TestArchivedRoundLostInTheFileIsReadFromTheLog(t *testing.T) {
 	ctx := t.Context()
-	db := openTest(t, store.Options{NoSync: true})
-	clock := roundtabletest.NewClock(snapTime)
-	tbl, err := roundtabletest.StartTable(ctx, db, clock, "t1", 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 12 {
-		if err := roundtabletest.PlayRound(ctx, tbl, clock); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db, clock, _ := playedOnFile(t, 12)
 	if err := db.DeleteSnapshotRound("t1", 3); err != nil {
 		t.Fatal(err)
 	}
