@@ -52,7 +52,7 @@ type View struct {
 // round: earlier rounds are redacted once per viewer and shared (archived
 // rounds are read from the store the first time).
 func (t *Table) View(ctx context.Context, id string) (View, error) {
-	return t.view(ctx, id, 0)
+	return t.ViewFor(ctx, id, nil)
 }
 
 // HistoryLimiter is an Agent that reads only the last few ended rounds of
@@ -67,24 +67,8 @@ type HistoryLimiter interface {
 
 // ViewFor returns what participant id may see now, as agent a reads it:
 // View, or, for a HistoryLimiter, View with only the last rounds in
-// History.
+// History. a may be nil.
 func (t *Table) ViewFor(ctx context.Context, id string, a Agent) (View, error) {
-	limit := 0
-	if hl, ok := a.(HistoryLimiter); ok {
-		t.mu.Lock()
-		var protocol string
-		if pr := t.state.Config.Protocol; pr != nil {
-			protocol = pr.Name
-		}
-		t.mu.Unlock()
-		limit = max(hl.HistoryRounds(protocol), 0)
-	}
-	return t.view(ctx, id, limit)
-}
-
-// view is View with History limited to the last limit ended rounds (0:
-// all).
-func (t *Table) view(ctx context.Context, id string, limit int) (View, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.state
@@ -101,6 +85,10 @@ func (t *Table) view(ctx context.Context, id string, limit int) (View, error) {
 	if pr := s.Config.Protocol; pr != nil {
 		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.surveyScale()
 		v.Params = pr.Params
+	}
+	limit := 0 // the whole history
+	if hl, ok := a.(HistoryLimiter); ok {
+		limit = max(hl.HistoryRounds(v.Protocol), 0)
 	}
 	if pb, ok := t.task.(PrivateBriefer); ok {
 		v.Private = pb.PrivateBrief(v.Index)
