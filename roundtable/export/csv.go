@@ -63,13 +63,15 @@ func record(e roundtable.Event) ([]string, error) {
 	row := []string{e.Table, strconv.FormatUint(e.Seq, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Type(),
 		e.Actor, round, phase, truncate(summary(e.Data), maxSummary), string(data)}
 	for i, cell := range row {
-		row[i] = defuse(cell)
+		row[i] = Defuse(cell)
 	}
 	return row, nil
 }
 
-// defuse keeps spreadsheets from running a cell as a formula.
-func defuse(cell string) string {
+// Defuse keeps spreadsheets from running a cell as a formula: a cell
+// that starts with =, +, -, @, a tab or a carriage return is prefixed
+// with a quote.
+func Defuse(cell string) string {
 	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
 		return "'" + cell
 	}

@@ -39,7 +39,7 @@ func WriteSheet(w io.Writer, events []roundtable.Event, opt Options) error {
 		}
 		for _, row := range sheetRows(st) {
 			for i := range row {
-				row[i] = defuse(row[i])
+				row[i] = Defuse(row[i])
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("write sheet: %w", err)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/roundtable-ai/roundtable/roundtable/export"
 )
 
 // WriteTrajectoriesCSV writes one row per message: the participant's
@@ -23,9 +25,9 @@ func WriteTrajectoriesCSV(w io.Writer, tables []*Table) error {
 				if m.Classified {
 					st = strconv.Itoa(int(m.Stance))
 				}
-				cw.Write([]string{t.ID, p.ID, defuse(p.Name), kind(p), strconv.Itoa(m.Round), strconv.FormatUint(m.Seq, 10),
+				cw.Write([]string{t.ID, p.ID, export.Defuse(p.Name), kind(p), strconv.Itoa(m.Round), strconv.FormatUint(m.Seq, 10),
 					num(m.Score), num(m.S), num(m.Delta), st, boolCell(m.Classified, m.HasStance), strconv.FormatBool(m.Unwarranted),
-					defuse(strings.Join(m.Missing, "; "))})
+					export.Defuse(strings.Join(m.Missing, "; "))})
 			}
 		}
 	}
@@ -52,7 +54,7 @@ func WriteChangesCSV(w io.Writer, tables []*Table) error {
 			if p.HasAssigned {
 				as = strconv.Itoa(int(p.Assigned))
 			}
-			cw.Write([]string{t.ID, p.ID, defuse(p.Name), as, strconv.Itoa(n), strconv.Itoa(p.Changes)})
+			cw.Write([]string{t.ID, p.ID, export.Defuse(p.Name), as, strconv.Itoa(n), strconv.Itoa(p.Changes)})
 		}
 	}
 	return flush(cw)
@@ -133,12 +135,4 @@ func kind(p *Participant) string {
 		return "agent"
 	}
 	return "human"
-}
-
-// defuse keeps a spreadsheet from reading a cell as a formula.
-func defuse(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
