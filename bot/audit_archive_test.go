@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -31,27 +30,7 @@ func TestAuditAfterRestartMeasuresArchivedRounds(t *testing.T) {
 		Durations: roundtable.Durations{Message: time.Hour, Proposal: time.Hour, Vote: time.Hour},
 		Audit:     &roundtable.AuditSpec{Instruments: []string{"sentiment"}},
 		Labels:    map[string]string{"platform": "fake", "channel": "th1", "parent": "general", "starter": alice.ID}}
-	tbl, err := roundtable.Create(ctx, db, clock, roundtable.TextTask{Topic: "Lunch?"}, "t1", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	must(t, tbl.Start(ctx))
-	for r := 1; r <= rounds; r++ {
-		must(t, tbl.Do(ctx, roundtable.Say{Actor: alice.ID, Text: fmt.Sprintf("Alice speaks in round %d", r)}))
-		for _, a := range []roundtable.Action{nil,
-			roundtable.Propose{Actor: alice.ID, Proposal: roundtable.Proposal{Text: "Soup"}},
-			roundtable.Cast{Actor: alice.ID, Ballot: vote.Ballot{Choice: "A"}}} {
-			if a != nil {
-				must(t, tbl.Do(ctx, a))
-			}
-			var pos roundtable.Position
-			tbl.Read(func(s *roundtable.State) { pos = s.Position() })
-			clock.Advance(time.Second)
-			if _, err := tbl.Close(ctx, pos, roundtable.ClosedAllActed); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	tbl := playStored(t, db, clock, cfg, alice.ID, rounds, "Alice speaks in round %d", time.Second)
 	if n := tbl.Snapshot().Archived; n < rounds/2 {
 		t.Fatalf("only %d of %d rounds are archived: the test checks nothing", n, rounds)
 	}

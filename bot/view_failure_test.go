@@ -3,7 +3,6 @@ package bot_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -53,24 +52,7 @@ func TestAgentWhoseViewFailsIsRecordedAsFailed(t *testing.T) {
 	cfg := roundtable.Config{Task: roundtable.TaskSpec{Kind: "text", Topic: "Lunch?"}, Rule: vote.Plurality, Rounds: rounds + 1,
 		Mode: roundtable.Sealed, EarlyStop: roundtable.StopNever, Participants: []roundtable.Participant{scribe},
 		Labels: map[string]string{"platform": "fake", "channel": "th1", "parent": "general"}}
-	tbl, err := roundtable.Create(ctx, db, clock, roundtable.TextTask{Topic: "Lunch?"}, "t1", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	must(t, tbl.Start(ctx))
-	for r := 1; r <= rounds; r++ {
-		for _, a := range []roundtable.Action{
-			roundtable.Say{Actor: scribe.ID, Text: fmt.Sprintf("round %d", r)},
-			roundtable.Propose{Actor: scribe.ID, Proposal: roundtable.Proposal{Text: "Soup"}},
-			roundtable.Cast{Actor: scribe.ID, Ballot: vote.Ballot{Choice: "A"}}} {
-			must(t, tbl.Do(ctx, a))
-			var pos roundtable.Position
-			tbl.Read(func(s *roundtable.State) { pos = s.Position() })
-			if _, err := tbl.Close(ctx, pos, roundtable.ClosedAllActed); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	playStored(t, db, clock, cfg, scribe.ID, rounds, "round %d", 0)
 	must(t, db.Bind(ctx, "fake:th1", "t1"))
 
 	st := &unreadable{DB: db}
