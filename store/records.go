@@ -22,21 +22,32 @@ func (db *DB) AddBlob(ctx context.Context, ns, key string, v []byte) error {
 	if err := checkCtx(ctx, "add blob "+ns+"/"+key); err != nil {
 		return err
 	}
-	if ns == "" || key == "" {
-		return roundtable.Errorf(roundtable.Invalid, "blob needs a namespace and a key (got %q, %q)", ns, key)
+	if err := checkRecord(ns, key); err != nil {
+		return err
 	}
-	fn := func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(blobBucket(ns))
-		if err != nil {
-			return err
-		}
-		b.FillPercent = appendFill // records are added under growing keys
-		return b.Put([]byte(key), v)
-	}
+	fn := func(tx *bolt.Tx) error { return putRecord(tx, ns, key, v) }
 	if err := db.write(fn); err != nil {
 		return fmt.Errorf("add blob %s/%s: %w", ns, key, err)
 	}
 	return nil
+}
+
+// checkRecord refuses a record without a namespace or a key.
+func checkRecord(ns, key string) error {
+	if ns == "" || key == "" {
+		return roundtable.Errorf(roundtable.Invalid, "blob needs a namespace and a key (got %q, %q)", ns, key)
+	}
+	return nil
+}
+
+// putRecord stores v under key in namespace ns, in tx.
+func putRecord(tx *bolt.Tx, ns, key string, v []byte) error {
+	b, err := tx.CreateBucketIfNotExists(blobBucket(ns))
+	if err != nil {
+		return err
+	}
+	b.FillPercent = appendFill // records are added under growing keys
+	return b.Put([]byte(key), v)
 }
 
 // EachBlob calls fn with every key and value of namespace ns, in key

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // AddBlobs stores records of any namespaces in one transaction of the
@@ -22,8 +20,8 @@ func (db *DB) AddBlobs(ctx context.Context, recs []struct {
 		return err
 	}
 	for _, r := range recs {
-		if r.NS == "" || r.Key == "" {
-			return roundtable.Errorf(roundtable.Invalid, "blob needs a namespace and a key (got %q, %q)", r.NS, r.Key)
+		if err := checkRecord(r.NS, r.Key); err != nil {
+			return err
 		}
 	}
 	if len(recs) == 0 {
@@ -31,12 +29,7 @@ func (db *DB) AddBlobs(ctx context.Context, recs []struct {
 	}
 	fn := func(tx *bolt.Tx) error {
 		for _, r := range recs {
-			b, err := tx.CreateBucketIfNotExists(blobBucket(r.NS))
-			if err != nil {
-				return err
-			}
-			b.FillPercent = appendFill // records are added under growing keys
-			if err := b.Put([]byte(r.Key), r.Value); err != nil {
+			if err := putRecord(tx, r.NS, r.Key, r.Value); err != nil {
 				return err
 			}
 		}
