@@ -117,8 +117,11 @@ func legacyPostsNS(table string) string { return "posts/" + table }
 func (l *sentLog) has(mark string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, ok := l.ids[mark]
-	return ok || l.before > 0 && markRound(mark) > 0 && markRound(mark) < l.before
+	if _, ok := l.ids[mark]; ok || l.before == 0 {
+		return ok
+	}
+	r := markRound(mark) // 0: the mark of no round
+	return r > 0 && r < l.before
 }
 
 func (l *sentLog) id(key string) (string, bool) {
