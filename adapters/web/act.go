@@ -73,7 +73,7 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "the table service is not running; try again in a moment")
 		return
 	}
-	logged, first := p.acts.begin(ev.ID)
+	logged, first := p.acts.add(ev.ID, newLoggedAct())
 	if !first { // a retry: the first request's answer
 		if code, resp, ok := logged.wait(r.Context()); ok {
 			writeJSON(w, code, resp)

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -163,10 +162,12 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	ev := &bot.Event{Platform: Name, Kind: bot.KindCommand, ID: "u:" + v.ID + ":" + nonce, Command: "start",
 		User: bot.User{ID: v.ID, Name: v.Name, Manager: v.Host}, Channel: Lobby, Options: startOptions(form), Native: v.ID}
 	out := outcome{Room: p.starts.get(ev.ID)}
-	if out.Room == "" && p.seen.first(ev.ID) {
-		out = p.deliver(r.Context(), h, ev)
-		if out.Room != "" {
-			p.starts.put(ev.ID, out.Room)
+	if out.Room == "" {
+		if _, first := p.seen.add(ev.ID, struct{}{}); first {
+			out = p.deliver(r.Context(), h, ev)
+			if out.Room != "" {
+				p.starts.put(ev.ID, out.Room)
+			}
 		}
 	}
 	room := out.Room
@@ -220,33 +221,4 @@ func startOptions(form url.Values) map[string]string {
 		opts["agents"] = strings.Join(slices.DeleteFunc(form["agents"], func(s string) bool { return s == "" }), ",")
 	}
 	return opts
-}
-
-// startLog remembers which room each start event opened, so a retried
-// form goes to the same room.
-type startLog struct {
-	mu    sync.Mutex
-	n     int
-	rooms map[string]string
-	order []string
-}
-
-func newStartLog(n int) *startLog { return &startLog{n: n, rooms: map[string]string{}} }
-
-func (s *startLog) get(evID string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.rooms[evID]
-}
-
-// put records the room the bot opened for evID.
-func (s *startLog) put(evID, room string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.rooms[evID] = room
-	s.order = append(s.order, evID)
-	if len(s.order) > s.n {
-		delete(s.rooms, s.order[0])
-		s.order = s.order[1:]
-	}
 }

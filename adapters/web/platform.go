@@ -105,10 +105,10 @@ type Platform struct {
 	sig    *signal
 	rooms  *rooms
 	inbox  *inboxes
-	seen   *recent // start forms sent
-	acts   *actLog // acts' answers, for retries
+	seen   *capped[struct{}]   // start forms sent
+	acts   *capped[*loggedAct] // acts' answers, for retries
 	pages  *template.Template
-	starts *startLog
+	starts *capped[string] // the room each start form opened, for retries
 	joins  *joinLocks
 
 	mu      sync.Mutex
@@ -149,8 +149,8 @@ func New(cfg Config, r Reader) *Platform {
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newRecent(4096), acts: newActLog(4096), ready: make(chan struct{}),
-		pages: parseTemplates(), starts: newStartLog(1024), joins: newJoinLocks()}
+		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
+		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks()}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	p.rooms.logTo(cfg.Log)
 	return p

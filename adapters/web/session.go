@@ -107,33 +107,6 @@ func (p *Platform) user(r *http.Request, v visitor, room string) bot.User {
 	return bot.User{ID: v.ID, Name: v.Name, Manager: p.organises(r, v, room)}
 }
 
-// recent remembers the last n action IDs, so a retried request is not
-// handled twice.
-type recent struct {
-	mu    sync.Mutex
-	n     int
-	seen  map[string]bool
-	order []string
-}
-
-func newRecent(n int) *recent { return &recent{n: n, seen: map[string]bool{}} }
-
-// first reports whether id is new, and remembers it.
-func (r *recent) first(id string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.seen[id] {
-		return false
-	}
-	r.seen[id] = true
-	r.order = append(r.order, id)
-	if len(r.order) > r.n {
-		delete(r.seen, r.order[0])
-		r.order = r.order[1:]
-	}
-	return true
-}
-
 // note collects, through the context of one handled event, what the bot
 // did for it: the room it opened and the replies it gave.
 type note struct {
