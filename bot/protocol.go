@@ -54,7 +54,7 @@ func renderProtocolPhase(s *roundtable.State) string {
 			return ""
 		}
 		how := "with **Answer**"
-		if len(levelButtons(s, ref{})) > 0 {
+		if buttonLevels(sc) > 0 {
 			how = "with one click on your level below (or **Answer**)"
 		}
 		return "Say privately where you stand " + how + ": " + describeScale(*sc) + " Nobody at the table sees your answer; the organiser's export holds it."

@@ -26,14 +26,11 @@ const maxLevelButtons = 7
 // SurveyAnswered event, private to its author and the organiser's export.
 
 // levelButtons are one button per level of the open survey's scale,
-// highest first, when it asks one value on at most maxLevelButtons steps.
+// highest first (see buttonLevels).
 func levelButtons(s *roundtable.State, r ref) []Control {
 	sc := s.Scale()
-	if sc == nil || sc.Values() != 1 || sc.Step <= 0 {
-		return nil
-	}
-	n := int((sc.Max-sc.Min)/sc.Step+1e-9) + 1
-	if n > maxLevelButtons {
+	n := buttonLevels(sc)
+	if n == 0 {
 		return nil
 	}
 	controls := make([]Control, 0, n)
@@ -42,6 +39,18 @@ func levelButtons(s *roundtable.State, r ref) []Control {
 		controls = append(controls, Control{ID: withVerb(r, verbSelf+strconv.FormatFloat(v, 'g', -1, 64)), Kind: Button, Label: clip(levelLabel(sc, v), 80)})
 	}
 	return controls
+}
+
+// buttonLevels is how many levels of sc are offered as buttons: all of
+// them when it asks one value on at most maxLevelButtons steps, else 0.
+func buttonLevels(sc *roundtable.Scale) int {
+	if sc == nil || sc.Values() != 1 || sc.Step <= 0 {
+		return 0
+	}
+	if n := int((sc.Max-sc.Min)/sc.Step+1e-9) + 1; n <= maxLevelButtons {
+		return n
+	}
+	return 0
 }
 
 // levelLabel names value v of sc: its level's label, else the number.
