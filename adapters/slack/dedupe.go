@@ -39,7 +39,7 @@ func (p *Platform) findKeyed(ctx context.Context, where ref, key string) (map[in
 	var msgs []slack.Message
 	var err error
 	if where.TS == "" {
-		msgs, err = p.latest(ctx, where.Channel)
+		msgs, err = p.threads.history(ctx, where.Channel)
 	} else {
 		msgs, err = p.replies(ctx, where)
 	}
@@ -106,9 +106,4 @@ func (p *Platform) replies(ctx context.Context, where ref) ([]slack.Message, err
 			return all, nil
 		}
 	}
-}
-
-// latest reads the channel's latest page, with metadata.
-func (p *Platform) latest(ctx context.Context, channel string) ([]slack.Message, error) {
-	return p.threads.history(ctx, channel)
 }
