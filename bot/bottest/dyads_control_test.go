@@ -19,7 +19,7 @@ func TestLiveDyadsNoInteractionControl(t *testing.T) {
 	people := map[string]User{Alice.Name: Alice, Bob.Name: Bob}
 	other := map[string]User{Alice.Name: Bob, Bob.Name: Alice}
 	for r := 1; r <= 3; r++ {
-		who := e.opening(r, roundtable.PhaseSurvey, func(o roundtable.PhaseOpened) []string { return one(o.Turn) })[0]
+		who := e.turnOf(r, roundtable.PhaseSurvey)
 		t.Logf("round %d: %s reports", r, who)
 		if u, ok := people[who]; ok {
 			surv := fmt.Sprintf("**Round %d of 3: survey", r)

@@ -28,7 +28,7 @@ func RunFlakyTable(t *testing.T, h Harness) {
 		t.Skip("the harness cannot make its platform fail")
 	}
 	e := newEnv(t, h, Options{Wait: 15 * time.Second})
-	e.start(map[string]string{"topic": "Flaky", "rounds": "2"})
+	e.start(twoRounds("Flaky", ""))
 	e.click(Bob, "**Flaky", "Join")
 	e.private(Bob, "You joined")
 	e.say(Alice, "said before the outage")

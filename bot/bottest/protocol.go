@@ -46,12 +46,12 @@ func chatroomPreset() bot.Preset {
 	return bot.Preset{Name: ChatroomPreset, Config: cfg, Agents: []string{"Scribe"}}
 }
 
-// turnOf waits for round r's message phase to open and returns the name
-// of its speaker, from the log (the phase's post may already be closed
-// when an agent spoke at once).
-func (e *env) turnOf(r int) string {
+// turnOf waits for round r's phase to open and returns the name of the
+// one participant whose turn it is, from the log (the phase's post may
+// already be closed when an agent acted at once).
+func (e *env) turnOf(r int, phase roundtable.Phase) string {
 	e.t.Helper()
-	return e.opening(r, roundtable.PhaseMessage, func(o roundtable.PhaseOpened) []string { return one(o.Turn) })[0]
+	return e.opening(r, phase, func(o roundtable.PhaseOpened) []string { return one(o.Turn) })[0]
 }
 
 // opening waits for round r's phase to open with the participants pick
@@ -117,7 +117,7 @@ func testProtocolTurns(t *testing.T, e *env) {
 	var last string
 	for r := 1; r <= 3; r++ {
 		prefix := fmt.Sprintf("**Round %d of 3: message", r)
-		who := e.turnOf(r)
+		who := e.turnOf(r, roundtable.PhaseMessage)
 		if who == last {
 			t.Errorf("round %d: %s speaks twice in a row", r, who)
 		}
