@@ -298,10 +298,8 @@ func (h *Harness) ReceivedFiles(u bottest.User) []bottest.File {
 // Remove deletes a message, as a person allowed to may.
 func (s *Server) Remove(channel, ts string) {
 	s.mu.Lock()
-	for _, m := range s.messages[channel] {
-		if m.TS == ts {
-			m.Deleted = true
-		}
+	if m := s.find(channel, ts); m != nil {
+		m.Deleted = true
 	}
 	s.mu.Unlock()
 	s.notify()
