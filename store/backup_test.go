@@ -103,7 +103,7 @@ func checkCopy(t *testing.T, live *store.DB, path string) {
 			t.Errorf("backup %s: table %s has %d events, summary says %d, live has %d", path, sum.ID, len(got), sum.Events, len(all))
 			continue
 		}
-		if g, w := mustJSON(t, got), mustJSON(t, all[:len(got)]); g != w {
+		if g, w := roundtabletest.MustJSON(t, got), roundtabletest.MustJSON(t, all[:len(got)]); g != w {
 			t.Errorf("backup %s: table %s is not a prefix of the live log", path, sum.ID)
 		}
 	}

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"encoding/json"
 	"os"
 	"testing"
 
@@ -25,15 +24,6 @@ func mustTables(t testing.TB, db *store.DB) []roundtable.Summary {
 		t.Fatalf("tables: %v", err)
 	}
 	return sums
-}
-
-func mustJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("encode %T: %v", v, err)
-	}
-	return string(b)
 }
 
 func statMode(path string) (os.FileMode, error) {

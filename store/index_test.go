@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -21,7 +22,7 @@ func TestIndexEntryIsRightWhateverTheCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := roundtable.Summarize(roundtable.Summary{}, log[:i+1])
-		if got := mustTables(t, db)[0]; mustJSON(t, got) != mustJSON(t, want) {
+		if got := mustTables(t, db)[0]; roundtabletest.MustJSON(t, got) != roundtabletest.MustJSON(t, want) {
 			t.Fatalf("after event %d the index says\n%+v\nwant\n%+v", i+1, got, want)
 		}
 	}

@@ -105,7 +105,7 @@ func TestDamagedSnapshotFallsBackToTheLog(t *testing.T) {
 				}
 				want = events
 			}
-			if g, w := mustJSON(t, mustOpen(t, db, id)), mustJSON(t, roundtabletest.MustReplay(t, want)); g != w {
+			if g, w := roundtabletest.MustJSON(t, mustOpen(t, db, id)), roundtabletest.MustJSON(t, roundtabletest.MustReplay(t, want)); g != w {
 				t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
 			}
 		})
@@ -133,7 +133,7 @@ func TestSnapshotWithAMissingRoundFallsBackToTheLog(t *testing.T) {
 	if _, _, err := db.LoadSnapshot(t.Context(), "log"); err == nil {
 		t.Error("LoadSnapshot took a snapshot without its round 2")
 	}
-	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, roundtabletest.MustReplay(t, log)); g != w {
+	if g, w := roundtabletest.MustJSON(t, mustOpen(t, db, "log")), roundtabletest.MustJSON(t, roundtabletest.MustReplay(t, log)); g != w {
 		t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
 	}
 }
@@ -153,7 +153,7 @@ func TestTablesWithoutSnapshotsOpen(t *testing.T) {
 	if err != nil || snap != nil || len(tail) != len(log) {
 		t.Fatalf("LoadSnapshot = %v, %d events, %v; want no snapshot and the whole log", snap, len(tail), err)
 	}
-	if g, w := mustJSON(t, mustOpen(t, db, "log")), mustJSON(t, roundtabletest.MustReplay(t, log)); g != w {
+	if g, w := roundtabletest.MustJSON(t, mustOpen(t, db, "log")), roundtabletest.MustJSON(t, roundtabletest.MustReplay(t, log)); g != w {
 		t.Fatalf("opened\n%s\nreplayed\n%s", g, w)
 	}
 }
@@ -190,7 +190,7 @@ func TestSnapshotRefillsRoundsTheFileLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, w := mustJSON(t, mustOpen(t, db, "t1")), mustJSON(t, played); g != w {
+	if g, w := roundtabletest.MustJSON(t, mustOpen(t, db, "t1")), roundtabletest.MustJSON(t, played); g != w {
 		t.Fatalf("opened\n%s\nplayed\n%s", g, w)
 	}
 }

@@ -58,10 +58,10 @@ func TestReopenKeepsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if g, w := mustJSON(t, mustLoad(t, db, "t1")), mustJSON(t, before); g != w {
+	if g, w := roundtabletest.MustJSON(t, mustLoad(t, db, "t1")), roundtabletest.MustJSON(t, before); g != w {
 		t.Errorf("log after reopen:\n got %s\nwant %s", g, w)
 	}
-	if g, w := mustJSON(t, mustTables(t, db)), mustJSON(t, beforeSums); g != w {
+	if g, w := roundtabletest.MustJSON(t, mustTables(t, db)), roundtabletest.MustJSON(t, beforeSums); g != w {
 		t.Errorf("summaries after reopen:\n got %s\nwant %s", g, w)
 	}
 	if table, ok, err := db.Lookup(ctx, "discord:42"); table != "t1" || !ok || err != nil {
@@ -85,7 +85,7 @@ func TestLoadFrom(t *testing.T) {
 			t.Fatalf("LoadFrom(%d): %v", from, err)
 		}
 		want := all[min(max(from, 1)-1, uint64(len(all))):]
-		if g, w := mustJSON(t, got), mustJSON(t, want); g != w {
+		if g, w := roundtabletest.MustJSON(t, got), roundtabletest.MustJSON(t, want); g != w {
 			t.Errorf("LoadFrom(%d) returned %d events, want %d", from, len(got), len(want))
 		}
 	}
