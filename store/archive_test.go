@@ -171,10 +171,7 @@ func playedOnFile(t *testing.T, rounds int) (*store.DB, *roundtabletest.Clock, *
 func TestArchivedTableKeepsOnlyRecentRounds(t *testing.T) {
 	ctx := t.Context()
 	db, clock, tbl := playedOnFile(t, 20)
-	events, err := db.Load(ctx, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := mustLoad(t, db, "t1")
 	replayed := roundtabletest.MustReplay(t, events)
 	checkArchived := func(t *testing.T, tbl *roundtable.Table) {
 		t.Helper()
@@ -302,10 +299,7 @@ func TestArchivedRoundLostInTheFileIsReadFromTheLog(t *testing.T) {
 	if n := opened.Snapshot().Archived; n < 3 {
 		t.Fatalf("%d rounds archived: round 3 is not among them, the test checks nothing", n)
 	}
-	events, err := db.Load(ctx, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := mustLoad(t, db, "t1")
 	full, err := opened.Full(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -363,10 +357,7 @@ func TestHeadHoldingItsEndedRoundsArchivesNothingItDoesNotStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events, err := db.Load(ctx, "h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := mustLoad(t, db, "h")
 	if g, w := roundtabletest.MustJSON(t, full), roundtabletest.MustJSON(t, roundtabletest.MustReplay(t, events)); g != w {
 		t.Fatal("Full is not the replayed log")
 	}
