@@ -31,6 +31,22 @@ type experiment struct {
 	cell string
 }
 
+// eachSeat is an experiment's agents: the agent of returns for each
+// participant, in seat order.
+func eachSeat(of func(task roundtable.Task, p roundtable.Participant) (roundtable.Agent, error)) func(roundtable.Task, []roundtable.Participant) (map[string]roundtable.Agent, error) {
+	return func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
+		out := make(map[string]roundtable.Agent, len(ps))
+		for _, p := range ps {
+			ag, err := of(task, p)
+			if err != nil {
+				return nil, err
+			}
+			out[p.ID] = ag
+		}
+		return out, nil
+	}
+}
+
 func (e *experiment) spec(rule vote.Rule, tc roundtable.Config, f simFlags) sim.Spec {
 	return sim.Spec{
 		Name:        fmt.Sprintf("%s-%s-k%d-r%d-s%d", e.name, rule, f.agents, f.rounds, f.seed),
@@ -122,13 +138,9 @@ func exchangeUtility(f simFlags) (*experiment, error) {
 		name:   "exchange-utility",
 		task:   func(int, int64) (roundtable.Task, error) { return task, nil },
 		people: agentSeats,
-		agents: func(_ roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-			m := map[string]roundtable.Agent{}
-			for _, p := range ps {
-				m[p.ID] = &exchange.UtilityAgent{Task: task}
-			}
-			return m, nil
-		},
+		agents: eachSeat(func(roundtable.Task, roundtable.Participant) (roundtable.Agent, error) {
+			return &exchange.UtilityAgent{Task: task}, nil
+		}),
 		measure: measureExchange,
 		print:   printExchange,
 	}, nil

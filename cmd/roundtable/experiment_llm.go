@@ -32,17 +32,13 @@ func (a *App) llmExperiment(cfg Config, f simFlags) (*experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &experiment{people: llmSeats(cfg.Agents), agents: func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-		out := map[string]roundtable.Agent{}
-		for _, p := range ps {
-			ag, err := m.agent(p, task)
-			if err != nil {
-				return nil, err
-			}
-			out[p.ID] = haltOnBroken{Agent: ag, m: m}
+	e := &experiment{people: llmSeats(cfg.Agents), agents: eachSeat(func(task roundtable.Task, p roundtable.Participant) (roundtable.Agent, error) {
+		ag, err := m.agent(p, task)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
-	}}
+		return haltOnBroken{Agent: ag, m: m}, nil
+	})}
 	a.minds = m
 	switch f.task {
 	case "text":

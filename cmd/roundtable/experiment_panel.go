@@ -114,13 +114,7 @@ func (e *experiment) useCell(f simFlags, c gridCell, meter *panel.Meter, docs ma
 		passages[it] = meter.Passages(doc)
 	}
 	ev := &offline.Evaluator{Vader: sentiment.NewVader(), Alpha: c.alpha, Passages: passages}
-	e.agents = func(_ roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-		out := map[string]roundtable.Agent{}
-		for _, p := range ps {
-			out[p.ID] = ev
-		}
-		return out, nil
-	}
+	e.agents = eachSeat(func(roundtable.Task, roundtable.Participant) (roundtable.Agent, error) { return ev, nil })
 	return nil
 }
 

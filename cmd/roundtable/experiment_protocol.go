@@ -41,17 +41,9 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 			return nil, err
 		}
 		a.minds = m
-		e.agents = func(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-			out := map[string]roundtable.Agent{}
-			for _, p := range ps {
-				ag, err := m.llmAgent("", task, AgentConfig{Memory: llmMemory(f.proto.Memory), ContextChars: f.proto.ContextChars})
-				if err != nil {
-					return nil, err
-				}
-				out[p.ID] = ag
-			}
-			return out, nil
-		}
+		e.agents = eachSeat(func(task roundtable.Task, _ roundtable.Participant) (roundtable.Agent, error) {
+			return m.llmAgent("", task, AgentConfig{Memory: llmMemory(f.proto.Memory), ContextChars: f.proto.ContextChars})
+		})
 		return e, nil
 	}
 	vader := sync.OnceValue(sentiment.NewVader)
@@ -59,13 +51,7 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 	if !ok || !slices.Contains(offlineAgents[pr.Name], f.agent) {
 		return nil, usagef("--agent: %q is not an agent of the %s protocol (want %s or llm)", f.agent, pr.Name, strings.Join(offlineAgents[pr.Name], ", "))
 	}
-	e.agents = func(_ roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-		out := map[string]roundtable.Agent{}
-		for _, p := range ps {
-			out[p.ID] = ag
-		}
-		return out, nil
-	}
+	e.agents = eachSeat(func(roundtable.Task, roundtable.Participant) (roundtable.Agent, error) { return ag, nil })
 	return e, nil
 }
 
