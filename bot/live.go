@@ -119,20 +119,17 @@ func (lt *live) askAgents(s *roundtable.State) {
 		if agent == nil {
 			continue
 		}
-		v, err := lt.table.ViewFor(ctx, p.ID, agent)
-		if err != nil { // recorded as the agent's failure, or the phase would wait for it
-			lt.svc.log.Error("agent view", "table", lt.table.ID(), "participant", p.ID, "err", err)
-			fail := roundtable.Fail{Kind: "error", Reason: "the table could not show this agent what it may see: " + err.Error()}
-			lt.svc.wg.Add(1)
-			go func() {
-				defer lt.svc.wg.Done()
-				lt.agentDone(pos, p.ID, fail)
-			}()
-			continue
+		v, viewErr := lt.table.ViewFor(ctx, p.ID, agent)
+		if viewErr != nil {
+			lt.svc.log.Error("agent view", "table", lt.table.ID(), "participant", p.ID, "err", viewErr)
 		}
 		lt.svc.wg.Add(1)
 		go func() {
 			defer lt.svc.wg.Done()
+			if viewErr != nil { // recorded as the agent's failure, or the phase would wait for it
+				lt.agentDone(pos, p.ID, roundtable.Fail{Kind: "error", Reason: "the table could not show this agent what it may see: " + viewErr.Error()})
+				return
+			}
 			a, err := agent.Act(ctx, v)
 			lt.agentDone(pos, p.ID, agentAction(ctx, a, err))
 		}()
