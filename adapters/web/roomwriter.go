@@ -50,11 +50,11 @@ type roomWriter struct {
 	durable  uint64 // of those, records written
 	failures uint64
 	lastErr  error
-	changed  chan struct{} // closed (and replaced) when durable or failures move
+	changed  *signal // fired when durable or failures move
 }
 
 func newRoomWriter(blobs Blobs, log *slog.Logger) *roomWriter {
-	return &roomWriter{blobs: blobs, log: log, changed: make(chan struct{})}
+	return &roomWriter{blobs: blobs, log: log, changed: newSignal()}
 }
 
 // queue adds a record to write; it never blocks on the disk.
@@ -91,8 +91,7 @@ func (w *roomWriter) write() {
 		} else {
 			w.durable += uint64(len(batch))
 		}
-		close(w.changed)
-		w.changed = make(chan struct{})
+		w.changed.fire()
 		w.mu.Unlock()
 		if err == nil {
 			wait = writeRetryMin
@@ -128,7 +127,7 @@ func (w *roomWriter) sync(ctx context.Context) error {
 	w.mu.Unlock()
 	for {
 		w.mu.Lock()
-		durable, failed, err, changed := w.durable, w.failures > failures, w.lastErr, w.changed
+		durable, failed, err, changed := w.durable, w.failures > failures, w.lastErr, w.changed.wait()
 		w.mu.Unlock()
 		switch {
 		case durable >= target:
