@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -343,21 +341,7 @@ func (d *webDriver) play(room string, r int) {
 // get fetches path as the host (the organiser's view) and returns its body.
 func (d *webDriver) get(path string) string {
 	d.t.Helper()
-	ctx := context.Background()
-	base, err := d.h.base(ctx)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	resp, err := d.h.watcher.http.Get(base + path)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		d.t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
-	}
-	return string(b)
+	return getAs(d.t, d.h, d.h.watcher.http, path)
 }
 
 func controlID(t *testing.T, p bottest.Post, label string) string {
