@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -27,7 +26,7 @@ func dyadsArtifacts(c map[string][]sim.Measures, params map[string]map[string]st
 	for _, cond := range sim.Keys(c) {
 		row := make([]float64, len(heat.Cols))
 		for j, k := range heat.Cols {
-			row[j] = meanOf(c[cond], k)
+			row[j] = scalarStat(c[cond], k).Mean
 		}
 		heat.Rows, heat.Values = append(heat.Rows, cond), append(heat.Values, row)
 	}
@@ -79,17 +78,4 @@ func withColumns(rows [][]string, params map[string]map[string]string, keys []st
 		out[i] = append(append([]string{}, r...), extra...)
 	}
 	return out
-}
-
-func meanOf(ms []sim.Measures, key string) float64 {
-	var xs []float64
-	for _, m := range ms {
-		if v, ok := m.Scalars[key]; ok && !math.IsNaN(v) {
-			xs = append(xs, v)
-		}
-	}
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	return sim.MeanSE(xs).Mean
 }

@@ -87,18 +87,24 @@ func scalarTable(name, title, about string, c map[string][]sim.Measures, keys []
 	for _, cond := range sim.Keys(c) {
 		row := []string{cond, strconv.Itoa(len(c[cond]))}
 		for _, k := range keys {
-			var xs []float64
-			for _, m := range c[cond] {
-				if v, ok := m.Scalars[k]; ok {
-					xs = append(xs, v)
-				}
-			}
-			st := sim.MeanSE(xs)
+			st := scalarStat(c[cond], k)
 			row = append(row, formatFloat(st.Mean), formatFloat(st.SE))
 		}
 		rows = append(rows, row)
 	}
 	return report.Artifact{Name: name, Title: title, About: about, CSV: rows}
+}
+
+// scalarStat is the mean and SE of one scalar over the measures that
+// have it (NaN when none do).
+func scalarStat(ms []sim.Measures, key string) sim.Stat {
+	var xs []float64
+	for _, m := range ms {
+		if v, ok := m.Scalars[key]; ok {
+			xs = append(xs, v)
+		}
+	}
+	return sim.MeanSE(xs)
 }
 
 // seriesChart is the mean of one series per condition, as CSV and a chart.
