@@ -10,15 +10,7 @@ import (
 // A [[table]] preset takes a protocol with its parameters; a bad one is
 // refused naming the key and the file.
 func TestTablePresetProtocol(t *testing.T) {
-	path := writeConfig(t, "[[table]]\nname = \"panel\"\nprotocol = \"panel\"\nquestion = \"How good a fit?\"\nitems = [\"Ann\", \"Ben\"]\ntolerance = 0.01\nrounds = 4\n")
-	cfg, err := LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc, err := cfg.Tables[0].config(cfg.Bot, "table[0]")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tc := firstPreset(t, "[[table]]\nname = \"panel\"\nprotocol = \"panel\"\nquestion = \"How good a fit?\"\nitems = [\"Ann\", \"Ben\"]\ntolerance = 0.01\nrounds = 4\n")
 	pr := tc.Protocol
 	if pr == nil || pr.Name != roundtable.ProtocolPanel || pr.Stop.Tolerance != 0.01 || len(pr.Round[1].Scale.Items) != 2 || tc.Task.Topic != "How good a fit?" {
 		t.Errorf("protocol %+v, topic %q", pr, tc.Task.Topic)

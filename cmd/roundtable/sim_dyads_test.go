@@ -295,15 +295,7 @@ func TestSimDyadsRefusesBadConditions(t *testing.T) {
 // A [[table]] preset takes the no-interaction control; what belongs to
 // agents is refused naming the key.
 func TestTablePresetDyadsControl(t *testing.T) {
-	path := writeConfig(t, "[[table]]\nname = \"d\"\nprotocol = \"dyads\"\nquestion = \"q\"\ncontrol = \"no-interaction\"\n")
-	cfg, err := LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc, err := cfg.Tables[0].config(cfg.Bot, "table[0]")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tc := firstPreset(t, "[[table]]\nname = \"d\"\nprotocol = \"dyads\"\nquestion = \"q\"\ncontrol = \"no-interaction\"\n")
 	if st := tc.Protocol.Round; len(st) != 1 || st[0].Phase != roundtable.PhaseSurvey || tc.Protocol.Params["control"] != "no-interaction" {
 		t.Errorf("schedule %+v params %v", st, tc.Protocol.Params)
 	}
