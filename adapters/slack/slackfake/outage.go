@@ -25,11 +25,11 @@ func (h *Harness) Blind(blind bool) { h.Fake.Blind(blind) }
 // failCall fails a call of method if an outage is on, or a history read
 // the app has no scope for.
 func (s *Server) failCall(w http.ResponseWriter, r *http.Request, method string) bool {
-	if historyMethods[method] && s.opt.NoHistory {
-		writeJSON(w, map[string]any{"ok": false, "error": "missing_scope", "needed": "channels:history", "provided": "chat:write"})
-		return true
-	}
 	if historyMethods[method] {
+		if s.opt.NoHistory {
+			writeJSON(w, map[string]any{"ok": false, "error": "missing_scope", "needed": "channels:history", "provided": "chat:write"})
+			return true
+		}
 		return s.InterceptRead(w)
 	}
 	return outageMethods[method] && s.Intercept(w, r, func(w http.ResponseWriter, r *http.Request) { s.answer(w, r, method) })
