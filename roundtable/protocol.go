@@ -2,6 +2,7 @@ package roundtable
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -135,6 +136,23 @@ func (p *Protocol) Step(i int) (Step, bool) {
 		return p.Final[i-len(p.Round)], true
 	}
 	return Step{}, false
+}
+
+// Steps yields the schedule's steps in Step's order: the round's, then
+// the final ones.
+func (p *Protocol) Steps() iter.Seq[Step] {
+	return func(yield func(Step) bool) {
+		for _, st := range p.Round {
+			if !yield(st) {
+				return
+			}
+		}
+		for _, st := range p.Final {
+			if !yield(st) {
+				return
+			}
+		}
+	}
 }
 
 // Plays reports whether the schedule has a phase ph, in its rounds or at

@@ -63,8 +63,7 @@ func (s *State) surveyScale() *Scale {
 	if sc := s.Scale(); sc != nil {
 		return sc
 	}
-	pr := s.Config.Protocol
-	for _, st := range append(pr.Round[:len(pr.Round):len(pr.Round)], pr.Final...) {
+	for st := range s.Config.Protocol.Steps() {
 		if st.Scale != nil {
 			return st.Scale
 		}

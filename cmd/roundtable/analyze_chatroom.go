@@ -80,7 +80,7 @@ func (c *chatroomStance) classify(ctx context.Context, events []roundtable.Event
 // statementOf is what a chatroom's stance is about: its survey's
 // question, else the table's topic.
 func statementOf(s *roundtable.State) string {
-	for _, st := range append(append([]roundtable.Step{}, s.Config.Protocol.Round...), s.Config.Protocol.Final...) {
+	for st := range s.Config.Protocol.Steps() {
 		if st.Scale != nil && st.Scale.Question != "" {
 			return st.Scale.Question
 		}
