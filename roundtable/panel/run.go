@@ -91,7 +91,8 @@ func Models(s *roundtable.State) map[string][]roundtable.SelfModel {
 	for _, r := range s.Rounds {
 		for _, msg := range r.Messages {
 			if msg.Self != nil {
-				out[nameOf(s, msg.From)] = append(out[nameOf(s, msg.From)], *msg.Self)
+				name := nameOf(s, msg.From)
+				out[name] = append(out[name], *msg.Self)
 			}
 		}
 	}
@@ -103,8 +104,9 @@ func (m *Meter) Run(ctx context.Context, s *roundtable.State) (Quality, error) {
 	items := Items(s)
 	q := Quality{NuanceByItem: map[string]float64{}, DriftBy: map[string]float64{}}
 	said := m.Statements(s)
+	names := slices.Sorted(maps.Keys(said))
 	pairs := 0
-	for _, name := range slices.Sorted(maps.Keys(said)) {
+	for _, name := range names {
 		byItem := said[name]
 		for _, it := range items {
 			q.Nuance += float64(m.Nuance(byItem[it], items))
@@ -118,7 +120,7 @@ func (m *Meter) Run(ctx context.Context, s *roundtable.State) (Quality, error) {
 	var support []float64
 	for _, it := range items {
 		var all []string
-		for _, name := range slices.Sorted(maps.Keys(said)) {
+		for _, name := range names {
 			all = append(all, said[name][it]...)
 		}
 		q.NuanceByItem[it] = float64(m.Nuance(all, items))
