@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 
@@ -51,7 +52,7 @@ func agentTrajectories(cond string, s *roundtable.State) report.Artifact {
 	chart := &report.Chart{Title: "Opinion dynamics, Figure 4: " + s.ID, XLabel: "step", YLabel: "opinion (-2..2)"}
 	csv := [][]string{{"table", "step", "agent", "start", "opinion"}}
 	for i, p := range s.Participants {
-		line := report.Line{Name: fmt.Sprintf("%s (start %s)", p.Name, orDefault(p.Stance, "none"))}
+		line := report.Line{Name: fmt.Sprintf("%s (start %s)", p.Name, cmp.Or(p.Stance, "none"))}
 		for step, row := range rows {
 			line.Y = append(line.Y, row[i])
 			csv = append(csv, []string{s.ID, strconv.Itoa(step + 1), p.Name, formatFloat(start[i]), formatFloat(row[i])})

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+
 	"github.com/spf13/pflag"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -47,7 +49,7 @@ func (c ChatroomSettings) check(key, protocol string) error {
 	default:
 		return nil
 	}
-	return usagef("%s: a setting of the chatroom protocol, not of %q (%s)", settingName(key, name), orDefault(protocol, roundtable.ProtocolRoundTable), settingName(key, "protocol"))
+	return usagef("%s: a setting of the chatroom protocol, not of %q (%s)", settingName(key, name), cmp.Or(protocol, roundtable.ProtocolRoundTable), settingName(key, "protocol"))
 }
 
 // liveCheck refuses, in a [[table]] preset, what belongs to the agents:

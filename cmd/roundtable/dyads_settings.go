@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -104,12 +104,7 @@ func (d DyadSettings) record(pr *roundtable.Protocol, p ProtocolSettings) {
 	if pr == nil || pr.Name != roundtable.ProtocolDyads {
 		return
 	}
-	put := func(k, v, def string) {
-		if v == "" {
-			v = def
-		}
-		pr.Params[k] = v
-	}
+	put := func(k, v, def string) { pr.Params[k] = cmp.Or(v, def) }
 	put("control", d.Control, roundtable.ControlNone)
 	put("memory", d.Memory, offline.MemoryCumulative)
 	put("confirmation_bias", p.ConfirmationBias, opinion.BiasNone)
@@ -150,14 +145,7 @@ var claims = map[string]claim{
 	"vaccines-autism": {"vaccines do not cause autism", "vaccines cause autism"},
 }
 
-func claimNames() []string {
-	out := make([]string, 0, len(claims))
-	for k := range claims {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func claimNames() []string { return slices.Sorted(maps.Keys(claims)) }
 
 // conditionTag names a dyads run's condition in its table IDs, so runs of
 // different conditions in one directory neither collide nor resume each
@@ -190,13 +178,6 @@ func (p ProtocolSettings) conditionTag() string {
 		return ""
 	}
 	return "-" + strings.Join(parts, "-")
-}
-
-func orDefault(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 // liveCheck refuses, in a [[table]] preset, the settings that belong to
