@@ -190,9 +190,5 @@ func measureProtocol(ctx context.Context, events []roundtable.Event, s *roundtab
 	case pr.Name == roundtable.ProtocolChatroom:
 		params["stance_from"] = "self-report"
 	}
-	name := pr.Name
-	if name == roundtable.ProtocolQuestionnaire {
-		name = roundtable.ProtocolChatroom
-	}
-	return protocolMeasure(name)(nil, s), params, nil
+	return protocolMeasure(reportedAs(pr.Name))(nil, s), params, nil
 }

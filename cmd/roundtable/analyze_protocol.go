@@ -39,12 +39,9 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		if err != nil || s.Status != roundtable.StatusEnded || s.Config.Protocol == nil {
 			continue // the RoundTable report says what it left out
 		}
-		name := s.Config.Protocol.Name
+		name := reportedAs(s.Config.Protocol.Name)
 		if name == roundtable.ProtocolRoundTable {
 			continue // RoundTable's schedule with a survey (self-reports): the RoundTable report's
-		}
-		if name == roundtable.ProtocolQuestionnaire {
-			name = roundtable.ProtocolChatroom // the chatroom's baseline, in its table
 		}
 		if runs[name] == nil {
 			runs[name] = map[string][]sim.Measures{}
@@ -75,6 +72,15 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		out = append(out, panelArtifacts(c)...)
 	}
 	return out, panels, nil
+}
+
+// reportedAs is the protocol whose figures a protocol's tables join: the
+// questionnaire is the chatroom's baseline, in its table.
+func reportedAs(name string) string {
+	if name == roundtable.ProtocolQuestionnaire {
+		return roundtable.ProtocolChatroom
+	}
+	return name
 }
 
 // scalarTable is one row per condition with each scalar's mean and SE.
