@@ -5,6 +5,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // surveyReader reads self-reports from a log's survey answers: the
@@ -34,7 +35,7 @@ func (r *surveyReader) read(e roundtable.Event) (SelfReport, bool) {
 		if !roundtable.IsSelfReport(r.scale) || len(d.Values) != 1 || math.IsNaN(d.Values[0]) || roundtable.IsNoOpinion(d.Reason) {
 			return SelfReport{}, false
 		}
-		l := stance.Level(max(-2, min(2, math.Round(d.Values[0]))))
+		l := stance.Level(opinion.Round(d.Values[0]))
 		return SelfReport{Participant: e.Actor, Round: d.Round, Level: l, Label: l.Label()}, true
 	}
 	return SelfReport{}, false
