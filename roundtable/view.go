@@ -122,6 +122,12 @@ func (r RoundRecord) sealedFor(id string, s *State) RoundRecord {
 	return r.For(Viewer{Participant: id}, s.Stage()).private(id)
 }
 
+// SoFar returns the rounds Self has seen: History, then Current. The
+// slice is new; the rounds are shared (read only).
+func (v View) SoFar() []RoundRecord {
+	return append(slices.Clip(v.History), v.Current)
+}
+
 // Name returns the display name of participant id, or id itself.
 func (v View) Name(id string) string {
 	for _, p := range v.Participants {

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -59,7 +58,7 @@ func recentLines(v roundtable.View, budget int) (lines []string, dropped int) {
 // one line each.
 func chatLines(v roundtable.View) []string {
 	var out []string
-	for _, r := range append(slices.Clone(v.History), v.Current) {
+	for _, r := range v.SoFar() {
 		for _, m := range r.Messages {
 			who := v.Name(m.From)
 			if m.From == v.Self.ID {

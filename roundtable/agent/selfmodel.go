@@ -97,7 +97,7 @@ func modelReminder(m *roundtable.SelfModel) string {
 
 // latestModel is the model Self stated last, or nil.
 func latestModel(v roundtable.View) *roundtable.SelfModel {
-	rounds := append(v.History[:len(v.History):len(v.History)], v.Current)
+	rounds := v.SoFar()
 	for r := len(rounds) - 1; r >= 0; r-- {
 		ms := rounds[r].Messages
 		for i := len(ms) - 1; i >= 0; i-- {

@@ -2,7 +2,6 @@ package facilitator
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -33,7 +32,7 @@ func actScheduled(v roundtable.View) (roundtable.Action, bool) {
 // everyone has, asks for the strongest argument on each side.
 func invitation(v roundtable.View) string {
 	spoke := map[string]bool{v.Self.ID: true}
-	for _, r := range append(slices.Clone(v.History), v.Current) {
+	for _, r := range v.SoFar() {
 		for _, m := range r.Messages {
 			if !m.Private {
 				spoke[m.From] = true
