@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
@@ -24,6 +25,7 @@ type analyzeFlags struct {
 	db, out        string
 	acts, embed    string
 	stance         string // chatroom private messages: lexicon or llm
+	transitions    string // dialogue-act transitions: speaker-pairs or occurrences
 	seed           int64
 	concurrency    int
 	annotate       annotateFlags // model flags shared with annotate
@@ -79,6 +81,7 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
 	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")
+	fl.StringVar(&f.transitions, "transitions", acts.SpeakerPairs.String(), "dialogue-act transitions (Figures 4-6, the dialogue-act stop): speaker-pairs (the paper's Eq. 1) or occurrences (each act once, followed by B when anyone else says B)")
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "tables measured at once (a model-backed instrument waits on its endpoint)")
@@ -139,6 +142,10 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if f.concurrency < 1 {
 		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
 	}
+	counting, err := acts.ParseCounting(f.transitions)
+	if err != nil {
+		return usagef("--transitions: %v", err)
+	}
 	ms, err := a.analyzeInstruments(ctx, cfg, f)
 	if err != nil {
 		return err
@@ -162,7 +169,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
-	rep := report.Build(tables, f.seed)
+	rep := report.Build(tables, report.Options{Seed: f.seed, Transitions: counting})
 	chat, err := a.chatroomStanceFor(ctx, cfg, f, db)
 	if err != nil {
 		return err

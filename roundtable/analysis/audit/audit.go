@@ -80,8 +80,17 @@ type Participant struct {
 // Table is one table's audit.
 type Table struct {
 	ID           string         `json:"id"`
+	Title        string         `json:"title,omitempty"` // the table's configured title, if any
 	Participants []*Participant `json:"participants"`
 	Missing      int            `json:"missing"` // annotations without a result
+}
+
+// Label names the table for people: its title, or "Table ID" without one.
+func (t *Table) Label() string {
+	if t.Title != "" {
+		return t.Title
+	}
+	return "Table " + t.ID
 }
 
 // Changed reports whether any bot of the table changed its stance without
@@ -141,7 +150,7 @@ func Build(evs []roundtable.Event, anns []roundtable.Annotation, alpha float64) 
 	for _, e := range evs {
 		switch d := e.Data.(type) {
 		case roundtable.TableCreated:
-			t.ID = e.Table
+			t.ID, t.Title = e.Table, d.Config.Title
 			for _, p := range d.Config.Participants {
 				seat(p)
 			}

@@ -54,7 +54,9 @@ type Artifact struct {
 	CSV   [][]string
 	Chart *Chart
 	Graph *Graph
-	Heat  *Heat
+	// Graphs, set instead of Graph, are drawn side by side.
+	Graphs *GraphSet
+	Heat   *Heat
 	// Scatter, set instead of a chart, is drawn as a scatter plot.
 	Scatter *Scatter
 }
@@ -80,6 +82,9 @@ type Chart struct {
 type Line struct {
 	Name string
 	Y    []float64
+	// SE, when set, is the standard error of each Y (a mean over runs),
+	// drawn as error bars or a band; NaN for none.
+	SE []float64
 	// Marks draws the points alone, ringed, to mark events on the other
 	// lines (an unwarranted change of stance, say).
 	Marks bool
@@ -90,6 +95,13 @@ type Graph struct {
 	Title string
 	Nodes []string
 	Edges []Edge
+}
+
+// GraphSet is graphs drawn side by side under one title (one per rule,
+// say), each under its own.
+type GraphSet struct {
+	Title  string
+	Graphs []*Graph
 }
 
 // Edge is a transition with its probability.
