@@ -26,6 +26,7 @@ type analyzeFlags struct {
 	acts, embed    string
 	stance         string // chatroom private messages: lexicon or llm
 	transitions    string // dialogue-act transitions: speaker-pairs or occurrences
+	syllables      string // readability: cmudict or vowel-groups
 	seed           int64
 	concurrency    int
 	annotate       annotateFlags // model flags shared with annotate
@@ -81,6 +82,7 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
 	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")
+	fl.StringVar(&f.syllables, "syllables", "cmudict", "syllables of the Flesch-Kincaid grade: cmudict (the CMU Pronouncing Dictionary, a vowel-group heuristic for words it lacks) or vowel-groups (the heuristic alone)")
 	fl.StringVar(&f.transitions, "transitions", acts.SpeakerPairs.String(), "dialogue-act transitions (Figures 4-6, the dialogue-act stop): speaker-pairs (the paper's Eq. 1) or occurrences (each act once, followed by B when anyone else says B)")
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
@@ -120,7 +122,7 @@ func (f *analyzeFlags) paths(args []string) error {
 func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags) (*measurers, error) {
 	m := &measurers{missing: map[string]int{}}
 	af := f.annotate
-	af.instrument, af.method = "readability", ""
+	af.instrument, af.method = "readability", f.syllables
 	var err error
 	if m.readability, err = a.buildInstrument(ctx, cfg, af); err != nil {
 		return m, err
@@ -141,6 +143,9 @@ func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags
 func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io.Writer) error {
 	if f.concurrency < 1 {
 		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
+	}
+	if f.syllables != "cmudict" && f.syllables != "vowel-groups" {
+		return usagef("--syllables: %q is not cmudict or vowel-groups", f.syllables)
 	}
 	counting, err := acts.ParseCounting(f.transitions)
 	if err != nil {

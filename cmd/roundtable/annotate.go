@@ -45,7 +45,9 @@ one JSON object with the same id and the instrument's fields:
   stance         presence, label, level (2..-2) and votes (label → count),
                  relative to --statement (and --complement)
 
---method picks how: sentiment vader (default) or llm; dialogue-acts
+--method picks how: readability cmudict (default: syllables from the CMU
+Pronouncing Dictionary, a vowel-group heuristic for words it lacks) or
+vowel-groups (the heuristic alone); sentiment vader (default) or llm; dialogue-acts
 cue-phrases (default, offline) or llm; embedding hashed-tfidf (default,
 offline) or llm (the endpoint's /v1/embeddings); stance llm (default) or
 lexicon (an offline keyword classifier, a rough instrument; no --statement
@@ -84,7 +86,7 @@ reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.instrument, "instrument", "", "readability, dialogue-acts, embedding, sentiment or stance (required)")
-	fl.StringVar(&f.method, "method", "", "sentiment: vader or llm; dialogue-acts: cue-phrases or llm; embedding: hashed-tfidf or llm; stance: llm or lexicon")
+	fl.StringVar(&f.method, "method", "", "readability: cmudict or vowel-groups; sentiment: vader or llm; dialogue-acts: cue-phrases or llm; embedding: hashed-tfidf or llm; stance: llm or lexicon")
 	fl.StringVar(&f.statement, "statement", "", "stance: the statement under audit")
 	fl.StringVar(&f.complement, "complement", "", "stance: its complement (default \"The opposite of: STATEMENT\")")
 	fl.IntVar(&f.samples, "samples", 10, "model answers per label, K; the majority wins and a tie is asked again")

@@ -25,8 +25,7 @@ func (a *App) buildInstrument(ctx context.Context, cfg Config, f annotateFlags) 
 	}
 	switch f.instrument {
 	case "readability":
-		sp, err := prose.NewSplitter()
-		return analysis.Readability(readability.New(sp)), err
+		return readabilityInstrument(f.method)
 	case "sentiment":
 		return a.sentimentInstrument(ctx, cfg, f)
 	case "dialogue-acts":
@@ -53,6 +52,25 @@ func (a *App) buildInstrument(ctx context.Context, cfg Config, f annotateFlags) 
 		return nil, usagef("--instrument is required: readability, dialogue-acts, embedding, sentiment or stance")
 	}
 	return nil, usagef("--instrument: %q is not readability, dialogue-acts, embedding, sentiment or stance", f.instrument)
+}
+
+// readabilityInstrument counts syllables with the CMU Pronouncing
+// Dictionary (method "" or cmudict) or the vowel-group heuristic alone
+// (vowel-groups, the project's earlier count).
+func readabilityInstrument(method string) (analysis.Instrument, error) {
+	var dict *prose.Dictionary
+	switch method {
+	case "", "cmudict":
+		var err error
+		if dict, err = prose.LoadDictionary(); err != nil {
+			return nil, err
+		}
+	case "vowel-groups":
+	default:
+		return nil, usagef("--method: %q is not cmudict or vowel-groups (for readability)", method)
+	}
+	sp, err := prose.NewSplitter()
+	return analysis.Readability(readability.New(sp, dict)), err
 }
 
 func (a *App) sentimentInstrument(ctx context.Context, cfg Config, f annotateFlags) (analysis.Instrument, error) {

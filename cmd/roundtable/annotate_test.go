@@ -51,6 +51,22 @@ func TestAnnotateReadability(t *testing.T) {
 	}
 }
 
+// Syllables come from the CMU Pronouncing Dictionary by default; the
+// earlier vowel-group heuristic stays a method: science(2/1) shows(1)
+// bias(2/1) in(1) various(3/2) frameworks(2/3).
+func TestAnnotateReadabilityMethods(t *testing.T) {
+	in := `{"id":"a","text":"Science shows bias in various frameworks."}` + "\n"
+	for method, want := range map[string]float64{"": 11, "cmudict": 11, "vowel-groups": 9} {
+		code, out, errOut := run(t, in, "annotate", "--instrument", "readability", "--method", method)
+		if code != 0 {
+			t.Fatalf("--method %q: exit %d: %s", method, code, errOut)
+		}
+		if o := decodeLines(t, out, "a")[0]; o["syllables"] != want {
+			t.Errorf("--method %q: %v, want %v syllables", method, o, want)
+		}
+	}
+}
+
 func TestAnnotateSentimentVader(t *testing.T) {
 	code, out, errOut := run(t, annotateInputs, "annotate", "--instrument", "sentiment")
 	if code != 0 {
@@ -175,6 +191,7 @@ func TestAnnotateBadFlags(t *testing.T) {
 		{[]string{"annotate", "--instrument", "stance", "--statement", "x"}, "no language model is configured"},
 		{[]string{"annotate", "--instrument", "sentiment", "--method", "bert"}, `"bert" is not vader or llm`},
 		{[]string{"annotate", "--instrument", "readability", "--samples", "0"}, "--samples: must be at least 1"},
+		{[]string{"annotate", "--instrument", "readability", "--method", "guess"}, `"guess" is not cmudict or vowel-groups`},
 	} {
 		code, _, errOut := run(t, "", tt.args...)
 		if code != 2 || !strings.Contains(errOut, tt.want) {

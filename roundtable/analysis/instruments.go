@@ -15,8 +15,8 @@ func Readability(m *readability.Meter) Instrument { return readabilityInstrument
 
 type readabilityInstrument struct{ m *readability.Meter }
 
-func (readabilityInstrument) Name() string  { return readability.Instrument }
-func (readabilityInstrument) Model() string { return readability.Model }
+func (readabilityInstrument) Name() string    { return readability.Instrument }
+func (r readabilityInstrument) Model() string { return r.m.Model() }
 func (r readabilityInstrument) Measure(_ context.Context, it Item) (Measurement, error) {
 	return Measurement{Result: r.m.Measure(it.Text)}, nil
 }

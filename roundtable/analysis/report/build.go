@@ -55,7 +55,7 @@ func Build(ts []Table, o Options) Report {
 		}
 	}
 	if labelled == 0 {
-		rep.Skipped = append(rep.Skipped, "Table 9 and Figures 4 to 6 (dialogue acts): no message has dialogue acts.")
+		rep.Skipped = append(rep.Skipped, "Table 9 and Figure 4 (dialogue acts; Figures 5 and 6 too): no message has dialogue acts.")
 		return rep
 	}
 	add(table9(ts), "")
