@@ -23,11 +23,21 @@ func smallMultiples(c *Chart, lines, marks []Line) *figure {
 		cols = 4
 	}
 	rows := (len(lines) + cols - 1) / cols
-	title := textStyle(13)
-	head := title.Height(c.Title) + vg.Points(10)
+	title, note := textStyle(13), textStyle(9)
+	caption := ""
+	for _, l := range lines {
+		if countFinite(l.SE) > 0 {
+			caption = "shaded: ±1 standard error; grey: the other series"
+		}
+	}
+	head := title.Height(c.Title) + note.Height(caption) + vg.Points(12)
 	return &figure{height: head + vg.Length(rows)*panelHeight, draw: func(dc draw.Canvas) error {
-		title.XAlign = draw.XCenter
-		dc.FillText(title, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - title.Height(c.Title)}, c.Title)
+		title.XAlign, note.XAlign = draw.XCenter, draw.XCenter
+		top := dc.Max.Y - title.Height(c.Title)
+		dc.FillText(title, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: top}, c.Title)
+		if caption != "" {
+			dc.FillText(note, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: top - note.Height(caption) - vg.Points(2)}, caption)
+		}
 		lo, hi := yRange(c, lines)
 		plots := make([][]*plot.Plot, rows)
 		for r := range plots {
