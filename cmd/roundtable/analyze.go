@@ -45,8 +45,9 @@ Figure 2 (utility and share not yet agreed per round), Figure 3
 (recommendation MAE/RMSE per round, scored from the truth in each table's
 log), Tables 2, 10 and 11 (early stopping, 5-fold cross-validation with
 folds drawn from --seed), Table 8 (words, Flesch-Kincaid grade and
-information difference per round), Table 9 and Figure 4 (dialogue acts and
-their transition graph). Each is a CSV file, figures also PNG and SVG;
+information difference per round), Table 9 and Figures 4 to 6 (dialogue
+acts and their transition graph, over all rules and per rule; --transitions
+picks how transitions are counted). Each is a CSV file, figures also PNG and SVG;
 index.md says what each file shows and what the runs could not support.
 Tables with an audit (an audit in their config, or sentiment or stance
 annotations from a live audit or annotate --db) also get the audit reports

@@ -1,9 +1,12 @@
 // Package report turns measured tables into the RoundTable paper's tables
 // (CSV) and figures (line charts and the dialogue-act transition graph):
 // Table 1, Figures 2 and 3, Tables 2, 10 and 11 (early stopping), Table 8
-// (linguistic statistics), Table 9 and Figure 4 (dialogue acts). Build
-// makes the artifacts from Tables; Write renders them as CSV, PNG and SVG
-// with an index.md that says what each file shows.
+// (linguistic statistics), Table 9 and Figures 4 to 6 (dialogue acts, the
+// transition graph over all rules and per rule). Build makes the
+// artifacts from Tables; Write renders them as CSV, PNG (1680 pixels
+// wide) and SVG with an index.md that says what each file shows. A figure
+// that would say nothing the CSV does not (one point, one cell, no edge)
+// is not drawn, and index.md says so.
 //
 // The package does no measuring: the caller replays each stored table,
 // scores it with its task and annotates its messages, and hands over
