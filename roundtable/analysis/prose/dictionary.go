@@ -1,11 +1,12 @@
 package prose
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"embed"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,7 +25,8 @@ var dictFiles embed.FS
 // safe for concurrent use; a nil *Dictionary counts every word by
 // VowelGroups.
 type Dictionary struct {
-	syllables map[string]uint8
+	lines string  // "word\tcount\n" lines, sorted by word (bytewise)
+	at    []int32 // the offset of each line
 }
 
 // LoadDictionary reads the embedded dictionary (126,046 words).
@@ -37,18 +39,24 @@ func LoadDictionary() (*Dictionary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load the pronouncing dictionary: %w", err)
 	}
-	d := &Dictionary{syllables: make(map[string]uint8, 130000)}
-	sc := bufio.NewScanner(zr)
-	for line := 1; sc.Scan(); line++ {
-		word, count, ok := strings.Cut(sc.Text(), "\t")
-		n, err := strconv.ParseUint(count, 10, 8)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("the pronouncing dictionary, line %d: %q is not word<TAB>syllables", line, sc.Text())
-		}
-		d.syllables[word] = uint8(n)
-	}
-	if err := sc.Err(); err != nil {
+	text, err := io.ReadAll(zr)
+	if err != nil {
 		return nil, fmt.Errorf("load the pronouncing dictionary: %w", err)
+	}
+	d := &Dictionary{lines: string(text), at: make([]int32, 0, 130000)}
+	prev := ""
+	for off := 0; off < len(d.lines); {
+		end := strings.IndexByte(d.lines[off:], '\n')
+		if end < 0 {
+			return nil, fmt.Errorf("the pronouncing dictionary ends without a newline")
+		}
+		line := d.lines[off : off+end]
+		word, count, ok := strings.Cut(line, "\t")
+		if _, err := strconv.ParseUint(count, 10, 8); !ok || err != nil || word <= prev {
+			return nil, fmt.Errorf("the pronouncing dictionary, line %d: %q is not word<TAB>syllables in order", len(d.at)+1, line)
+		}
+		d.at = append(d.at, int32(off))
+		prev, off = word, off+end+1
 	}
 	return d, nil
 }
@@ -58,7 +66,18 @@ func (d *Dictionary) Len() int {
 	if d == nil {
 		return 0
 	}
-	return len(d.syllables)
+	return len(d.at)
+}
+
+// entry is line i's word and syllable count.
+func (d *Dictionary) entry(i int) (string, int) {
+	line := d.lines[d.at[i]:]
+	tab := strings.IndexByte(line, '\t')
+	n := 0
+	for _, c := range []byte(line[tab+1 : tab+strings.IndexByte(line[tab:], '\n')]) {
+		n = 10*n + int(c-'0')
+	}
+	return line[:tab], n
 }
 
 // Lookup is the syllable count of an entry of the dictionary, as it is
@@ -67,8 +86,15 @@ func (d *Dictionary) Lookup(entry string) (int, bool) {
 	if d == nil {
 		return 0, false
 	}
-	n, ok := d.syllables[entry]
-	return int(n), ok
+	i, found := slices.BinarySearchFunc(d.at, entry, func(off int32, target string) int {
+		line := d.lines[off:]
+		return strings.Compare(line[:strings.IndexByte(line, '\t')], target)
+	})
+	if !found {
+		return 0, false
+	}
+	_, n := d.entry(i)
+	return n, true
 }
 
 // Syllables counts the syllables of one word (see Words). The word is

@@ -213,7 +213,7 @@ func roundAxes(p *plot.Plot, c *Chart, n int) {
 
 // gridPlot is an empty plot with a title, axis labels and a grid.
 func gridPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
 	g := plotter.NewGrid()
 	g.Vertical.Color, g.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -143,5 +146,43 @@ func TestHeatColourScale(t *testing.T) {
 	}
 	if ink(seq, 0) != ink(seq, 0.05) || ink(seq, 1) == ink(seq, 0) {
 		t.Error("text on the lightest and darkest cells has the same colour")
+	}
+}
+
+// writePNG's unfiltered RGB PNG decodes to the pixels it was given; an
+// image with transparency goes through image/png and keeps its alpha.
+func TestWritePNGRoundTrips(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 37, 5))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 0xFF
+	}
+	var buf bytes.Buffer
+	if err := writePNG(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y := range 5 {
+		for x := range 37 {
+			if r1, g1, b1, a1 := got.At(x, y).RGBA(); [4]uint32{r1, g1, b1, a1} != func() [4]uint32 {
+				r, g, b, a := img.At(x, y).RGBA()
+				return [4]uint32{r, g, b, a}
+			}() {
+				t.Fatalf("pixel (%d, %d) = %v, want %v", x, y, got.At(x, y), img.At(x, y))
+			}
+		}
+	}
+	img.Pix[3] = 0x80
+	buf.Reset()
+	if err := writePNG(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := png.Decode(&buf); err != nil || got.At(0, 0).(color.NRGBA).A != 0x80 {
+		t.Fatalf("translucent pixel: %v, %v", got.At(0, 0), err)
 	}
 }

@@ -45,7 +45,7 @@ func heatFigure(h *Heat) (*figure, string) {
 			return err
 		}
 		p.Draw(draw.Crop(dc, 0, -colorBarWidth, 0, 0))
-		bar := plot.New()
+		bar := newPlot()
 		bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 		bar.HideX()
 		bar.Y.Padding = 0
@@ -87,7 +87,7 @@ func colorMap(h *Heat) (palette.ColorMap, error) {
 
 // heatPlot draws the cells and their values, white on dark cells.
 func heatPlot(h *Heat, cm palette.ColorMap) (*plot.Plot, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text, p.X.Label.Text = h.Title, h.XLabel
 	hm := plotter.NewHeatMap(grid{h}, cm.Palette(64))
 	hm.Min, hm.Max, hm.NaN = cm.Min(), cm.Max(), color.White
