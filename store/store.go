@@ -10,8 +10,17 @@
 //	snapshots           table ID → the latest snapshot of the table's state
 //	snapshot-rounds/<table ID>  round number → the round's record, once ended
 //	                    (see snapshot.go and roundtable.SnapshotStore)
-//	bindings            "discord:<channelID>" → table ID
-//	blobs/<ns>          key → adapter bookkeeping
+//	annotations/<table ID>  8-byte big-endian Seq, instrument, NUL, model →
+//	                    roundtable.Annotation JSON (apart from tables/, so a
+//	                    log replays without them; see annotations.go)
+//	bindings            "<platform>:<channel>" and "latest:<platform>:<channel>"
+//	                    → table ID (the table a chat location belongs to, and
+//	                    the newest table started in a channel)
+//	blobs/<ns>          key → bytes the bot and the adapters keep: delivery
+//	                    records ("posts"), audit summaries sent ("audit/<table>"),
+//	                    the web channel's rooms ("web/room", "web/posts/<room>")
+//	                    and its link key ("config"); written whole (PutBlob,
+//	                    PutBlobs) or as append-only records (AddBlob, AddBlobs)
 //
 // One process owns the file: Open takes its lock, and a second process gets
 // an error that matches ErrLocked.
