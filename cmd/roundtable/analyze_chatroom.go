@@ -15,6 +15,8 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -181,13 +183,13 @@ func measureProtocol(ctx context.Context, events []roundtable.Event, s *roundtab
 		params[k] = v
 	}
 	switch {
-	case pr.Name == roundtable.ProtocolChatroom && chat != nil:
+	case pr.Name == chatroom.Name && chat != nil:
 		params["stance_from"] = "classifier over the private messages: " + chat.model
 		m, err := chat.measure(ctx, events, s)
 		return m, params, err
-	case pr.Name == roundtable.ProtocolQuestionnaire:
+	case pr.Name == questionnaire.Name:
 		params["stance_from"] = "Likert questionnaire (self-report)"
-	case pr.Name == roundtable.ProtocolChatroom:
+	case pr.Name == chatroom.Name:
 		params["stance_from"] = "self-report"
 	}
 	return protocolMeasure(reportedAs(pr.Name))(nil, s), params, nil

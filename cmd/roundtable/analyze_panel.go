@@ -12,7 +12,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
-	"github.com/roundtable-ai/roundtable/roundtable/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
 

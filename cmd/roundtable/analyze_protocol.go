@@ -9,6 +9,11 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -51,9 +56,9 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		if err != nil {
 			return nil, nil, fmt.Errorf("measure %s: %w", id, err)
 		}
-		if name == roundtable.ProtocolPanel {
+		if name == panel.Name {
 			pr := s.Config.Protocol
-			panels[cond] = append(panels[cond], panelRun{s, pr.Param("alpha", roundtable.DefaultPanelAlpha), pr.Stop.Tolerance})
+			panels[cond] = append(panels[cond], panelRun{s, pr.Param("alpha", sentiment.DefaultAlpha), pr.Stop.Tolerance})
 		}
 		runs[name][cond] = append(runs[name][cond], m)
 		params[cond] = p
@@ -62,13 +67,13 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 		}
 	}
 	var out []report.Artifact
-	if c := runs[roundtable.ProtocolDyads]; c != nil {
+	if c := runs[dyads.Name]; c != nil {
 		out = append(out, dyadsArtifacts(c, params, firsts)...)
 	}
-	if c := runs[roundtable.ProtocolChatroom]; c != nil {
+	if c := runs[chatroom.Name]; c != nil {
 		out = append(out, chatroomArtifacts(c, params)...)
 	}
-	if c := runs[roundtable.ProtocolPanel]; c != nil {
+	if c := runs[panel.Name]; c != nil {
 		out = append(out, panelArtifacts(c)...)
 	}
 	return out, panels, nil
@@ -77,8 +82,8 @@ func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *ch
 // reportedAs is the protocol whose figures a protocol's tables join: the
 // questionnaire is the chatroom's baseline, in its table.
 func reportedAs(name string) string {
-	if name == roundtable.ProtocolQuestionnaire {
-		return roundtable.ProtocolChatroom
+	if name == questionnaire.Name {
+		return chatroom.Name
 	}
 	return name
 }

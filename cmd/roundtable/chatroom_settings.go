@@ -1,11 +1,8 @@
 package main
 
 import (
-	"cmp"
-
 	"github.com/spf13/pflag"
 
-	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
@@ -32,26 +29,6 @@ func (c *ChatroomSettings) fill(changed func(string) bool, cfg ChatroomSettings)
 	pick(changed, "context-chars", &c.ContextChars, cfg.ContextChars)
 }
 
-// check reports the first bad chatroom setting, naming its flag or key.
-func (c ChatroomSettings) check(key, protocol string) error {
-	if c.ContextChars < 0 {
-		return usagef("%s: %d is negative", settingName(key, "context_chars"), c.ContextChars)
-	}
-	if protocol == roundtable.ProtocolChatroom || protocol == roundtable.ProtocolQuestionnaire {
-		return nil
-	}
-	name := ""
-	switch {
-	case c.Complement != "":
-		name = "complement"
-	case c.ContextChars != 0:
-		name = "context_chars"
-	default:
-		return nil
-	}
-	return usagef("%s: a setting of the chatroom protocol, not of %q (%s)", settingName(key, name), cmp.Or(protocol, roundtable.ProtocolRoundTable), settingName(key, "protocol"))
-}
-
 // liveCheck refuses, in a [[table]] preset, what belongs to the agents:
 // a live table's model agents take persona and memory from their
 // [[agent]] preset.
@@ -63,19 +40,6 @@ func (c ChatroomSettings) liveCheck(key string) error {
 		return usagef("%s.complement: a live table's agents take their persona from their [[agent]] preset; write the complement into its stance or background", key)
 	}
 	return nil
-}
-
-// record keeps the complement in a chatroom's protocol parameters, so
-// that analyze's stance classifier asks about the same two statements the
-// personas were given.
-func (c ChatroomSettings) record(pr *roundtable.Protocol) {
-	if pr == nil || c.Complement == "" || (pr.Name != roundtable.ProtocolChatroom && pr.Name != roundtable.ProtocolQuestionnaire) {
-		return
-	}
-	if pr.Params == nil {
-		pr.Params = map[string]string{}
-	}
-	pr.Params["complement"] = c.Complement
 }
 
 // chatPersona is the persona of a model's chatroom seat (Conversational

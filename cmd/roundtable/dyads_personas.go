@@ -7,6 +7,9 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // The traits a dyads persona is drawn from (Opinion dynamics, section
@@ -48,10 +51,10 @@ const closedWorld = " Throughout, you cannot look anything up or ask anyone outs
 // instructions appended to it.
 func seatPersona(p *roundtable.Participant, f simFlags, seed int64, seat int, stance float64, bias string) {
 	p.Background = beliefSentence(question(f), stance)
-	if f.proto.Protocol == roundtable.ProtocolChatroom || f.proto.Protocol == roundtable.ProtocolQuestionnaire {
+	if f.proto.Protocol == chatroom.Name || f.proto.Protocol == questionnaire.Name {
 		p.Background = chatPersona(p.Name, f, stance)
 	}
-	if f.proto.Protocol == roundtable.ProtocolDyads {
+	if f.proto.Protocol == dyads.Name {
 		p.Name, p.Background = dyadsPersona(seed, seat, question(f), stance)
 		if f.proto.ClosedWorld {
 			p.Background += closedWorld

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -11,8 +10,10 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // DyadSettings are the conditions of Opinion dynamics beyond the update
@@ -38,7 +39,7 @@ type DyadSettings struct {
 }
 
 func dyadDefaults() DyadSettings {
-	return DyadSettings{Control: roundtable.ControlNone, Memory: offline.MemoryCumulative}
+	return DyadSettings{Control: dyads.ControlNone, Memory: dyads.MemoryCumulative}
 }
 
 func (d *DyadSettings) register(fl *pflag.FlagSet) {
@@ -46,7 +47,7 @@ func (d *DyadSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&d.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
 	fl.StringVar(&d.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
 	fl.BoolVar(&d.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
-	fl.StringVar(&d.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(claimNames(), ", ")+"); --framing picks its true or false statement")
+	fl.StringVar(&d.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
 }
 
 func (d *DyadSettings) fill(changed func(string) bool, c DyadSettings) {
@@ -57,101 +58,11 @@ func (d *DyadSettings) fill(changed func(string) bool, c DyadSettings) {
 	pick(changed, "closed-world", &d.ClosedWorld, c.ClosedWorld)
 }
 
-// settingName names a setting in an error: the flag under sim (key "--protocol"),
-// else the config key beside key's protocol.
-func settingName(key, name string) string {
-	if strings.HasPrefix(key, "--") {
-		return "--" + strings.ReplaceAll(name, "_", "-")
-	}
-	return strings.TrimSuffix(key, "protocol") + name
-}
-
-// check reports the first bad dyads setting, naming its flag or key.
-func (d DyadSettings) check(key, protocol, q string) error {
-	switch d.Control {
-	case "", roundtable.ControlNone, roundtable.ControlNoInteraction, roundtable.ControlNoRolePlay:
-	default:
-		return usagef("%s: %q is not none, no-interaction or no-role-play", settingName(key, "control"), d.Control)
-	}
-	switch d.Memory {
-	case "", offline.MemoryCumulative, offline.MemoryReflective:
-	default:
-		return usagef("%s: %q is not cumulative or reflective", settingName(key, "memory"), d.Memory)
-	}
-	switch d.Framing {
-	case "", "true", "false":
-	default:
-		return usagef("%s: %q is not true or false", settingName(key, "framing"), d.Framing)
-	}
-	if d.Claim != "" {
-		if q != "" {
-			return usagef("%s: give a built-in claim or %s, not both", settingName(key, "claim"), settingName(key, "question"))
-		}
-		if _, ok := claims[d.Claim]; !ok {
-			return usagef("%s: %q is not a built-in claim (%s)", settingName(key, "claim"), d.Claim, strings.Join(claimNames(), ", "))
-		}
-	}
-	set := (d.Control != "" && d.Control != roundtable.ControlNone) || (d.Memory != "" && d.Memory != offline.MemoryCumulative) || d.Framing != "" || d.Claim != "" || d.ClosedWorld
-	if protocol != roundtable.ProtocolDyads && set {
-		return usagef("%s: control, memory, framing and claim are settings of the dyads protocol, not %q", settingName(key, "protocol"), protocol)
-	}
-	return nil
-}
-
-// record keeps the conditions in the protocol's parameters, so that
-// analyze groups and labels runs from their logs.
-func (d DyadSettings) record(pr *roundtable.Protocol, p ProtocolSettings) {
-	if pr == nil || pr.Name != roundtable.ProtocolDyads {
-		return
-	}
-	put := func(k, v, def string) { pr.Params[k] = cmp.Or(v, def) }
-	put("control", d.Control, roundtable.ControlNone)
-	put("memory", d.Memory, offline.MemoryCumulative)
-	put("confirmation_bias", p.ConfirmationBias, opinion.BiasNone)
-	put("framing", d.Framing, "unlabelled")
-	put("stances", p.Stances, "uniform")
-	if d.Claim != "" {
-		pr.Params["claim"] = d.Claim
-	}
-	if d.ClosedWorld {
-		pr.Params["closed_world"] = "true"
-	}
-}
-
-// claimText is the question a table surveys: the built-in claim in its
-// framing, else --question.
-func (p ProtocolSettings) claimText() string {
-	c, ok := claims[p.Claim]
-	if !ok {
-		return p.Question
-	}
-	text := c.truth
-	if p.Framing == "false" {
-		text = c.falsehood
-	}
-	// The paper puts "Theory XYZ" before every claim so that the wording
-	// of a topic does not cue the model.
-	return "Theory XYZ claims that " + text + "."
-}
-
-// claim is a topic with a known ground truth, in both framings (our own
-// wording of the kind of topic Opinion dynamics uses).
-type claim struct{ truth, falsehood string }
-
-var claims = map[string]claim{
-	"flat-earth":      {"the Earth is a slightly flattened sphere", "the Earth is flat"},
-	"global-warming":  {"the global climate is warming quickly", "global warming is a hoax invented by governments"},
-	"moon-landing":    {"astronauts landed on the Moon in 1969", "the 1969 Moon landing was filmed in a studio"},
-	"vaccines-autism": {"vaccines do not cause autism", "vaccines cause autism"},
-}
-
-func claimNames() []string { return slices.Sorted(maps.Keys(claims)) }
-
 // conditionTag names a dyads run's condition in its table IDs, so runs of
 // different conditions in one directory neither collide nor resume each
 // other: only settings off their defaults appear.
 func (p ProtocolSettings) conditionTag() string {
-	if p.Protocol != roundtable.ProtocolDyads && p.Protocol != roundtable.ProtocolChatroom && p.Protocol != roundtable.ProtocolQuestionnaire {
+	if p.Protocol != dyads.Name && p.Protocol != chatroom.Name && p.Protocol != questionnaire.Name {
 		return ""
 	}
 	var parts []string
@@ -164,9 +75,9 @@ func (p ProtocolSettings) conditionTag() string {
 		parts = append(parts, name+"_"+sanitize(v))
 	}
 	add("st", p.Stances, "", "uniform")
-	if p.Protocol == roundtable.ProtocolDyads {
-		add("ctl", p.Control, "", roundtable.ControlNone)
-		add("mem", p.Memory, "", offline.MemoryCumulative)
+	if p.Protocol == dyads.Name {
+		add("ctl", p.Control, "", dyads.ControlNone)
+		add("mem", p.Memory, "", dyads.MemoryCumulative)
 		add("cb", p.ConfirmationBias, "", opinion.BiasNone)
 		add("fr", p.Framing, "")
 		add("claim", p.Claim, "")
@@ -184,7 +95,7 @@ func (p ProtocolSettings) conditionTag() string {
 // agents rather than to the table: a live table's agents come from
 // [[agent]] presets, which carry their own memory and persona.
 func (p ProtocolSettings) liveCheck(key string) error {
-	if p.Memory != "" && p.Memory != offline.MemoryCumulative {
+	if p.Memory != "" && p.Memory != dyads.MemoryCumulative {
 		return usagef("%s.memory: a live table's agents keep the memory of their [[agent]] preset (memory = \"reflective\" there)", key)
 	}
 	if p.ConfirmationBias != "" && p.ConfirmationBias != opinion.BiasNone {
@@ -193,7 +104,7 @@ func (p ProtocolSettings) liveCheck(key string) error {
 	if p.ClosedWorld {
 		return usagef("%s.closed_world: a live table's agents take their persona from their [[agent]] preset; write the restriction into its background", key)
 	}
-	if p.Control == roundtable.ControlNoRolePlay {
+	if p.Control == dyads.ControlNoRolePlay {
 		return usagef("%s.control: no-role-play removes the agents' personas, which a live table takes from [[agent]] presets; use no-interaction, and agents without background", key)
 	}
 	return p.ChatroomSettings.liveCheck(key)
@@ -201,11 +112,11 @@ func (p ProtocolSettings) liveCheck(key string) error {
 
 // checkDyadAgents refuses conditions the chosen agents cannot play.
 func checkDyadAgents(f simFlags, pr *roundtable.Protocol, bias string) error {
-	offlineBias := f.agent == string(offline.DeGroot) || f.agent == string(offline.Deffuant)
+	offlineBias := f.agent == string(dyads.DeGroot) || f.agent == string(dyads.Deffuant)
 	switch {
 	case bias != "" && f.agent != "llm" && !offlineBias:
 		return usagef("--confirmation-bias: the %s agents of the %s protocol have no confirmation bias (dyads agents and --agent llm do)", f.agent, pr.Name)
-	case bias != "" && f.proto.Control == roundtable.ControlNoRolePlay:
+	case bias != "" && f.proto.Control == dyads.ControlNoRolePlay:
 		return usagef("--confirmation-bias: the no-role-play control has no persona to carry a bias; use --control no-interaction")
 	}
 	return nil
@@ -213,7 +124,7 @@ func checkDyadAgents(f simFlags, pr *roundtable.Protocol, bias string) error {
 
 // llmMemory maps a dyads memory policy to the language-model agent's.
 func llmMemory(m string) string {
-	if m == offline.MemoryReflective {
+	if m == dyads.MemoryReflective {
 		return agent.MemoryReflective
 	}
 	return agent.MemoryFull

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -102,7 +103,7 @@ func (a *App) experiment(cfg Config, f simFlags) (*experiment, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if pr != nil && pr.Name == roundtable.ProtocolPanel {
+	if pr != nil && pr.Name == panel.Name {
 		return a.panelExperiment(cfg, f)
 	}
 	if err := f.notPanel(); err != nil {

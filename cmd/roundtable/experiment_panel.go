@@ -11,8 +11,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
-	"github.com/roundtable-ai/roundtable/roundtable/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // panelFlags are sim's flags of the evaluation panel beyond the protocol
@@ -113,7 +112,7 @@ func (e *experiment) useCell(f simFlags, c gridCell, meter *panel.Meter, docs ma
 	for it, doc := range docs {
 		passages[it] = meter.Passages(doc)
 	}
-	ev := &offline.Evaluator{Vader: sentiment.NewVader(), Alpha: c.alpha, Passages: passages}
+	ev := &panel.Evaluator{Vader: sentiment.NewVader(), Alpha: c.alpha, Passages: passages}
 	e.agents = eachSeat(func(roundtable.Task, roundtable.Participant) (roundtable.Agent, error) { return ev, nil })
 	return nil
 }

@@ -8,6 +8,10 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // protocolExperiment runs a panel, chatroom or dyads table with offline
@@ -57,7 +61,7 @@ func (a *App) protocolExperiment(cfg Config, f simFlags, pr *roundtable.Protocol
 
 // question is what a protocol's table is about: --question, else --topic.
 func question(f simFlags) string {
-	if q := f.proto.claimText(); q != "" {
+	if q := dyads.Question(f.proto.settings("--protocol")); q != "" {
 		return q
 	}
 	return f.topic
@@ -65,10 +69,10 @@ func question(f simFlags) string {
 
 // offlineAgents are the model-free agents that make sense in each protocol.
 var offlineAgents = map[string][]string{
-	roundtable.ProtocolDyads:         {"degroot", "deffuant"},
-	roundtable.ProtocolChatroom:      {"persona"},
-	roundtable.ProtocolQuestionnaire: {"persona"},
-	roundtable.ProtocolPanel:         {"evaluator"},
+	dyads.Name:         {"degroot", "deffuant"},
+	chatroom.Name:      {"persona"},
+	questionnaire.Name: {"persona"},
+	panel.Name:         {"evaluator"},
 }
 
 // protocolSeats seats k agents with stances assigned per run; a model's
@@ -83,11 +87,11 @@ func protocolSeats(f simFlags, bias string) func(run int, seed int64, k int) ([]
 		for i := range ps {
 			ps[i] = roundtable.Participant{ID: fmt.Sprintf("agent-%d", i+1), Name: fmt.Sprintf("Agent %d", i+1),
 				Kind: roundtable.Bot, Agent: f.agent, Stance: formatStance(stances[i])}
-			if f.proto.Control == roundtable.ControlNoRolePlay {
+			if f.proto.Control == dyads.ControlNoRolePlay {
 				ps[i].Stance = "" // the control: no persona, no initial belief
 				continue
 			}
-			if f.agent == "llm" && f.proto.Protocol != roundtable.ProtocolPanel {
+			if f.agent == "llm" && f.proto.Protocol != panel.Name {
 				seatPersona(&ps[i], f, seed, i+1, stances[i], bias)
 			}
 		}

@@ -7,7 +7,9 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 )
 
@@ -27,8 +29,8 @@ func playWithFacilitator(t *testing.T, pr *roundtable.Protocol, rounds int, agen
 // chamber of personas that keep their stance nobody changed, the
 // Facilitator included.
 func TestChatroomMeasuresLeaveTheFacilitatorOut(t *testing.T) {
-	pr := roundtable.Chatroom(roundtable.PresetOptions{Question: "Cities should ban cars."})
-	s := playWithFacilitator(t, pr, 4, map[string]roundtable.Agent{"a": offline.Persona{}, "b": offline.Persona{}}, map[string]string{"a": "2", "b": "2"})
+	pr := chatroom.Preset(protocol.Settings{Question: "Cities should ban cars."})
+	s := playWithFacilitator(t, pr, 4, map[string]roundtable.Agent{"a": chatroom.Persona{}, "b": chatroom.Persona{}}, map[string]string{"a": "2", "b": "2"})
 	if m := measureChatroom(nil, s); m.Scalars["changed_agents"] != 0 || m.Scalars["chat_changed"] != 0 {
 		t.Errorf("figures %v: the Facilitator's neutral report counted as a change", m.Scalars)
 	}
@@ -45,7 +47,7 @@ func TestPanelMeasuresLeaveTheFacilitatorOut(t *testing.T) {
 			return roundtable.Say{Text: "Ann is strong."}, nil
 		})
 	}
-	pr := roundtable.Panel(roundtable.PresetOptions{Question: "fit?", Items: []string{"Ann", "Ben"}})
+	pr := panel.Preset(protocol.Settings{Question: "fit?", Items: []string{"Ann", "Ben"}})
 	s := playWithFacilitator(t, pr, 3, map[string]roundtable.Agent{"a": judge(0.8, -0.4), "b": judge(0.6, -0.2)}, nil)
 	m := measurePanel(nil, s)
 	if got := m.Series["S/Ann"]; len(got) == 0 || math.Abs(got[0]-0.7) > 1e-9 {

@@ -1,14 +1,15 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/pflag"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // ProtocolSettings choose a table's schedule (PROTOCOL.md sections 2-4):
@@ -38,7 +39,7 @@ type ProtocolSettings struct {
 
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
-	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: roundtable.DefaultPanelAlpha, Tolerance: roundtable.DefaultPanelTolerance,
+	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
 		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", DyadSettings: dyadDefaults()}
 }
 
@@ -85,25 +86,17 @@ func pick[T any](changed func(string) bool, name string, dst *T, v T) {
 // protocol builds the schedule; key names the config section or flag in
 // errors.
 func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
-	if err := p.DyadSettings.check(key, p.Protocol, p.Question); err != nil {
-		return nil, err
-	}
-	if err := p.ChatroomSettings.check(key, p.Protocol); err != nil {
-		return nil, err
-	}
-	pr, err := roundtable.Preset(p.Protocol, roundtable.PresetOptions{Question: p.claimText(), Items: p.Items,
-		Alpha: p.Alpha, Tolerance: p.Tolerance, TwoWay: p.TwoWay, Control: p.Control})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", key, strings.TrimPrefix(roundtable.ErrorMessage(err), "protocol: "))
-	}
-	if pr != nil {
-		if err := pr.Validate(); err != nil {
-			return nil, fmt.Errorf("%s: %s", key, roundtable.ErrorMessage(err))
-		}
-	}
-	p.DyadSettings.record(pr, p)
-	p.ChatroomSettings.record(pr)
-	return pr, nil
+	return protocol.Build(p.settings(key))
+}
+
+// settings are the protocol settings given at key ("--protocol" for
+// sim's flags, else the config key of the protocol).
+func (p ProtocolSettings) settings(key string) protocol.Settings {
+	return protocol.Settings{Key: key, Protocol: p.Protocol, Question: p.Question, Items: p.Items,
+		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances,
+		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
+		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld,
+		Complement: p.Complement, ContextChars: p.ContextChars}
 }
 
 // biasInstructions are the confirmation-bias instructions of a persona.
@@ -128,14 +121,14 @@ func personaBias(level string) (string, error) {
 // offlineAgent returns the model-free agent of a kind, if kind is one.
 func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader) (roundtable.Agent, bool) {
 	switch kind {
-	case string(offline.DeGroot):
-		return offline.Dyad{Rule: offline.DeGroot, Weight: p.Weight, Memory: p.Memory, Bias: p.ConfirmationBias}, true
-	case string(offline.Deffuant):
-		return offline.Dyad{Rule: offline.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon, Memory: p.Memory, Bias: p.ConfirmationBias}, true
+	case string(dyads.DeGroot):
+		return dyads.Dyad{Rule: dyads.DeGroot, Weight: p.Weight, Memory: p.Memory, Bias: p.ConfirmationBias}, true
+	case string(dyads.Deffuant):
+		return dyads.Dyad{Rule: dyads.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon, Memory: p.Memory, Bias: p.ConfirmationBias}, true
 	case "persona":
-		return offline.Persona{}, true
+		return chatroom.Persona{}, true
 	case "evaluator":
-		return &offline.Evaluator{Vader: vader(), Alpha: p.Alpha}, true
+		return &panel.Evaluator{Vader: vader(), Alpha: p.Alpha}, true
 	}
 	return nil, false
 }
@@ -143,11 +136,11 @@ func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader
 // defaultOfflineAgent is the model-free agent of each protocol.
 func defaultOfflineAgent(protocol string) string {
 	switch protocol {
-	case roundtable.ProtocolDyads:
-		return string(offline.DeGroot)
-	case roundtable.ProtocolChatroom, roundtable.ProtocolQuestionnaire:
+	case dyads.Name:
+		return string(dyads.DeGroot)
+	case chatroom.Name, questionnaire.Name:
 		return "persona"
-	case roundtable.ProtocolPanel:
+	case panel.Name:
 		return "evaluator"
 	}
 	return "utility"

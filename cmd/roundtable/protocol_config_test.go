@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // A [[table]] preset takes a protocol with its parameters; a bad one is
@@ -12,7 +15,7 @@ import (
 func TestTablePresetProtocol(t *testing.T) {
 	_, tc := firstPreset(t, "[[table]]\nname = \"panel\"\nprotocol = \"panel\"\nquestion = \"How good a fit?\"\nitems = [\"Ann\", \"Ben\"]\ntolerance = 0.01\nrounds = 4\n")
 	pr := tc.Protocol
-	if pr == nil || pr.Name != roundtable.ProtocolPanel || pr.Stop.Tolerance != 0.01 || len(pr.Round[1].Scale.Items) != 2 || tc.Task.Topic != "How good a fit?" {
+	if pr == nil || pr.Name != panel.Name || pr.Stop.Tolerance != 0.01 || len(pr.Round[1].Scale.Items) != 2 || tc.Task.Topic != "How good a fit?" {
 		t.Errorf("protocol %+v, topic %q", pr, tc.Task.Topic)
 	}
 	bad := writeConfig(t, "[[table]]\nname = \"x\"\nprotocol = \"fishbowl\"\n")
@@ -33,7 +36,7 @@ func TestProtocolPresetsSeatModelFreeAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{roundtable.ProtocolChatroom, roundtable.ProtocolDyads, roundtable.ProtocolPanel} {
+	for _, name := range []string{chatroom.Name, dyads.Name, panel.Name} {
 		p, ok := bc.Presets[name]
 		if !ok || p.Config.Protocol == nil || p.Config.Validate() != nil {
 			t.Fatalf("preset %s: %+v", name, p)

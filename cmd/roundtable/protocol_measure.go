@@ -9,24 +9,28 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // protocolUnits say what each figure of summary.json is measured in.
 var protocolUnits = map[string]map[string]string{
-	roundtable.ProtocolDyads: {
+	dyads.Name: {
 		"B": "mean opinion after each step, on -2..2", "D": "standard deviation of opinions after each step, on -2..2",
 		"B_final": "opinion on -2..2", "D_final": "opinion on -2..2 (population standard deviation)",
 		"B_rounded": "opinion level on -2..2, opinions rounded to levels first", "D_rounded": "opinion level on -2..2, opinions rounded to levels first",
 		"B_initial": "opinion on -2..2", "D_initial": "opinion on -2..2", "changed_agents": "agents",
 	},
-	roundtable.ProtocolChatroom: {
+	chatroom.Name: {
 		"changed_agents": "agents whose final self-reported stance differs from the assigned one",
 		"chat_changed":   "1 if any agent changed, else 0 (its mean over runs is the share of chats)",
 		"messages":       "public messages", "private_messages": "private messages",
 	},
-	roundtable.ProtocolPanel: {
+	panel.Name: {
 		"rounds": "rounds until the stop rule", "converged": "1 if every sentiment change fell below the tolerance, else 0",
 		"S/*": "mean sentiment of the judges on -1..1 after each round (a panel that stopped keeps its last)", "borda/*": "Borda points (top item n, last 1) summed over judges",
 		"gut/*": "Borda points on conviction summed over judges", "tier/*": "mean valence tier (1 best, 3 worst)",
@@ -36,17 +40,17 @@ var protocolUnits = map[string]map[string]string{
 // unitsFor are the units of a protocol's figures; the questionnaire has
 // the chatroom's.
 func unitsFor(name string) map[string]string {
-	if name == roundtable.ProtocolQuestionnaire {
-		name = roundtable.ProtocolChatroom
+	if name == questionnaire.Name {
+		name = chatroom.Name
 	}
 	return protocolUnits[name]
 }
 
 func protocolMeasure(name string) sim.Measure {
 	switch name {
-	case roundtable.ProtocolDyads:
+	case dyads.Name:
 		return measureDyads
-	case roundtable.ProtocolChatroom, roundtable.ProtocolQuestionnaire:
+	case chatroom.Name, questionnaire.Name:
 		return measureChatroom
 	}
 	return measurePanel

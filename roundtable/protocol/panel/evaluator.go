@@ -1,4 +1,4 @@
-package offline
+package panel
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
-	"github.com/roundtable-ai/roundtable/roundtable/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
-// Evaluator is a panel agent driven by a lexicon. Each judge starts with a
+// Evaluator is the panel's model-free judge, driven by a lexicon. Each judge starts with a
 // prior per item (drawn from the seed and its persona); each round it
 // aims between its prior and the sentiment VADER reads in what its peers
 // said of the item last round, writes the lexicon phrase whose VADER score
@@ -19,10 +19,10 @@ import (
 // with S_O the VADER score of its own phrase (Sentimental Agents' update).
 //
 // Each message also restates the judge's mental model of self (Say.Self),
-// made from its role (its participant name) by panel.Restate: the role
+// made from its role (its participant name) by Restate: the role
 // vocabulary's criteria most salient in what its peers said last round.
 // When the items have source documents (Passages), each opinion cites the
-// passage that best fits those criteria (panel.Evidence).
+// passage that best fits those criteria (Evidence).
 type Evaluator struct {
 	Vader *sentiment.Vader
 	Alpha float64 // 0 means sentiment.DefaultAlpha
@@ -33,14 +33,16 @@ type Evaluator struct {
 var _ roundtable.Agent = (*Evaluator)(nil)
 
 // phrases are the evaluator's lexicon, from warm to cold.
-var phrases = []string{
-	"%s is an outstanding, excellent fit and I strongly recommend them.",
-	"%s is a good fit with clear strengths.",
-	"%s is a solid choice.",
-	"%s is acceptable.",
-	"%s has some weak spots.",
-	"%s is a poor fit with serious problems.",
-	"%s is a terrible, disappointing fit and I would reject them.",
+func phrases() []string {
+	return []string{
+		"%s is an outstanding, excellent fit and I strongly recommend them.",
+		"%s is a good fit with clear strengths.",
+		"%s is a solid choice.",
+		"%s is acceptable.",
+		"%s has some weak spots.",
+		"%s is a poor fit with serious problems.",
+		"%s is a terrible, disappointing fit and I would reject them.",
+	}
 }
 
 // Act implements roundtable.Agent.
@@ -48,11 +50,11 @@ func (e *Evaluator) Act(_ context.Context, v roundtable.View) (roundtable.Action
 	items := panelItems(v)
 	switch v.Phase {
 	case roundtable.PhaseMessage:
-		model := panel.Restate(v.Self.Name, lastHeard(v))
+		model := Restate(v.Self.Name, lastHeard(v))
 		lines := make([]string, len(items))
 		for i, it := range items {
 			lines[i] = e.phraseFor(it, e.aim(v, i, it))
-			if c, p := panel.Evidence(model, e.Passages[it], v.Round); p != "" {
+			if c, p := Evidence(model, e.Passages[it], v.Round); p != "" {
 				lines[i] += fmt.Sprintf(" On %s's %s: %s", it, c, p)
 			}
 		}
@@ -85,7 +87,7 @@ func (e *Evaluator) report(v roundtable.View, items []string) roundtable.Action 
 // aim is between the judge's prior on item i and its peers' sentiment on
 // it in the previous round.
 func (e *Evaluator) aim(v roundtable.View, i int, item string) float64 {
-	prior := rng(v, "prior:"+item).Float64()*2 - 1
+	prior := protocol.Rand(v, "prior:"+item).Float64()*2 - 1
 	if len(v.History) == 0 {
 		return prior
 	}
@@ -108,7 +110,7 @@ func (e *Evaluator) aim(v roundtable.View, i int, item string) float64 {
 
 func (e *Evaluator) phraseFor(item string, aim float64) string {
 	best, bestD := "", math.Inf(1)
-	for _, ph := range phrases {
+	for _, ph := range phrases() {
 		s := fmt.Sprintf(ph, item)
 		if d := math.Abs(e.Vader.Polarity(s).Compound - aim); d < bestD {
 			best, bestD = s, d

@@ -9,11 +9,13 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// observedTag opens the note, at the end of a panel judge's survey reason,
-// that keeps the sentiments S_O the model reported before the update.
+// observedTag opens the note, at the end of a smoothed survey answer's
+// reason (a panel judge's), that keeps the values S_O the model reported
+// before the update.
 const observedTag = "[S_O "
 
-// parseJudgeSurvey parses a survey answer. On the evaluation panel the
+// parseJudgeSurvey parses a survey answer. Under a protocol that smooths
+// its surveys (Briefing.Smoothing; the evaluation panel's sentiments) the
 // model's values are S_O, the sentiment of this round, and the answer
 // records S_i(t) = alpha*S_O + (1-alpha)*S_i(t-1) with the table's alpha
 // and the judge's previous recorded answer (S_i = S_O in the first
@@ -21,23 +23,25 @@ const observedTag = "[S_O "
 // ObservedSentiment).
 func parseJudgeSurvey(v roundtable.View, content string) (roundtable.Action, error) {
 	act, err := parseSurvey(*v.Scale, content)
-	if err != nil || v.Protocol != roundtable.ProtocolPanel {
+	sm := briefingOf(v).Smoothing
+	if err != nil || sm.Param == "" {
 		return act, err
 	}
 	r := act.(roundtable.Report)
-	alpha := panelAlpha(v)
+	alpha := smoothingWeight(v, sm)
 	so := r.Values
 	r.Values = updateSentiment(v.LastReport(), so, alpha)
 	r.Reason = observedNote(r.Reason, so, alpha)
 	return r, nil
 }
 
-// panelAlpha is the table's alpha (the protocol's "alpha" parameter), or
-// roundtable.DefaultPanelAlpha when it is missing or outside (0, 1].
-func panelAlpha(v roundtable.View) float64 {
-	a, err := strconv.ParseFloat(v.Params["alpha"], 64)
+// smoothingWeight is the table's weight of the newest answer (the
+// protocol parameter sm.Param, the panel's "alpha"), or sm.Default when it
+// is missing or outside (0, 1].
+func smoothingWeight(v roundtable.View, sm roundtable.Smoothing) float64 {
+	a, err := strconv.ParseFloat(v.Params[sm.Param], 64)
 	if err != nil || !(a > 0 && a <= 1) {
-		return roundtable.DefaultPanelAlpha
+		return sm.Default
 	}
 	return a
 }

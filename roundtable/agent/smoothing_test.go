@@ -12,8 +12,9 @@ import (
 // given round; earlier holds her recorded answers of the rounds before.
 func panelSurveyView(round int, earlier ...[]float64) roundtable.View {
 	v := roundtable.View{Table: "p1", Self: people[0], Participants: people[:2], Round: round, Rounds: 5,
-		Phase: roundtable.PhaseSurvey, Protocol: roundtable.ProtocolPanel, Params: map[string]string{"alpha": "0.3"},
-		Scale: &roundtable.Scale{Question: "Whom to hire?", Min: -1, Max: 1, Items: []string{"Ann", "Ben"}}}
+		Phase: roundtable.PhaseSurvey, Protocol: "panel", Params: map[string]string{"alpha": "0.3"},
+		Briefing: &roundtable.Briefing{Smoothing: roundtable.Smoothing{Param: "alpha", Default: 0.5}},
+		Scale:    &roundtable.Scale{Question: "Whom to hire?", Min: -1, Max: 1, Items: []string{"Ann", "Ben"}}}
 	for r, vals := range earlier {
 		v.History = append(v.History, roundtable.RoundRecord{Round: r + 1,
 			Surveys: []roundtable.SurveyAnswer{{By: "b", Values: []float64{-1, 1}}, {By: "a", Values: vals}}})
@@ -56,7 +57,7 @@ func TestPanelAlphaDefaultsAndOtherSurveysAreLeftAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkValues(t, "default alpha", got.(roundtable.Report).Values, []float64{0.5, -0.5})
-	v.Protocol = roundtable.ProtocolQuestionnaire
+	v.Protocol, v.Briefing = "questionnaire", &roundtable.Briefing{}
 	got, err = newAgent(answers(`{"reasoning":"r","values":[0,0]}`), Options{}).Act(context.Background(), v)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,16 @@
-package offline
+package dyads
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
 // Update names a dyad agent's update rule.
@@ -20,7 +22,7 @@ const (
 	Deffuant Update = "deffuant"
 )
 
-// Dyad is an opinion-dynamics agent for the dyads protocol. It states its
+// Dyad is the model-free agent of the dyads protocol. It states its
 // belief in a fixed sentence that another Dyad parses, and when it reports
 // it applies its update rule to what it heard this round. Its belief is
 // its latest report, or its persona's stance before the first.
@@ -61,7 +63,7 @@ func (d Dyad) Act(_ context.Context, v roundtable.View) (roundtable.Action, erro
 	}
 	switch v.Phase {
 	case roundtable.PhaseMessage, roundtable.PhasePrivate:
-		return roundtable.Say{Text: fmt.Sprintf("On %q my belief is %.4f on the scale from -2 (false) to 2 (true).", claim(v), d.recall(x))}, nil
+		return roundtable.Say{Text: fmt.Sprintf("On %q my belief is %.4f on the scale from -2 (false) to 2 (true).", protocol.Claim(v), d.recall(x))}, nil
 	case roundtable.PhaseSurvey:
 		y, reason := d.update(d.recall(x), v)
 		y = clamp(y, v.Scale)
@@ -132,13 +134,6 @@ func Belief(v roundtable.View) (float64, error) {
 	return x, nil
 }
 
-func claim(v roundtable.View) string {
-	if v.Scale != nil && v.Scale.Question != "" {
-		return v.Scale.Question
-	}
-	return v.Brief
-}
-
 func clamp(x float64, s *roundtable.Scale) float64 {
 	if s == nil {
 		return x
@@ -151,4 +146,16 @@ func or(x, def float64) float64 {
 		return def
 	}
 	return x
+}
+
+// heard returns the messages of the current round addressed to Self by
+// others.
+func heard(v roundtable.View) []roundtable.Message {
+	var out []roundtable.Message
+	for _, m := range v.Current.Messages {
+		if m.From != v.Self.ID && slices.Contains(m.To, v.Self.ID) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package offline_test
+package dyads_test
 
 import (
 	"context"
@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -21,9 +22,9 @@ func BenchmarkDyadsTable(b *testing.B) {
 	agents := map[string]roundtable.Agent{}
 	for i := range ps {
 		ps[i] = roundtable.Participant{ID: fmt.Sprintf("a%d", i), Name: fmt.Sprintf("A%d", i), Kind: roundtable.Bot, Stance: fmt.Sprint(i%5 - 2)}
-		agents[ps[i].ID] = offline.Dyad{Rule: offline.DeGroot}
+		agents[ps[i].ID] = dyads.Dyad{Rule: dyads.DeGroot}
 	}
-	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 100, Seed: 1, Protocol: roundtable.Dyads(roundtable.PresetOptions{Question: "q"}),
+	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 100, Seed: 1, Protocol: dyads.Preset(protocol.Settings{Question: "q"}),
 		Participants: ps, Task: roundtable.TaskSpec{Kind: "text", Topic: "q"}}
 	for i := 0; b.Loop(); i++ {
 		tb, err := roundtable.Create(ctx, roundtabletest.NewMemStore(), roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "q"}, fmt.Sprint(i), cfg)
