@@ -2,8 +2,6 @@ package main
 
 import (
 	"github.com/spf13/pflag"
-
-	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // ChatroomSettings are the persona and memory settings of Conversational
@@ -40,10 +38,4 @@ func (c ChatroomSettings) liveCheck(key string) error {
 		return usagef("%s.complement: a live table's agents take their persona from their [[agent]] preset; write the complement into its stance or background", key)
 	}
 	return nil
-}
-
-// chatPersona is the persona of a model's chatroom seat (Conversational
-// bias, section 3.1).
-func chatPersona(name string, f simFlags, stance float64) string {
-	return opinion.ChatPersona{Name: name, Statement: question(f), Complement: f.proto.Complement, Level: stance}.Text()
 }

@@ -1,19 +1,12 @@
 package main
 
 import (
-	"maps"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/agent"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
-	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
-	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // DyadSettings are the conditions of Opinion dynamics beyond the update
@@ -58,39 +51,6 @@ func (d *DyadSettings) fill(changed func(string) bool, c DyadSettings) {
 	pick(changed, "closed-world", &d.ClosedWorld, c.ClosedWorld)
 }
 
-// conditionTag names a dyads run's condition in its table IDs, so runs of
-// different conditions in one directory neither collide nor resume each
-// other: only settings off their defaults appear.
-func (p ProtocolSettings) conditionTag() string {
-	if p.Protocol != dyads.Name && p.Protocol != chatroom.Name && p.Protocol != questionnaire.Name {
-		return ""
-	}
-	var parts []string
-	add := func(name, v string, defaults ...string) {
-		for _, d := range defaults {
-			if v == d {
-				return
-			}
-		}
-		parts = append(parts, name+"_"+sanitize(v))
-	}
-	add("st", p.Stances, "", "uniform")
-	if p.Protocol == dyads.Name {
-		add("ctl", p.Control, "", dyads.ControlNone)
-		add("mem", p.Memory, "", dyads.MemoryCumulative)
-		add("cb", p.ConfirmationBias, "", opinion.BiasNone)
-		add("fr", p.Framing, "")
-		add("claim", p.Claim, "")
-		if p.ClosedWorld {
-			parts = append(parts, "closed")
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "-" + strings.Join(parts, "-")
-}
-
 // liveCheck refuses, in a [[table]] preset, the settings that belong to
 // agents rather than to the table: a live table's agents come from
 // [[agent]] presets, which carry their own memory and persona.
@@ -108,46 +68,4 @@ func (p ProtocolSettings) liveCheck(key string) error {
 		return usagef("%s.control: no-role-play removes the agents' personas, which a live table takes from [[agent]] presets; use no-interaction, and agents without background", key)
 	}
 	return p.ChatroomSettings.liveCheck(key)
-}
-
-// checkDyadAgents refuses conditions the chosen agents cannot play.
-func checkDyadAgents(f simFlags, pr *roundtable.Protocol, bias string) error {
-	offlineBias := f.agent == string(dyads.DeGroot) || f.agent == string(dyads.Deffuant)
-	switch {
-	case bias != "" && f.agent != "llm" && !offlineBias:
-		return usagef("--confirmation-bias: the %s agents of the %s protocol have no confirmation bias (dyads agents and --agent llm do)", f.agent, pr.Name)
-	case bias != "" && f.proto.Control == dyads.ControlNoRolePlay:
-		return usagef("--confirmation-bias: the no-role-play control has no persona to carry a bias; use --control no-interaction")
-	}
-	return nil
-}
-
-// llmMemory maps a dyads memory policy to the language-model agent's.
-func llmMemory(m string) string {
-	if m == dyads.MemoryReflective {
-		return agent.MemoryReflective
-	}
-	return agent.MemoryFull
-}
-
-// known drops the opinions not known yet (NaN): agents of the no-role-play
-// control have none before their first report.
-func known(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// paramsText lists a protocol's parameters, sorted: "control none, memory
-// cumulative".
-func paramsText(params map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(params)) {
-		parts = append(parts, k+" "+params[k])
-	}
-	return strings.Join(parts, ", ")
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -13,8 +12,9 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/openai"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 )
 
@@ -57,9 +57,6 @@ type minds struct {
 	first   string
 	presets map[string]AgentConfig
 	log     *slog.Logger
-	// vader is the lexicon of the offline panel evaluators, loaded once.
-	vader     *sentiment.Vader
-	vaderOnce sync.Once
 }
 
 // mindOptions say how the endpoints are used.
@@ -113,8 +110,8 @@ func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, err
 	return m, nil
 }
 
-// seat returns the participant an [[agent]] preset sits as.
-func (m *minds) seat(p AgentConfig) roundtable.Participant {
+// presetSeat returns the participant an [[agent]] preset sits as.
+func presetSeat(p AgentConfig) roundtable.Participant {
 	return roundtable.Participant{ID: "agent:" + slug(p.Name), Name: p.Name, Kind: roundtable.Bot,
 		Background: p.Background, Goal: p.Goal, Stance: p.Stance, Agent: "preset:" + p.Name}
 }
@@ -141,8 +138,8 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 		}
 		return m.llmAgent(pre.Endpoint, task, pre)
 	}
-	if ag, ok := m.offline(kind); ok {
-		return ag, nil
+	if ag, ok, err := protocol.Agent(kind); ok {
+		return ag, err
 	}
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
 }
@@ -209,6 +206,20 @@ func (m *minds) brokenErr() error {
 		}
 	}
 	return nil
+}
+
+// simAgent is a language-model agent of a headless run: at RoundTable's
+// tasks the seat's own (llm or preset:NAME), halted once an endpoint is
+// broken; at a protocol's table, one with the protocol's memory.
+func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	if o != (experiment.ModelOptions{}) {
+		return m.llmAgent("", task, AgentConfig{Memory: o.Memory, ContextChars: o.ContextChars})
+	}
+	ag, err := m.agent(p, task)
+	if err != nil {
+		return nil, err
+	}
+	return haltOnBroken{Agent: ag, m: m}, nil
 }
 
 // haltOnBroken wraps the agents of a headless run: once an endpoint's

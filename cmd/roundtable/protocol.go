@@ -6,10 +6,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
-	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
-	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
-	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
-	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // ProtocolSettings choose a table's schedule (PROTOCOL.md sections 2-4):
@@ -99,49 +95,24 @@ func (p ProtocolSettings) settings(key string) protocol.Settings {
 		Complement: p.Complement, ContextChars: p.ContextChars}
 }
 
-// biasInstructions are the confirmation-bias instructions of a persona.
-var biasInstructions = map[string]string{
-	"none":   "",
-	"weak":   " You tend to give more weight to what agrees with your current belief than to what contradicts it.",
-	"strong": " You hold on to your current belief: you readily accept what confirms it and mostly dismiss what contradicts it.",
+// gridAxis is one axis of the panel's parameter grid: the values given on
+// the command line, else the configured one. The first value is the
+// setting of a run without a grid.
+func gridAxis(given bool, values []float64, configured float64) (float64, []float64) {
+	if !given || len(values) == 0 {
+		return configured, []float64{configured}
+	}
+	return values[0], values
 }
 
-// personaBias returns the instruction for a confirmation-bias level.
-func personaBias(level string) (string, error) {
-	if level == "" {
-		level = "none"
-	}
-	text, ok := biasInstructions[level]
-	if !ok {
-		return "", usagef("--confirmation-bias: %q is not none, weak or strong", level)
-	}
-	return text, nil
+// panelFlags are sim's flags of the evaluation panel beyond the protocol
+// settings: the judges' roles and the items' source documents.
+type panelFlags struct {
+	roles   []string
+	itemDir string
 }
 
-// offlineAgent returns the model-free agent of a kind, if kind is one.
-func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader) (roundtable.Agent, bool) {
-	switch kind {
-	case string(dyads.DeGroot):
-		return dyads.Dyad{Rule: dyads.DeGroot, Weight: p.Weight, Memory: p.Memory, Bias: p.ConfirmationBias}, true
-	case string(dyads.Deffuant):
-		return dyads.Dyad{Rule: dyads.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon, Memory: p.Memory, Bias: p.ConfirmationBias}, true
-	case "persona":
-		return chatroom.Persona{}, true
-	case "evaluator":
-		return &panel.Evaluator{Vader: vader(), Alpha: p.Alpha}, true
-	}
-	return nil, false
-}
-
-// defaultOfflineAgent is the model-free agent of each protocol.
-func defaultOfflineAgent(protocol string) string {
-	switch protocol {
-	case dyads.Name:
-		return string(dyads.DeGroot)
-	case chatroom.Name, questionnaire.Name:
-		return "persona"
-	case panel.Name:
-		return "evaluator"
-	}
-	return "utility"
+func (p *panelFlags) register(fl *pflag.FlagSet) {
+	fl.StringSliceVar(&p.roles, "roles", nil, "panel: the judges' roles, comma-separated, one per agent (default CFO, VP of Engineering, Plant Manager, ...); each judge's mental model of self is made from its role")
+	fl.StringVar(&p.itemDir, "item-dir", "", "panel: a directory with one text file per item (NAME.txt or NAME.md), the item's source document, shown to the judges and used for defensibility; its files name the items unless --items is given")
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
@@ -54,12 +53,4 @@ func addProtocolPresets(bc *bot.Config) {
 		}
 		bc.Presets[p.name] = bot.Preset{Name: p.name, Config: cfg, Agents: names}
 	}
-}
-
-// offline returns the model-free agent of a kind, sharing one VADER lexicon.
-func (m *minds) offline(kind string) (roundtable.Agent, bool) {
-	return offlineAgent(kind, protocolDefaults(), func() *sentiment.Vader {
-		m.vaderOnce.Do(func() { m.vader = sentiment.NewVader() })
-		return m.vader
-	})
 }

@@ -109,7 +109,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
 		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}}
 	for _, p := range cfg.Agents {
-		bc.Agents[p.Name] = m.seat(p)
+		bc.Agents[p.Name] = presetSeat(p)
 	}
 	addExchangePreset(&bc)
 	addProtocolPresets(&bc)

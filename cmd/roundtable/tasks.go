@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
@@ -19,14 +18,7 @@ func liveTask(spec roundtable.TaskSpec, seats int) (roundtable.Task, error) {
 		}
 		return roundtable.TextTask{Topic: spec.Topic}, nil
 	case "exchange":
-		if v := spec.Params["seats"]; v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 2 {
-				return nil, fmt.Errorf("seats: %q is not a number of at least 2", v)
-			}
-			seats = n
-		}
-		return exchange.NewTask(seats, exchange.Preset(spec.Params["preset"]))
+		return exchange.FromSpec(spec, seats)
 	case "recommendation":
 		return nil, fmt.Errorf("the recommendation task runs headless only: roundtable sim --task recommendation --data DIR")
 	}

@@ -11,7 +11,10 @@ type Settings struct {
 	// (sim's flags) or a config key such as "table[0].protocol".
 	Key string
 
-	Protocol string   // the protocol's name; "" is RoundTable's
+	Protocol string // the protocol's name; "" is RoundTable's
+	// Agent is the kind of the agents a headless run seats: a protocol's
+	// model-free kind, or "llm"; "" at a live table.
+	Agent    string
 	Question string   // the statement, claim or brief the table is about
 	Items    []string // panel: the items evaluated
 	// Alpha is the weight of the newest sentiment (panel); Tolerance stops

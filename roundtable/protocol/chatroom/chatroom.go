@@ -15,10 +15,17 @@ import (
 // Name is the protocol's name.
 const Name = "chatroom"
 
-func init() { protocol.Register(definition{}) }
+func init() { protocol.Register(definition{Headless{Protocol: Name}}) }
 
 // definition is the registered protocol.
-type definition struct{}
+type definition struct{ Headless }
+
+var (
+	_ protocol.Headless = definition{}
+	_ protocol.Briefer  = definition{}
+	_ protocol.Analyst  = definition{}
+	_ protocol.Reporter = definition{}
+)
 
 // Name implements protocol.Protocol.
 func (definition) Name() string { return Name }

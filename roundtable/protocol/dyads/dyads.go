@@ -29,6 +29,14 @@ func init() { protocol.Register(definition{}) }
 // definition is the registered protocol.
 type definition struct{}
 
+var (
+	_ protocol.Headless = definition{}
+	_ protocol.Asker    = definition{}
+	_ protocol.Briefer  = definition{}
+	_ protocol.Analyst  = definition{}
+	_ protocol.Reporter = definition{}
+)
+
 // Name implements protocol.Protocol.
 func (definition) Name() string { return Name }
 
@@ -39,7 +47,7 @@ func (definition) Schedule(s protocol.Settings) (*roundtable.Protocol, error) {
 	if err := check(s); err != nil {
 		return nil, err
 	}
-	s.Question = Question(s)
+	s.Question, s.TwoWay = Question(s), twoWay(s)
 	return record(Preset(s), s), nil
 }
 

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
@@ -11,10 +12,23 @@ import (
 // Name is the protocol's name.
 const Name = "panel"
 
-func init() { protocol.Register(definition{}) }
+func init() { protocol.Register(definition{lexicon: sync.OnceValue(sentiment.NewVader)}) }
 
-// definition is the registered protocol.
-type definition struct{}
+// definition is the registered protocol. Its model-free judges and its
+// meters share one VADER lexicon, read-only once loaded, loaded on first use.
+type definition struct {
+	lexicon func() *sentiment.Vader
+}
+
+var (
+	_ protocol.Headless    = definition{}
+	_ protocol.Tasker      = definition{}
+	_ protocol.Briefer     = definition{}
+	_ protocol.Analyst     = definition{}
+	_ protocol.Reporter    = definition{}
+	_ protocol.StateKeeper = definition{}
+	_ protocol.Gridded     = definition{}
+)
 
 // Name implements protocol.Protocol.
 func (definition) Name() string { return Name }
@@ -77,3 +91,7 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 		Params: map[string]string{"alpha": strconv.FormatFloat(s.Alpha, 'g', -1, 64)},
 	}
 }
+
+// Grid implements protocol.Gridded: the alpha × tolerance grid of
+// Sentimental Agents' cognitive-bias figures.
+func (definition) Grid(s protocol.Settings) ([]protocol.Cell, error) { return protocol.Grid(s) }

@@ -5,6 +5,8 @@
 package questionnaire
 
 import (
+	"context"
+
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
@@ -13,10 +15,16 @@ import (
 // Name is the protocol's name.
 const Name = "questionnaire"
 
-func init() { protocol.Register(definition{}) }
+func init() { protocol.Register(definition{chatroom.Headless{Protocol: Name}}) }
 
-// definition is the registered protocol.
-type definition struct{}
+// definition is the registered protocol: headless, it is the chatroom's.
+type definition struct{ chatroom.Headless }
+
+var (
+	_ protocol.Headless = definition{}
+	_ protocol.Briefer  = definition{}
+	_ protocol.Analyst  = definition{}
+)
 
 // Name implements protocol.Protocol.
 func (definition) Name() string { return Name }
@@ -43,4 +51,16 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 	return &roundtable.Protocol{Name: Name,
 		Round: []roundtable.Step{{Phase: roundtable.PhaseSurvey, Speakers: roundtable.SpeakEveryone, Scale: roundtable.StanceScale(s.Question)}},
 		Stop:  roundtable.StopRule{Kind: roundtable.StopRounds}}
+}
+
+// Joins implements protocol.Analyst: the questionnaire is the chatroom's
+// baseline, a row of its report.
+func (definition) Joins() string { return chatroom.Name }
+
+// Analyze implements protocol.Analyst: the chatroom's figures from the
+// self-reports of the one-shot questionnaire.
+func (definition) Analyze(_ context.Context, t protocol.Table, _ protocol.Instruments) (protocol.Measured, error) {
+	params := protocol.Params(t.State)
+	params["stance_from"] = "Likert questionnaire (self-report)"
+	return protocol.Measured{Measures: chatroom.Measure(t.State), Params: params}, nil
 }

@@ -1,11 +1,10 @@
-package main
+package experiment
 
 import (
 	"context"
 	"sync"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // annotationBuffer is the annotation store of one table's analysis: it
@@ -14,7 +13,7 @@ import (
 // disk sync per instrument rather than one per message. What a crash
 // loses is measured again by the next run.
 type annotationBuffer struct {
-	db      *store.DB
+	db      Store
 	mu      sync.Mutex
 	pending map[roundtable.AnnotationKey]roundtable.Annotation
 }

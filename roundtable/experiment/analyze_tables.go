@@ -1,4 +1,4 @@
-package main
+package experiment
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/readability"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
+	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // errNotEnded marks a table that has not ended: its last rounds are
@@ -28,7 +28,7 @@ var errNotEnded = errors.New("not ended")
 type measurers struct {
 	readability, acts analysis.Instrument
 	embedding         analysis.Instrument // nil: hashed TF-IDF over each table
-	db                *store.DB
+	db                Store
 	mu                sync.Mutex
 	missing           map[string]int // instrument -> messages its model failed on
 }
@@ -114,7 +114,7 @@ func score(s *roundtable.State, t *report.Table) error {
 	scale := 1.0
 	switch t.Task {
 	case "exchange":
-		task, err := liveTask(s.Config.Task, len(s.Participants))
+		task, err := exchange.FromSpec(s.Config.Task, len(s.Participants))
 		if err != nil {
 			return fmt.Errorf("rebuild the exchange task: %w", err)
 		}

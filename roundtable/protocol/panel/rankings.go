@@ -1,8 +1,10 @@
-package opinion
+package panel
 
 import (
 	"math"
 	"sort"
+
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // Borda ranks items from each judge's final sentiments (judge -> one value
@@ -56,7 +58,7 @@ func Conviction(trajectory []float64) float64 {
 		return math.NaN()
 	}
 	final := trajectory[len(trajectory)-1]
-	vol := Diversity(trajectory)
+	vol := opinion.Diversity(trajectory)
 	switch {
 	case final > 0:
 		return math.Max(0, final-vol)

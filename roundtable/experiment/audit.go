@@ -1,4 +1,4 @@
-package main
+package experiment
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // writeAuditReports writes the audit reports (PROTOCOL.md sections 2 and
@@ -15,7 +14,7 @@ import (
 // audit config; self-reports are read from the survey answers of the log
 // and, for logs written before, from self-report annotations) into dir;
 // no file when none does.
-func writeAuditReports(ctx context.Context, db *store.DB, ids []string, dir string) ([]string, error) {
+func writeAuditReports(ctx context.Context, db Store, ids []string, dir string) ([]string, error) {
 	var tables []*audit.Table
 	for _, id := range ids {
 		anns, err := db.Annotations(ctx, id)
