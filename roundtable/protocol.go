@@ -267,3 +267,26 @@ func (p *Protocol) String() string {
 	}
 	return p.Name
 }
+
+// Retopic returns p with every survey that asks about old (its question is
+// old) asking about topic instead, so that a table started on another
+// topic than its preset's surveys the topic it was started on. p is left
+// as it is; nil stays nil, and so does a p without such a survey.
+func (p *Protocol) Retopic(old, topic string) *Protocol {
+	if p == nil || old == topic {
+		return p
+	}
+	asks := func(s Step) bool { return s.Scale != nil && s.Scale.Question == old }
+	if !slices.ContainsFunc(p.Round, asks) && !slices.ContainsFunc(p.Final, asks) {
+		return p
+	}
+	q := p.clone()
+	for _, steps := range [][]Step{q.Round, q.Final} {
+		for i := range steps {
+			if asks(steps[i]) {
+				steps[i].Scale.Question = topic
+			}
+		}
+	}
+	return &q
+}

@@ -306,3 +306,22 @@ func TestBriefOfATableThatNeverVotes(t *testing.T) {
 		})
 	}
 }
+
+// Retopic moves the surveys that ask about the old topic to the new one,
+// on a copy: the preset it came from keeps its question.
+func TestRetopicAsksAboutTheNewTopicOnACopy(t *testing.T) {
+	pr := chatroom.Preset(protocol.Settings{Question: "Old."})
+	got := pr.Retopic("Old.", "New.")
+	if q := got.Final[1].Scale.Question; q != "New." {
+		t.Errorf("the copy surveys %q", q)
+	}
+	if q := pr.Final[1].Scale.Question; q != "Old." {
+		t.Errorf("the preset now surveys %q", q)
+	}
+	if other := pr.Retopic("Another.", "New."); other != pr {
+		t.Error("a protocol with no survey of the old topic was copied")
+	}
+	if (*roundtable.Protocol)(nil).Retopic("a", "b") != nil {
+		t.Error("nil did not stay nil")
+	}
+}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
@@ -73,6 +75,39 @@ func TestTablePresetRefusesAgentsThatCannotPlayIt(t *testing.T) {
 			t.Errorf("%s: %v", c.body, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+}
+
+// A built-in protocol table started on a topic of one's own surveys that
+// topic, not the preset's (before, the chatroom and dyads tables made from
+// the web lobby's form kept the preset's question); the panel's question
+// about its items is not its topic and stays.
+func TestLiveProtocolTablesSurveyTheTopicTheyStartOn(t *testing.T) {
+	d, db, stop := embeddedService(t)
+	want := map[string]string{} // topic -> question
+	for _, preset := range []string{"chatroom", "dyads", "panel"} {
+		topic := "Pizza is a vegetable (" + preset + ")."
+		want[topic] = topic
+		d.command(bottest.Alice, d.ch, "start", map[string]string{"preset": preset, "topic": topic})
+		d.sees(bottest.Alice, "started in its own thread")
+	}
+	want["Pizza is a vegetable (panel)."] = "How good a fit is each candidate?"
+	stop()
+	sums, err := db.Tables(context.Background())
+	if err != nil || len(sums) != 3 {
+		t.Fatalf("%d tables, %v", len(sums), err)
+	}
+	for _, sum := range sums {
+		evs, err := db.Load(context.Background(), sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := evs[0].Data.(roundtable.TableCreated).Config
+		for st := range cfg.Protocol.Steps() {
+			if st.Scale != nil && st.Scale.Question != want[cfg.Task.Topic] {
+				t.Errorf("the table on %q surveys %q, want %q", cfg.Task.Topic, st.Scale.Question, want[cfg.Task.Topic])
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"math"
 	"sync"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/readability"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
+	deliberation "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 )
@@ -118,13 +120,13 @@ func score(s *roundtable.State, t *report.Table) error {
 		if err != nil {
 			return fmt.Errorf("rebuild the exchange task: %w", err)
 		}
-		ms := measureExchange(task, s)
+		ms := deliberation.MeasureExchange(task, s)
 		series, scale, t.Scalars = ms.Series["U"], 100, ms.Scalars
 	case "recommendation":
 		if _, err := recommend.CaseOf(s.Config.Task); err != nil {
 			return fmt.Errorf("score: %w", err)
 		}
-		series = measureRecommend(nil, s).Series["abs_error"]
+		series = deliberation.MeasureRecommend(nil, s).Series["abs_error"]
 	}
 	for r := 1; r <= len(s.Rounds) && r <= len(series); r++ {
 		t.Perf = append(t.Perf, series[r-1]/scale)

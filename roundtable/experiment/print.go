@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+
 	"io"
 	"maps"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	deliberation "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -204,7 +206,7 @@ func printFailureKinds(w io.Writer, rules []vote.Rule, rep Report) {
 	for _, r := range rules {
 		sc := rep.Rules[string(r)].Summary.Scalars
 		var parts []string
-		for _, k := range failureKinds() {
+		for _, k := range deliberation.FailureKinds() {
 			if st, ok := sc["failed/"+k]; ok && st.Mean > 0 {
 				parts = append(parts, fmt.Sprintf("%s %.2f", k, st.Mean))
 			}

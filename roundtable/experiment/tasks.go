@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	deliberation "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
@@ -78,7 +79,7 @@ func (p utilityPlan) agents(task roundtable.Task, ps []roundtable.Participant) (
 }
 
 func (utilityPlan) measure(t roundtable.Task, s *roundtable.State) sim.Measures {
-	return measureExchange(t, s)
+	return deliberation.MeasureExchange(t, s)
 }
 
 // seats names k seats agent-1 .. agent-k played by agents of the kind.
@@ -156,7 +157,7 @@ type textPlan struct {
 func (p textPlan) task(int, int64) (roundtable.Task, error) { return p.topic, nil }
 
 func (textPlan) measure(t roundtable.Task, s *roundtable.State) sim.Measures {
-	return measureText(t, s)
+	return deliberation.MeasureText(t, s)
 }
 
 type exchangeModelPlan struct {
@@ -167,7 +168,7 @@ type exchangeModelPlan struct {
 func (p exchangeModelPlan) task(int, int64) (roundtable.Task, error) { return p.econ, nil }
 
 func (exchangeModelPlan) measure(t roundtable.Task, s *roundtable.State) sim.Measures {
-	return measureExchange(t, s)
+	return deliberation.MeasureExchange(t, s)
 }
 
 type recommendModelPlan struct {
@@ -178,7 +179,7 @@ type recommendModelPlan struct {
 func (p recommendModelPlan) task(i int, _ int64) (roundtable.Task, error) { return p.data.task(i), nil }
 
 func (recommendModelPlan) measure(t roundtable.Task, s *roundtable.State) sim.Measures {
-	return measureRecommend(t, s)
+	return deliberation.MeasureRecommend(t, s)
 }
 
 // recommendBaseline runs recommendation tables with model-free agents
@@ -211,7 +212,7 @@ func (p baselinePlan) agents(task roundtable.Task, ps []roundtable.Participant) 
 }
 
 func (baselinePlan) measure(t roundtable.Task, s *roundtable.State) sim.Measures {
-	return measureRecommend(t, s)
+	return deliberation.MeasureRecommend(t, s)
 }
 
 // recommendData is the data of a recommendation sim: the cases and the

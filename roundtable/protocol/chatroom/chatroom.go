@@ -106,3 +106,25 @@ func Record(pr *roundtable.Protocol, s protocol.Settings) *roundtable.Protocol {
 	pr.Params["complement"] = s.Complement
 	return pr
 }
+
+// LiveTables implements protocol.Live: three personas that keep their
+// stance, one agreeing, one neutral, one disagreeing.
+func (definition) LiveTables() []protocol.LiveTable {
+	q := "Cities should ban cars from their centres."
+	return []protocol.LiveTable{{Name: Name, Title: "Chatroom: one speaker at a time", Task: roundtable.TaskSpec{Kind: "text", Topic: q}, Rounds: 6,
+		EarlyStop: roundtable.StopNever, Schedule: Preset(protocol.Settings{Question: q}),
+		Seats: protocol.BotSeats(Name, [3]string{"Pat (agrees)", "persona", "strongly agree"}, [3]string{"Sam (neutral)", "persona", "neutral"},
+			[3]string{"Lee (disagrees)", "persona", "strongly disagree"})}}
+}
+
+// CheckLive refuses what belongs to the agents at a live table (the
+// chatroom's and its questionnaire's): their memory and their persona.
+func (Headless) CheckLive(s protocol.Settings) error {
+	if s.ContextChars != 0 {
+		return fmt.Errorf("%s: a live table's agents keep the memory of their [[agent]] preset (context_chars there)", s.Field("context_chars"))
+	}
+	if s.Complement != "" {
+		return fmt.Errorf("%s: a live table's agents take their persona from their [[agent]] preset; write the complement into its stance or background", s.Field("complement"))
+	}
+	return nil
+}

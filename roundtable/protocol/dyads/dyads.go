@@ -149,3 +149,27 @@ func record(pr *roundtable.Protocol, s protocol.Settings) *roundtable.Protocol {
 	}
 	return pr
 }
+
+// LiveTables implements protocol.Live: four DeGroot agents from -2 to 2
+// on a claim.
+func (definition) LiveTables() []protocol.LiveTable {
+	q := "The Great Wall of China is visible from space with the naked eye."
+	return []protocol.LiveTable{{Name: Name, Title: "Dyads: opinions in pairs", Task: roundtable.TaskSpec{Kind: "text", Topic: q}, Rounds: 12,
+		EarlyStop: roundtable.StopNever, Schedule: Preset(protocol.Settings{Question: q}),
+		Seats: protocol.BotSeats(Name, [3]string{"Ada (DeGroot)", "degroot", "-2"}, [3]string{"Ben (DeGroot)", "degroot", "-1"},
+			[3]string{"Cy (DeGroot)", "degroot", "1"}, [3]string{"Dee (DeGroot)", "degroot", "2"})}}
+}
+
+// CheckLive refuses what belongs to the agents at a live table: their
+// memory, their closed world, and their persona (no-role-play).
+func (definition) CheckLive(s protocol.Settings) error {
+	switch {
+	case s.Memory != "" && s.Memory != MemoryCumulative:
+		return fmt.Errorf("%s: a live table's agents keep the memory of their [[agent]] preset (memory = \"reflective\" there)", s.Field("memory"))
+	case s.ClosedWorld:
+		return fmt.Errorf("%s: a live table's agents take their persona from their [[agent]] preset; write the restriction into its background", s.Field("closed_world"))
+	case s.Control == ControlNoRolePlay:
+		return fmt.Errorf("%s: no-role-play removes the agents' personas, which a live table takes from [[agent]] presets; use no-interaction, and agents without background", s.Field("control"))
+	}
+	return nil
+}

@@ -95,3 +95,12 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 // Grid implements protocol.Gridded: the alpha × tolerance grid of
 // Sentimental Agents' cognitive-bias figures.
 func (definition) Grid(s protocol.Settings) ([]protocol.Cell, error) { return protocol.Grid(s) }
+
+// LiveTables implements protocol.Live: two evaluators rate three
+// candidates.
+func (definition) LiveTables() []protocol.LiveTable {
+	return []protocol.LiveTable{{Name: Name, Title: "Panel: rate three candidates",
+		Task: roundtable.TaskSpec{Kind: "text", Topic: "Which candidate should we hire as data engineer?"}, Rounds: 5, EarlyStop: roundtable.StopNever,
+		Schedule: Preset(protocol.Settings{Question: "How good a fit is each candidate?", Items: []string{"Ann", "Ben", "Cy"}, Tolerance: 1e-3}),
+		Seats:    protocol.BotSeats(Name, [3]string{"Judge Reyes", "evaluator", ""}, [3]string{"Judge Okafor", "evaluator", ""})}}
+}

@@ -1,4 +1,4 @@
-package experiment
+package deliberation
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 // exchangeRounds are the rounds at which the paper reports U and AUC.
 func exchangeRounds() []int { return []int{3, 5, 10} }
 
-// measureExchange: the utility U after each round in percent of U_max,
+// MeasureExchange: the utility U after each round in percent of U_max,
 // the paper's Table 1 figures, and the share of tables decided.
-func measureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
+func MeasureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
 	m := t.(*exchange.Task).Measure(s)
 	rounds := s.Config.Rounds
 	u := make([]float64, rounds)
@@ -37,14 +37,14 @@ func measureExchange(t roundtable.Task, s *roundtable.State) sim.Measures {
 	if m.Proposals == 0 {
 		sc["rationality"] = math.NaN()
 	}
-	out := sim.Measures{Series: map[string][]float64{"U": u, "coverage": coverage(s)}, Scalars: sc}
+	out := sim.Measures{Series: map[string][]float64{"U": u, "coverage": Coverage(s)}, Scalars: sc}
 	addFormatErrors(out, s)
 	return out
 }
 
-// measureText: whether a decision stands after each round, the first
+// MeasureText: whether a decision stands after each round, the first
 // round of agreement, and format errors per agent and phase.
-func measureText(_ roundtable.Task, s *roundtable.State) sim.Measures {
+func MeasureText(_ roundtable.Task, s *roundtable.State) sim.Measures {
 	first := math.NaN()
 	for r, rr := range s.Rounds {
 		if rr.Tally != nil && rr.Tally.Winner != "" {
@@ -52,15 +52,15 @@ func measureText(_ roundtable.Task, s *roundtable.State) sim.Measures {
 			break
 		}
 	}
-	cov := coverage(s)
+	cov := Coverage(s)
 	m := sim.Measures{Series: map[string][]float64{"decided": cov, "coverage": cov}, Scalars: map[string]float64{"first_agreement": first}}
 	addFormatErrors(m, s)
 	return m
 }
 
-// measureRecommend: the error of the decision in force after each round
+// MeasureRecommend: the error of the decision in force after each round
 // (a round with nothing decided counts as the "always 4" prediction).
-func measureRecommend(_ roundtable.Task, s *roundtable.State) sim.Measures {
+func MeasureRecommend(_ roundtable.Task, s *roundtable.State) sim.Measures {
 	c, err := recommend.CaseOf(s.Config.Task) // from the log: an export re-scores the same way
 	if err != nil {
 		return sim.Measures{Scalars: map[string]float64{"format_errors": math.NaN()}}
@@ -76,16 +76,16 @@ func measureRecommend(_ roundtable.Task, s *roundtable.State) sim.Measures {
 		}
 		abs[r], sq[r] = math.Abs(pred-truth), (pred-truth)*(pred-truth)
 	}
-	m := sim.Measures{Series: map[string][]float64{"abs_error": abs, "sq_error": sq, "coverage": coverage(s)}, Scalars: map[string]float64{}}
+	m := sim.Measures{Series: map[string][]float64{"abs_error": abs, "sq_error": sq, "coverage": Coverage(s)}, Scalars: map[string]float64{}}
 	addFormatErrors(m, s)
 	return m
 }
 
-// coverage is, per round, 1 when a decision is in force after the round
+// Coverage is, per round, 1 when a decision is in force after the round
 // and 0 before the first one; a table that ended early keeps its last
 // value. Its mean over tables is the share of tables with a decision by
 // round r, the complement of the paper's Figure 2 ("not yet agreed").
-func coverage(s *roundtable.State) []float64 {
+func Coverage(s *roundtable.State) []float64 {
 	out := make([]float64, s.Config.Rounds)
 	for r := range out {
 		switch {
@@ -110,20 +110,48 @@ func addFormatErrors(m sim.Measures, s *roundtable.State) {
 	addFailureKinds(m, s)
 }
 
-// failureKinds are the kinds of failed actions: a model or transport
+// FailureKinds are the kinds of failed actions: a model or transport
 // error, no answer in time, an answer invalid twice, an answer cut at the
 // token limit, a refusal.
-func failureKinds() []string { return []string{"error", "timeout", "format", "length", "refusal"} }
+func FailureKinds() []string { return []string{"error", "timeout", "format", "length", "refusal"} }
 
 // addFailureKinds counts a table's failed actions by kind, every kind
 // present (zero included) so that means over tables are per table.
 func addFailureKinds(m sim.Measures, s *roundtable.State) {
-	for _, k := range failureKinds() {
+	for _, k := range FailureKinds() {
 		m.Scalars["failed/"+k] = 0
 	}
 	for _, r := range s.Rounds {
 		for _, f := range r.Failures {
 			m.Scalars["failed/"+f.Kind]++
 		}
+	}
+}
+
+// Units are the units of RoundTable's figures. Keys ending in "/*" cover
+// a family (format_errors/<participant>/<phase>).
+func Units() map[string]string {
+	return map[string]string{
+		"U":               "percent of U_max, after each round",
+		"U@3":             "percent of U_max",
+		"U@5":             "percent of U_max",
+		"U@10":            "percent of U_max",
+		"U_final":         "percent of U_max",
+		"AUC@3":           "sum over rounds 1..3 of U_r/U_max (a fraction per round, 0..3)",
+		"AUC@5":           "sum over rounds 1..5 of U_r/U_max (0..5)",
+		"AUC@10":          "sum over rounds 1..10 of U_r/U_max (0..10)",
+		"AUC@3_mean":      "percent of U_max, mean over rounds 1..3 (as the paper prints AUC)",
+		"AUC@5_mean":      "percent of U_max, mean over rounds 1..5",
+		"AUC@10_mean":     "percent of U_max, mean over rounds 1..10",
+		"rationality":     "percent of proposals",
+		"fairness":        "percent (min over max utility under the last decision)",
+		"rigidity":        "percent of the rounds that had a vote",
+		"coverage":        "share of tables (0..1) with a decision in force after each round",
+		"decided":         "share of tables (0..1) with a decision in force after each round",
+		"first_agreement": "round number (1-based) of the first accepted proposal",
+		"abs_error":       "stars, absolute error of the decision in force (always 4 while none), after each round",
+		"sq_error":        "stars squared, after each round (RMSE is the square root of its mean)",
+		"format_errors":   "count per table",
+		"format_errors/*": "count per table, for one participant and phase",
 	}
 }
