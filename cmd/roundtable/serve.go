@@ -18,6 +18,7 @@ import (
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/task"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -59,7 +60,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer db.Close()
-	serveBackups(ctx, db, a.logger())
+	db.ServeBackups(ctx, a.logger())
 	m, err := a.newMinds(cfg, llmFlags{}, mindOptions{seats: cfg.maxTableAgents(), live: true})
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		return err
 	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
+	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {
@@ -183,7 +184,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 		return nil, nil, err
 	}
 	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
-		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log, Task: liveTask}, db)
+		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log, Task: task.Live}, db)
 	return append(out, w), w, nil
 }
 

@@ -204,7 +204,7 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	}
 	bctx, stopBackups := context.WithCancel(cmd.Context())
 	defer stopBackups()
-	serveBackups(bctx, db, a.logger())
+	db.ServeBackups(bctx, a.logger())
 	bar := a.progress(exp.Tables())
 	rep, err := exp.Run(ctx, db, roundtable.SystemClock{}, func() { _ = bar.Add(1) })
 	if err != nil {
@@ -233,7 +233,7 @@ func (a *App) simMinds(cfg Config, f simFlags) (*minds, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(m.clients) == 0 {
+	if m.eps.Len() == 0 {
 		return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
 	}
 	a.minds = m
@@ -250,7 +250,7 @@ func (a *App) progress(total int) *progressbar.ProgressBar {
 
 // printUsage reports the tokens and estimated cost per endpoint.
 func printUsage(w io.Writer, m *minds) {
-	for name, u := range m.usage() {
+	for name, u := range m.eps.Usage() {
 		fmt.Fprintf(w, "llm %s: %d calls (%d failed, %d retries), %d prompt + %d completion tokens (%d cached)",
 			name, u.Calls, u.Failures, u.Retries, u.PromptTokens, u.CompletionTokens, u.CachedTokens)
 		if u.Cost > 0 {

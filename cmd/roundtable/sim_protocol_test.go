@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 )
 
 func onlyResult(t *testing.T, rep experiment.Report) map[string]float64 {

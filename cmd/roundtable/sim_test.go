@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 

@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-
 	"io"
 	"maps"
 	"math"

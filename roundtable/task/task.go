@@ -1,4 +1,7 @@
-package main
+// Package task builds a live table's task from the spec its log records:
+// the free-text task, or the exchange economy (package exchange). The
+// recommendation task runs headless only (package experiment).
+package task
 
 import (
 	"fmt"
@@ -7,10 +10,10 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 )
 
-// liveTask builds the task of a live table from its recorded spec. It must
-// give the same task for the same spec: tables are rebuilt from their logs
-// after a restart.
-func liveTask(spec roundtable.TaskSpec, seats int) (roundtable.Task, error) {
+// Live builds the task of a live table from its recorded spec and its
+// seats. It gives the same task for the same spec: tables are rebuilt from
+// their logs after a restart.
+func Live(spec roundtable.TaskSpec, seats int) (roundtable.Task, error) {
 	switch spec.Kind {
 	case "text", "":
 		if spec.Topic == "" {

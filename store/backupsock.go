@@ -1,8 +1,7 @@
-package main
+package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,22 +9,22 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/roundtable-ai/roundtable/store"
 )
 
-// A running serve or sim holds the database's file lock, so another
-// process cannot open it. It therefore listens on a unix socket beside the
+// A running process holds the database's file lock, so another process
+// cannot open it. It therefore listens on a unix socket beside the
 // database (mode 0600: only the same user) and streams a consistent hot
-// copy to whoever connects; `roundtable backup` uses it when the file is
-// locked.
+// copy to whoever connects (ServeBackups); BackupFrom uses it when the
+// file is locked.
 
 // backupSocket is the socket path of a database.
 func backupSocket(dbPath string) string { return dbPath + ".backup.sock" }
 
-// serveBackups starts answering backup requests, until ctx is done. The
-// socket listens when it returns.
-func serveBackups(ctx context.Context, db *store.DB, log *slog.Logger) {
+// ServeBackups starts answering backup requests on the database's backup
+// socket, until ctx is done: each connection gets a consistent copy
+// (Backup). The socket listens when it returns; where it cannot, the
+// process runs on without it, and says so in log.
+func (db *DB) ServeBackups(ctx context.Context, log *slog.Logger) {
 	path := backupSocket(db.Path())
 	_ = os.Remove(path) // a stale socket of a killed process
 	l, err := net.Listen("unix", path)
@@ -57,8 +56,10 @@ func serveBackups(ctx context.Context, db *store.DB, log *slog.Logger) {
 	}()
 }
 
-// backupViaSocket copies the database held by another roundtable process.
-func backupViaSocket(ctx context.Context, dbPath, dst string) error {
+// BackupFrom copies the database at dbPath, which another process holds
+// and serves backups of (ServeBackups), to the file dst: the copy is
+// checked before it replaces dst.
+func BackupFrom(ctx context.Context, dbPath, dst string) error {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", backupSocket(dbPath))
 	if err != nil {
@@ -86,7 +87,7 @@ func backupViaSocket(ctx context.Context, dbPath, dst string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	// The copy must open as a database before it replaces anything.
-	db, err := store.Open(tmp.Name(), store.Options{ReadOnly: true, LockTimeout: time.Second})
+	db, err := Open(tmp.Name(), Options{ReadOnly: true, LockTimeout: time.Second})
 	if err != nil {
 		return fmt.Errorf("backup: the copy does not open: %w", err)
 	}
@@ -97,6 +98,3 @@ func backupViaSocket(ctx context.Context, dbPath, dst string) error {
 	}
 	return os.Rename(tmp.Name(), dst)
 }
-
-// isLocked reports whether err says another process holds the database.
-func isLocked(err error) bool { return errors.Is(err, store.ErrLocked) }
