@@ -28,10 +28,30 @@ type ProtocolSettings struct {
 	// instruction in a language-model persona; for the offline dyads
 	// agents, an update weight that falls with disagreement.
 	ConfirmationBias string `toml:"confirmation_bias"`
-	DyadSettings
-	ChatroomSettings
+	// Control is none, no-interaction (nobody writes; each step one drawn
+	// agent reports its belief) or no-role-play (no-interaction, and the
+	// agents have no persona or initial belief): dyads.
+	Control string `toml:"control"`
+	// Memory is cumulative (every experience kept) or reflective (a compact
+	// summary rewritten after each experience): dyads.
+	Memory string `toml:"memory"`
+	// Framing is true or false when the claim is one of the built-in
+	// claims (Claim) or labels a given question; "" for none: dyads.
+	Framing string `toml:"framing"`
+	// Claim names a built-in claim (dyads.Claims); its framing gives the
+	// question.
+	Claim string `toml:"claim"`
+	// ClosedWorld tells language-model personas they cannot look anything
+	// up (the paper's closed-world restriction): dyads.
+	ClosedWorld bool `toml:"closed_world"`
+	// Complement is a chatroom statement's complement: personas below
+	// neutral agree with it rather than disagree with the statement.
+	Complement string `toml:"complement"`
+	// ContextChars is each chatroom model agent's memory: the recent
+	// messages that fit in this many characters (0: the agent's default).
+	ContextChars int `toml:"context_chars"`
 	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
-	// than one value runs the panel over their grid (panel_grid.go).
+	// than one value runs the panel over their grid (protocol.Grid).
 	Alphas     []float64 `toml:"-"`
 	Tolerances []float64 `toml:"-"`
 }
@@ -39,7 +59,7 @@ type ProtocolSettings struct {
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", DyadSettings: dyadDefaults()}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
@@ -54,8 +74,13 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.Float64Var(&p.Mu, "mu", 0, "dyads: Deffuant mu (default 0.3)")
 	fl.Float64Var(&p.Epsilon, "epsilon", 0, "dyads: Deffuant confidence bound epsilon (default 1)")
 	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "dyads: none, weak or strong confirmation bias (an instruction to a model; a weight falling with disagreement offline) (default none)")
-	p.DyadSettings.register(fl)
-	p.ChatroomSettings.register(fl)
+	fl.StringVar(&p.Control, "control", "", "dyads: none, no-interaction (each step one drawn agent reports, nobody writes) or no-role-play (no interaction, no persona) (default none)")
+	fl.StringVar(&p.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
+	fl.StringVar(&p.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
+	fl.BoolVar(&p.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
+	fl.StringVar(&p.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
+	fl.StringVar(&p.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
+	fl.IntVar(&p.ContextChars, "context-chars", 0, "chatroom: a model agent's memory, the recent messages that fit in this many characters (default 16000)")
 }
 
 // fill takes unset flags from the config.
@@ -71,8 +96,13 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "epsilon", &p.Epsilon, c.Epsilon)
 	pick(changed, "items", &p.Items, c.Items)
 	pick(changed, "two-way", &p.TwoWay, c.TwoWay)
-	p.DyadSettings.fill(changed, c.DyadSettings)
-	p.ChatroomSettings.fill(changed, c.ChatroomSettings)
+	pick(changed, "control", &p.Control, c.Control)
+	pick(changed, "memory", &p.Memory, c.Memory)
+	pick(changed, "framing", &p.Framing, c.Framing)
+	pick(changed, "claim", &p.Claim, c.Claim)
+	pick(changed, "closed-world", &p.ClosedWorld, c.ClosedWorld)
+	pick(changed, "complement", &p.Complement, c.Complement)
+	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
 }
 
 // pick sets *dst to the configured v unless the flag name was given.
@@ -118,69 +148,4 @@ type panelFlags struct {
 func (p *panelFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&p.roles, "roles", nil, "panel: the judges' roles, comma-separated, one per agent (default CFO, VP of Engineering, Plant Manager, ...); each judge's mental model of self is made from its role")
 	fl.StringVar(&p.itemDir, "item-dir", "", "panel: a directory with one text file per item (NAME.txt or NAME.md), the item's source document, shown to the judges and used for defensibility; its files name the items unless --items is given")
-}
-
-// DyadSettings are the conditions of Opinion dynamics beyond the update
-// rule: the controls, the memory policy and the framing of the claim.
-type DyadSettings struct {
-	// Control is none, no-interaction (nobody writes; each step one drawn
-	// agent reports its belief) or no-role-play (no-interaction, and the
-	// agents have no persona or initial belief).
-	Control string `toml:"control"`
-	// Memory is cumulative (every experience kept) or reflective (a compact
-	// summary rewritten after each experience).
-	Memory string `toml:"memory"`
-	// Framing is true or false when the claim is one of the built-in
-	// claims (Claim) or labels a given --question; "" for none.
-	Framing string `toml:"framing"`
-	// Claim names a built-in claim (see claims); its framing gives the
-	// question.
-	Claim string `toml:"claim"`
-	// ClosedWorld tells language-model personas they cannot look anything
-	// up (the paper's closed-world restriction). Model-free agents are
-	// closed-world by construction.
-	ClosedWorld bool `toml:"closed_world"`
-}
-
-func dyadDefaults() DyadSettings {
-	return DyadSettings{Control: dyads.ControlNone, Memory: dyads.MemoryCumulative}
-}
-
-func (d *DyadSettings) register(fl *pflag.FlagSet) {
-	fl.StringVar(&d.Control, "control", "", "dyads: none, no-interaction (each step one drawn agent reports, nobody writes) or no-role-play (no interaction, no persona) (default none)")
-	fl.StringVar(&d.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
-	fl.StringVar(&d.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
-	fl.BoolVar(&d.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
-	fl.StringVar(&d.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
-}
-
-func (d *DyadSettings) fill(changed func(string) bool, c DyadSettings) {
-	pick(changed, "control", &d.Control, c.Control)
-	pick(changed, "memory", &d.Memory, c.Memory)
-	pick(changed, "framing", &d.Framing, c.Framing)
-	pick(changed, "claim", &d.Claim, c.Claim)
-	pick(changed, "closed-world", &d.ClosedWorld, c.ClosedWorld)
-}
-
-// ChatroomSettings are the persona and memory settings of Conversational
-// bias's language-model chatroom agents (sim --agent llm).
-type ChatroomSettings struct {
-	// Complement is the statement's complement: personas below neutral
-	// agree with it rather than disagree with the statement. "" derives
-	// "It is not the case that ...".
-	Complement string `toml:"complement"`
-	// ContextChars is each model agent's context window for the chat: the
-	// recent messages that fit in this many characters, oldest dropped
-	// first (0: agent.DefaultContextChars).
-	ContextChars int `toml:"context_chars"`
-}
-
-func (c *ChatroomSettings) register(fl *pflag.FlagSet) {
-	fl.StringVar(&c.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
-	fl.IntVar(&c.ContextChars, "context-chars", 0, "chatroom: a model agent's memory, the recent messages that fit in this many characters (default 16000)")
-}
-
-func (c *ChatroomSettings) fill(changed func(string) bool, cfg ChatroomSettings) {
-	pick(changed, "complement", &c.Complement, cfg.Complement)
-	pick(changed, "context-chars", &c.ContextChars, cfg.ContextChars)
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -96,35 +95,12 @@ func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	if !set("agent") {
 		f.agent = "" // the task's or the protocol's own
 	}
-	if !set("agents") {
-		f.agents = c.Agents
-	}
-	if !set("rounds") {
-		f.rounds = c.Rounds
-	}
-	if !set("runs") {
-		f.runs = c.Runs
-	}
-	if !set("seed") {
-		f.seed = c.Seed
-	}
-	if !set("concurrency") {
-		f.concurrency = c.Concurrency
-	}
-	if f.concurrency == 0 {
-		// Utility agents cost little CPU: what bounds them is the fsync of
-		// every commit, which more tables in flight share (bbolt batches
-		// concurrent writers). Model agents wait on their endpoint, whose
-		// own limits bound the requests in flight.
-		perCPU := 16
-		if f.agent == "llm" {
-			perCPU = 4
-		}
-		f.concurrency = perCPU * runtime.GOMAXPROCS(0)
-	}
-	if !set("phase-timeout") {
-		f.phaseTimeout = time.Duration(c.PhaseTimeout)
-	}
+	pick(set, "agents", &f.agents, c.Agents)
+	pick(set, "rounds", &f.rounds, c.Rounds)
+	pick(set, "runs", &f.runs, c.Runs)
+	pick(set, "seed", &f.seed, c.Seed)
+	pick(set, "concurrency", &f.concurrency, c.Concurrency)
+	pick(set, "phase-timeout", &f.phaseTimeout, time.Duration(c.PhaseTimeout))
 }
 
 func (f simFlags) rules() ([]vote.Rule, error) {

@@ -9,6 +9,7 @@ package experiment
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -106,7 +107,7 @@ func (e *Experiment) spec(d *Design, rule vote.Rule, tc roundtable.Config) sim.S
 		Name:        fmt.Sprintf("%s-%s-k%d-r%d-s%d", d.Name, rule, o.Agents, o.Rounds, o.Seed),
 		Runs:        o.Runs,
 		Seed:        o.Seed,
-		Concurrency: o.Concurrency,
+		Concurrency: e.concurrency(),
 		Timeout:     o.PhaseTimeout,
 		Measure:     d.plan.measure,
 		Logger:      o.Logger,
@@ -131,6 +132,21 @@ func (e *Experiment) spec(d *Design, rule vote.Rule, tc roundtable.Config) sim.S
 			return sim.Table{Task: task, Config: cfg, Agents: agents}, nil
 		},
 	}
+}
+
+// concurrency is how many tables run at once: the options', else 16 per
+// CPU, or 4 per CPU with language models. Model-free agents cost little
+// CPU: what bounds them is the fsync of every commit, which more tables in
+// flight share (bbolt batches concurrent writers). Model agents wait on
+// their endpoint, whose own limits bound the requests in flight.
+func (e *Experiment) concurrency() int {
+	if e.opt.Concurrency > 0 {
+		return e.opt.Concurrency
+	}
+	if e.agent == "llm" {
+		return 4 * runtime.GOMAXPROCS(0)
+	}
+	return 16 * runtime.GOMAXPROCS(0)
 }
 
 // eachSeat is the agents of a table: the agent of returns for each

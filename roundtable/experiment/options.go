@@ -26,7 +26,7 @@ type Options struct {
 	Tie                  vote.TiePolicy
 	EarlyStop            roundtable.EarlyStop
 	Quorum               int
-	Concurrency          int
+	Concurrency          int // tables at once; 0: 16 per CPU, 4 per CPU with language models
 	PhaseTimeout         time.Duration
 	// Protocol is the schedule and its conditions; its Protocol "" is
 	// RoundTable's, whose tables play Task.
