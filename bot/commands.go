@@ -126,7 +126,9 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 	}
 	cfg.Participants = append([]roundtable.Participant(nil), cfg.Participants...)
 	if t := strings.TrimSpace(opt["topic"]); t != "" {
-		cfg.Task = roundtable.TaskSpec{Kind: "text", Topic: clip(t, 1000)}
+		topic := clip(t, 1000)
+		cfg.Protocol = cfg.Protocol.Retopic(cfg.Task.Topic, topic) // a preset's survey of its topic asks about this one
+		cfg.Task = roundtable.TaskSpec{Kind: "text", Topic: topic}
 	}
 	if cfg.Task.Kind == "" || (cfg.Task.Kind == "text" && cfg.Task.Topic == "") {
 		return cfg, nil, roundtable.Errorf(roundtable.Invalid, "say what the table decides: topic:<question>, or preset:<name>")

@@ -48,7 +48,8 @@ func (p *Platform) selfModels(ctx context.Context, roomID string, viewer roundta
 }
 
 // keepsModels reports whether the table's agents restate mental models of
-// self: a panel protocol's do.
+// self: those of a protocol whose briefing asks for them (the panel's).
 func keepsModels(st *roundtable.State) bool {
-	return st.Config.Protocol != nil && st.Config.Protocol.Name == roundtable.ProtocolPanel
+	b, ok := st.Config.Protocol.Briefing()
+	return ok && b.SelfModel
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -206,7 +207,7 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if c.Protocol, err = t.ProtocolSettings.protocol(key + ".protocol"); err != nil {
 		return c, err
 	}
-	if err := t.ProtocolSettings.liveCheck(key); err != nil {
+	if err := protocol.CheckLive(t.ProtocolSettings.settings(key + ".protocol")); err != nil {
 		return c, err
 	}
 	if c.Protocol != nil && c.Task.Topic == "" {

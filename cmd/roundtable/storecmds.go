@@ -92,13 +92,9 @@ events (who acted, not what), and private reasoning is left out.`,
 			err = a.readStore(dbPath, func(db *store.DB) error {
 				ids := []string{table}
 				if table == "" {
-					list, err := db.Tables(cmd.Context())
-					if err != nil {
+					var err error
+					if ids, err = tableIDs(cmd.Context(), db); err != nil {
 						return err
-					}
-					ids = ids[:0]
-					for _, s := range list {
-						ids = append(ids, s.ID)
 					}
 				}
 				for _, id := range ids {
@@ -170,8 +166,8 @@ process over a private socket beside the database, so tables keep running.`,
 			}
 			db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 			switch {
-			case isLocked(err):
-				err = backupViaSocket(cmd.Context(), src, dst)
+			case errors.Is(err, store.ErrLocked):
+				err = store.BackupFrom(cmd.Context(), src, dst)
 			case err == nil:
 				err = db.BackupFile(cmd.Context(), dst)
 				db.Close()

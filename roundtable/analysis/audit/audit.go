@@ -12,17 +12,18 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
 )
 
 // SelfReportInstrument names the annotations that held people's private
 // self-reports in logs written before self-reports became survey answers
-// (SurveyAnswered events): Model is "self:" + the participant's ID, so
+// (SurveyAnswered events): Model is SelfReportModel(participant), so
 // each participant has one report per round, and Result is a SelfReport.
 // Build still reads them, so old audits analyse as before.
 const SelfReportInstrument = "self-report"
 
 // SelfReportModel is the Model of participant's self-report annotations.
-func SelfReportModel(participant string) string { return "self:" + participant }
+func SelfReportModel(participant string) string { return export.SelfReportPrefix + participant }
 
 // OwnSelfReports returns anns without the self-report annotations of
 // anyone but participant who: what a view other than the organiser's

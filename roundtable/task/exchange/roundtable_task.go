@@ -34,6 +34,22 @@ func NewTask(k int, preset Preset) (*Task, error) {
 	return &Task{Econ: e, Preset: preset}, nil
 }
 
+// FromSpec rebuilds the economy a table recorded in its task spec: the
+// spec's "seats" parameter (else seats) agents with its "preset"
+// preferences. The same spec gives the same economy, so a table rebuilt
+// from its log after a restart, or analyzed later, plays and scores as it
+// did.
+func FromSpec(spec roundtable.TaskSpec, seats int) (*Task, error) {
+	if v := spec.Params["seats"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 {
+			return nil, fmt.Errorf("seats: %q is not a number of at least 2", v)
+		}
+		seats = n
+	}
+	return NewTask(seats, Preset(spec.Params["preset"]))
+}
+
 // Seats is the number of participants the economy has utilities for.
 func (t *Task) Seats() int { return t.Econ.K }
 
