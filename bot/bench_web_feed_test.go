@@ -38,6 +38,8 @@ import (
 //	cpu-us/feed  CPU of the process per update (server and client)
 //	loads/feed   table logs, snapshots and archived rounds read from the
 //	             store per update
+//	heap-MB      heap in use after the updates (the tables, their rooms,
+//	             and what reading them keeps)
 //
 // Run: go test ./bot -run '^$' -bench WebFeed -benchtime 3000x
 // (ROUNDTABLE_BENCH_TABLES scales it; default 3000 tables).
@@ -246,6 +248,7 @@ func (f *feedBench) run(b *testing.B, changed bool) {
 	b.StopTimer()
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/feed")
 	b.ReportMetric(float64(loads)/float64(b.N), "loads/feed")
+	b.ReportMetric(heapInUse(), "heap-MB")
 }
 
 // processCPU is the CPU time the process has used, user and system.

@@ -17,8 +17,8 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// Name is the platform's name: it prefixes the web's channel bindings and
-// participant IDs in the store ("web:<room>", "web:<user>").
+// Name is the platform's name (bot.Platform): the bot service knows the
+// web's rooms and people by it.
 const Name = "web"
 
 // Lobby is the channel where tables are started; each table gets a room
