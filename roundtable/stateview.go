@@ -11,11 +11,12 @@ import (
 // StateFor returns the table's state as viewer v may see it now, by the
 // visibility rule (Viewer.May): what the fold of Visible(log, v) holds,
 // made from the moderator's state, which follows every event, without
-// reading the log. Each ended round is redacted once per viewer (read
-// back from the store the first time if it is archived) and the result
-// is kept until the table changes, so a viewer who asks again, or another
-// viewer who sees the same (an onlooker, anyone not at the table), costs
-// nothing.
+// reading the log. The ended rounds are redacted once per table, as an
+// onlooker sees them, and kept (read back from the store the first time
+// if they are archived); a viewer who sees more of a round than an
+// onlooker (its own reasoning, survey answers or private messages; the
+// organiser's or a researcher's view) keeps its own copy of that round.
+// The rest is redacted at each call.
 //
 // It holds less than the fold where the moderator's bookkeeping cannot
 // tell what v may see: Keys is nil; Latest holds only the proposals of v's
@@ -23,15 +24,12 @@ import (
 // still sealed, where the fold holds the one before); a round's Usage,
 // which sums a participant's calls over the round's phases, is v's own
 // until the round ends. Config.Secret has no key (Secrecy.Public). The
-// state is shared with other callers: read only.
+// ended rounds are shared with other callers: read only.
 func (t *Table) StateFor(ctx context.Context, v Viewer) (*State, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.state
 	v = s.reader(v)
-	if c, ok := t.views.states[v]; ok && c.Seq == s.Seq {
-		return c, nil
-	}
 	g := s.Stage()
 	ended, err := t.endedFor(ctx, v, g)
 	if err != nil {
@@ -46,10 +44,6 @@ func (t *Table) StateFor(ctx context.Context, v Viewer) (*State, error) {
 		}
 		c.Rounds = append(c.Rounds, r)
 	}
-	if t.views.states == nil {
-		t.views.states = map[Viewer]*State{}
-	}
-	t.views.states[v] = c
 	return c, nil
 }
 
@@ -67,37 +61,93 @@ func (s *State) reader(v Viewer) Viewer {
 	return v
 }
 
-// endedFor returns the ended rounds as v may see them at stage g,
-// redacting only the rounds that ended since v's last view (all of them
-// again when the table has ended: a researcher then sees more). The
-// slice is shared with later views (clipped, so appending to it copies).
+// endedFor returns the ended rounds as v may see them at stage g: the
+// onlooker's (kept for the table), or v's own copy from the first round in
+// which v sees more, redacting only the rounds that ended since the last
+// call (all again once the table has ended: a researcher then sees more).
+// The slice is shared with later calls (clipped, so appending copies).
 func (t *Table) endedFor(ctx context.Context, v Viewer, g Stage) ([]RoundRecord, error) {
 	done := endedRounds(t.state)
-	c := t.views.ended[v]
-	if c.final != g.Ended || len(c.rounds) > done {
-		c = endedView{final: g.Ended} // the table ended, or went back (a rollback)
+	base, err := t.ended(ctx, &t.views.onlooker, Viewer{}, g, done, nil)
+	if err != nil || v == (Viewer{}) {
+		return base, err
 	}
-	if len(c.rounds) < done {
-		rs, err := t.loadArchived(ctx, len(c.rounds)+1, done)
+	if t.views.ended == nil {
+		t.views.ended = map[Viewer]*endedView{}
+	}
+	c := t.views.ended[v]
+	if c == nil {
+		c = &endedView{}
+		t.views.ended[v] = c
+	}
+	own, err := t.ended(ctx, c, v, g, done, base)
+	if c.rounds == nil {
+		return base, err // v sees no more than an onlooker
+	}
+	return own, err
+}
+
+// ended brings c, v's ended rounds, up to the first done rounds at stage
+// g and returns them. With base (the onlooker's), c keeps no rounds while
+// v sees no more of them than an onlooker, only how many it checked.
+func (t *Table) ended(ctx context.Context, c *endedView, v Viewer, g Stage, done int, base []RoundRecord) ([]RoundRecord, error) {
+	if c.final != g.Ended || c.n > done {
+		*c = endedView{final: g.Ended} // the table ended, or went back (a rollback)
+	}
+	if c.n < done {
+		rs, err := t.loadArchived(ctx, c.n+1, done)
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range rs {
-			c.rounds = append(c.rounds, r.seenBy(v, g))
+			r = r.seenBy(v, g)
+			if c.rounds == nil && base != nil && r.sameAs(base[c.n]) {
+				c.n++
+				continue
+			}
+			if c.rounds == nil && base != nil {
+				c.rounds = slices.Clone(base[:c.n])
+			}
+			c.rounds = append(c.rounds, r)
+			c.n++
 		}
 	}
-	if t.views.ended == nil {
-		t.views.ended = map[Viewer]endedView{}
-	}
-	t.views.ended[v] = c
 	return slices.Clip(c.rounds), nil
 }
 
-// endedView is a viewer's ended rounds, redacted, and whether they were
-// redacted after the table's end.
+// endedView is a viewer's ended rounds, redacted: the first n rounds, of
+// which rounds holds a copy (nil while they are the onlooker's), and
+// whether they were redacted after the table's end.
 type endedView struct {
 	rounds []RoundRecord
+	n      int
 	final  bool
+}
+
+// sameAs reports whether r, a round as some viewer sees it, shows no more
+// than o, the same round as an onlooker sees it (a viewer sees at least
+// what an onlooker does).
+func (r RoundRecord) sameAs(o RoundRecord) bool {
+	if len(r.Messages) != len(o.Messages) || len(r.Proposals) != len(o.Proposals) || len(r.Surveys) != len(o.Surveys) ||
+		len(r.Skipped) != len(o.Skipped) || len(r.Rejected) != len(o.Rejected) || len(r.Failures) != len(o.Failures) {
+		return false
+	}
+	for i, m := range r.Messages {
+		if (m.Self == nil) != (o.Messages[i].Self == nil) {
+			return false
+		}
+	}
+	for i, p := range r.Proposals {
+		if p.Reasoning != o.Proposals[i].Reasoning {
+			return false
+		}
+	}
+	for i, a := range r.Surveys {
+		if a.Reason != o.Surveys[i].Reason {
+			return false
+		}
+	}
+	return true
 }
 
 // headFor returns s without its rounds as v may see it at stage g. What

@@ -21,8 +21,8 @@ type Decoder interface {
 // phase they belong to. The table's lock guards it; rollback drops it.
 type viewCache struct {
 	history  map[string][]RoundRecord // per viewer: finished rounds as the viewer may see them
-	ended    map[Viewer]endedView     // per Viewer: the same for StateFor (stateview.go)
-	states   map[Viewer]*State        // per Viewer: its latest StateFor, while the table has not changed
+	onlooker endedView                // the same for StateFor, as an onlooker sees them (stateview.go)
+	ended    map[Viewer]*endedView    // per Viewer who sees more than an onlooker: its own
 	decoded  []any
 	decPos   Position
 	decision any
