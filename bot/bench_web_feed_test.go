@@ -56,7 +56,7 @@ func BenchmarkWebFeed(b *testing.B) {
 // feedBench is the server of BenchmarkWebFeed with its tables set up.
 type feedBench struct {
 	side   *browserSide
-	store  *storeReads
+	store  *bottest.Reads
 	tables []feedTable
 }
 
@@ -70,7 +70,7 @@ type feedTable struct {
 func newFeedBench(b *testing.B, n int) *feedBench {
 	db := benchDB(b, b.TempDir(), store.Options{})
 	b.Cleanup(func() { db.Close() })
-	cs := &storeReads{DB: db}
+	cs := &bottest.Reads{DB: db}
 	side := &browserSide{Platform: web.New(web.Config{Addr: "127.0.0.1:0", Secret: []byte("bench secret"), OpenLobby: true}, cs),
 		transport: &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024},
 		browsers:  map[string]*browser{}, joinKeys: map[string]string{}}
@@ -238,12 +238,12 @@ func (f *feedBench) run(b *testing.B, changed bool) {
 			}
 			b.StartTimer()
 		}
-		c0, l0 := processCPU(), f.store.n.Load()
+		c0, l0 := processCPU(), f.store.N()
 		if err := f.feed(ctx, t, j); err != nil {
 			b.Fatal(err)
 		}
 		cpu += processCPU() - c0
-		loads += f.store.n.Load() - l0
+		loads += f.store.N() - l0
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/feed")

@@ -3,46 +3,12 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
-	"sync/atomic"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/store"
 )
-
-// storeReads is a store that counts what is read of tables: logs,
-// snapshots and archived rounds.
-type storeReads struct {
-	*store.DB
-	n atomic.Int64
-}
-
-func (s *storeReads) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.Load(ctx, table)
-}
-
-func (s *storeReads) LoadFrom(ctx context.Context, table string, after uint64) ([]roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.LoadFrom(ctx, table, after)
-}
-
-func (s *storeReads) LoadSnapshot(ctx context.Context, table string) (*roundtable.State, []roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.LoadSnapshot(ctx, table)
-}
-
-func (s *storeReads) LoadRecentSnapshot(ctx context.Context, table string, keep int) (*roundtable.State, []roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.LoadRecentSnapshot(ctx, table, keep)
-}
-
-func (s *storeReads) LoadRounds(ctx context.Context, table string, from, to int) ([]roundtable.RoundRecord, error) {
-	s.n.Add(1)
-	return s.DB.LoadRounds(ctx, table, from, to)
-}
 
 // A table is read from the service's memory. A live table past its
 // snapshots (its early rounds archived in the file) shows each viewer
@@ -54,7 +20,7 @@ func TestTablesAreReadFromTheServicesMemory(t *testing.T) {
 	ctx := context.Background()
 	e := newDeliveryEnv(t)
 	e.stop()
-	reads := &storeReads{DB: e.db}
+	reads := &bottest.Reads{DB: e.db}
 	e.startOn(reads)
 	thread, id := e.pastSnapshot()
 	tables := e.svc.Tables("fake")
@@ -76,19 +42,19 @@ func TestTablesAreReadFromTheServicesMemory(t *testing.T) {
 			}
 		}
 	}
-	n := reads.n.Load()
+	n := reads.N()
 	check("live")
-	if reads.n.Load() == n {
+	if reads.N() == n {
 		t.Fatal("the table read no archived rounds back: it has none to test with")
 	}
 	if st, _ := tables.State(ctx, thread, alice); len(st.Rounds) < 10 || len(st.Rounds[0].Messages)+len(st.Rounds[0].Failures) == 0 {
 		t.Fatalf("the table's early rounds are stubs: %+v", st.Rounds)
 	}
-	n = reads.n.Load()
+	n = reads.N()
 	check("live, asked again")
 	e.clock.Advance(phase) // a phase closes, the next opens
 	check("live, a phase later")
-	if got := reads.n.Load() - n; got != 0 {
+	if got := reads.N() - n; got != 0 {
 		t.Errorf("reading the live table again, and after it moved on, read the store %d times; want 0", got)
 	}
 
@@ -97,9 +63,9 @@ func TestTablesAreReadFromTheServicesMemory(t *testing.T) {
 	}
 	e.waitFor("the table leaves memory", func() bool { return e.svc.Live() == 0 })
 	check("ended")
-	n = reads.n.Load()
+	n = reads.N()
 	check("ended, asked again")
-	if got := reads.n.Load() - n; got != 0 {
+	if got := reads.N() - n; got != 0 {
 		t.Errorf("reading the ended table again read the store %d times; want 0 (it is on the shelf)", got)
 	}
 	if ended, err := tables.Ended(ctx); err != nil || ended[id].IsZero() {

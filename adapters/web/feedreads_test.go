@@ -1,49 +1,14 @@
 package web_test
 
 import (
-	"context"
 	"net/http"
-	"sync/atomic"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
-	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
 )
-
-// storeReads is a store that counts what is read of tables: logs,
-// snapshots and archived rounds.
-type storeReads struct {
-	*store.DB
-	n atomic.Int64
-}
-
-func (s *storeReads) Load(ctx context.Context, table string) ([]roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.Load(ctx, table)
-}
-
-func (s *storeReads) LoadFrom(ctx context.Context, table string, after uint64) ([]roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.LoadFrom(ctx, table, after)
-}
-
-func (s *storeReads) LoadSnapshot(ctx context.Context, table string) (*roundtable.State, []roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.LoadSnapshot(ctx, table)
-}
-
-func (s *storeReads) LoadRecentSnapshot(ctx context.Context, table string, keep int) (*roundtable.State, []roundtable.Event, error) {
-	s.n.Add(1)
-	return s.DB.LoadRecentSnapshot(ctx, table, keep)
-}
-
-func (s *storeReads) LoadRounds(ctx context.Context, table string, from, to int) ([]roundtable.RoundRecord, error) {
-	s.n.Add(1)
-	return s.DB.LoadRounds(ctx, table, from, to)
-}
 
 // The room's feed (what its page and live stream show) and people's acts
 // (a join, messages the room echoes, a command) read no table log and
@@ -51,7 +16,7 @@ func (s *storeReads) LoadRounds(ctx context.Context, table string, from, to int)
 // An ended table, which leaves the bot's memory, is folded once from the
 // store when its room is read, then kept.
 func TestTheFeedAndActsReadNoTableLog(t *testing.T) {
-	reads := &storeReads{}
+	reads := &bottest.Reads{}
 	e := newLiveEnvWith(t, web.Config{}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
 		reads.DB = db
 		return bottest.Service(p, reads, clock, nil)
@@ -63,7 +28,7 @@ func TestTheFeedAndActsReadNoTableLog(t *testing.T) {
 			t.Fatalf("feed: %d %s", code, body)
 		}
 	}
-	n := reads.n.Load()
+	n := reads.N()
 	for _, act := range []struct {
 		who  *http.Client
 		body map[string]any
@@ -78,19 +43,19 @@ func TestTheFeedAndActsReadNoTableLog(t *testing.T) {
 		feed(ann)
 		feed(bob)
 	}
-	if got := reads.n.Load() - n; got != 0 {
+	if got := reads.N() - n; got != 0 {
 		t.Errorf("acts and feeds of a live table read the store %d times; want 0", got)
 	}
 	if code, a := e.act(t, ann, room, map[string]any{"kind": "command", "command": "stop"}); code != http.StatusOK {
 		t.Fatalf("stop: %d %+v", code, a)
 	}
 	feed(ann)
-	n = reads.n.Load()
+	n = reads.N()
 	for range 3 {
 		feed(ann)
 		feed(bob)
 	}
-	if got := reads.n.Load() - n; got != 0 {
+	if got := reads.N() - n; got != 0 {
 		t.Errorf("feeds of an ended table read the store %d times after the first; want 0", got)
 	}
 }

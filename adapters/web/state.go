@@ -41,13 +41,7 @@ func (p *Platform) state(ctx context.Context, roomID string, v roundtable.Viewer
 		return nil, errNoTable
 	}
 	st, err := p.tables.State(ctx, roomID, v)
-	switch {
-	case roundtable.ErrorCode(err) == roundtable.NotFound:
-		return nil, errNoTable
-	case err != nil:
-		return nil, fmt.Errorf("table of room %s: %w", roomID, err)
-	}
-	return st, nil
+	return st, roomErr(err, roomID)
 }
 
 // tableLog returns the log of the table in a room as viewer v may see it
@@ -57,13 +51,18 @@ func (p *Platform) tableLog(ctx context.Context, roomID string, v roundtable.Vie
 		return nil, errNoTable
 	}
 	evs, err := p.tables.Log(ctx, roomID, v)
+	return evs, roomErr(err, roomID)
+}
+
+// roomErr is errNoTable for a room the bot knows no table of.
+func roomErr(err error, roomID string) error {
 	switch {
 	case roundtable.ErrorCode(err) == roundtable.NotFound:
-		return nil, errNoTable
+		return errNoTable
 	case err != nil:
-		return nil, fmt.Errorf("log of the table of room %s: %w", roomID, err)
+		return fmt.Errorf("the table of room %s: %w", roomID, err)
 	}
-	return evs, nil
+	return nil
 }
 
 // viewerOf is who visitor v is to the visibility rule: the participant it
