@@ -127,9 +127,13 @@ func (t *Tables) MayManage(ctx context.Context, channel string, u User) (bool, e
 	if err != nil {
 		return false, err
 	}
+	p, ok := t.svc.platforms[t.platform]
+	if !ok {
+		return false, fmt.Errorf("the service runs no platform %q", t.platform)
+	}
 	var starter string
 	tb.Read(func(s *roundtable.State) { starter = s.Config.Labels[labelStarter] })
-	return t.svc.manager(ctx, t.svc.platforms[t.platform], channel, starter, u)
+	return t.svc.manager(ctx, p, channel, starter, u)
 }
 
 // Ended returns when each ended table ended (its last event), by ID.
