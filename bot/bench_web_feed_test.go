@@ -30,8 +30,9 @@ import (
 //
 //	idle     nothing changed since the browser's last update (the page's
 //	         state poll, and every stream woken by another room's change)
-//	changed  the organiser extended the phase just before (its act is not
-//	         timed): the first update after a change
+//	changed  the organiser extended the phase just before, and the room
+//	         shows the notice (neither is timed): another person's first
+//	         update after a change
 //
 // It reports, besides the time per update (ns/op),
 //
@@ -192,33 +193,57 @@ func (w *browserSide) roomOf(u bottest.User) (string, error) {
 
 // feed asks for what person j of table t has not seen, as its page does.
 func (f *feedBench) feed(ctx context.Context, t *feedTable, j int) error {
+	_, err := f.posts(ctx, t, j)
+	return err
+}
+
+// posts asks for what person j of table t has not seen and returns how
+// many posts it got.
+func (f *feedBench) posts(ctx context.Context, t *feedTable, j int) (int, error) {
 	br, err := f.side.browserOf(ctx, t.people[j])
 	if err != nil {
-		return err
+		return 0, err
 	}
 	path := "/r/" + t.room + "/feed?since=" + t.cursors[j]
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(f.side.URL(), "/")+path, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	resp, err := br.client.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var u struct {
-		Cursor string          `json:"cursor"`
-		State  json.RawMessage `json:"state"`
+		Cursor string            `json:"cursor"`
+		Posts  []json.RawMessage `json:"posts"`
+		State  json.RawMessage   `json:"state"`
 	}
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &u) != nil || len(u.State) == 0 || string(u.State) == "null" {
-		return fmt.Errorf("feed of room %s: %s %.200s", t.room, resp.Status, body)
+		return 0, fmt.Errorf("feed of room %s: %s %.200s", t.room, resp.Status, body)
 	}
 	t.cursors[j] = u.Cursor
-	return nil
+	return len(u.Posts), nil
+}
+
+// change extends the open phase of table t as its organiser and returns
+// once the room shows the notice (to the organiser's browser), so that
+// what the change sets off is done before a timed update.
+func (f *feedBench) change(ctx context.Context, t *feedTable) error {
+	if err := f.side.Command(ctx, t.people[0], t.room, "extend", map[string]string{"by": "1s"}); err != nil {
+		return err
+	}
+	for range 10000 {
+		n, err := f.posts(ctx, t, 0)
+		if err != nil || n > 0 {
+			return err
+		}
+	}
+	return fmt.Errorf("room %s shows no notice of the extension", t.room)
 }
 
 // run reads b.N feeds, table after table and person after person; with
@@ -233,9 +258,10 @@ func (f *feedBench) run(b *testing.B, changed bool) {
 		j := i / len(f.tables) % len(t.people)
 		if changed {
 			b.StopTimer()
-			if err := f.side.Command(ctx, t.people[0], t.room, "extend", map[string]string{"by": "1s"}); err != nil {
+			if err := f.change(ctx, t); err != nil {
 				b.Fatal(err)
 			}
+			j = 1 + i/len(f.tables)%(len(t.people)-1) // someone who has not seen the change
 			b.StartTimer()
 		}
 		c0, l0 := processCPU(), f.store.N()
