@@ -32,6 +32,7 @@ type Service struct {
 	couriers  map[string]*courier // by platform name
 	records   *recorder
 	audit     *auditor
+	shelf     *shelf // ended tables, for reading (reader.go)
 
 	mu      sync.Mutex
 	damaged map[string]error // quarantined tables: why their log does not replay
@@ -51,11 +52,14 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	}
 	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{},
 		tables: map[string]*slot{}, resumed: make(chan struct{}),
-		couriers: map[string]*courier{}, damaged: map[string]error{}}
+		couriers: map[string]*courier{}, damaged: map[string]error{}, shelf: newShelf()}
 	s.records = newRecorder(s)
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
 		s.couriers[p.Name()] = newCourier(s, p)
+		if r, ok := p.(TableReader); ok {
+			r.ReadTables(s.Tables(p.Name()))
+		}
 	}
 	s.audit = newAuditor(s, deps.Audit)
 	return s
@@ -228,5 +232,6 @@ func bindKey(platform, channel string) string { return platform + ":" + channel 
 // latestKey binds a channel to the newest table started in it.
 func latestKey(platform, channel string) string { return "latest:" + platform + ":" + channel }
 
-// participantID is how a platform user is seated.
-func participantID(platform, user string) string { return platform + ":" + user }
+// ParticipantID is how a platform's user is seated at its tables (the
+// participant they are to the visibility rule, roundtable.Viewer).
+func ParticipantID(platform, user string) string { return platform + ":" + user }

@@ -44,6 +44,16 @@ func (sl *slot) wait(ctx context.Context) (*live, error) {
 	}
 }
 
+// done returns the slot's table if it is ready, or nil.
+func (sl *slot) done() *live {
+	select {
+	case <-sl.ready:
+		return sl.lt
+	default:
+		return nil
+	}
+}
+
 // claim returns id's slot, and whether the caller made it and so must
 // fill it with settle.
 func (s *Service) claim(id string) (*slot, bool) {
@@ -55,6 +65,7 @@ func (s *Service) claim(id string) (*slot, bool) {
 	sl := &slot{ready: make(chan struct{})}
 	sl.taken.Store(true)
 	s.tables[id] = sl
+	s.shelf.drop(id) // it is live again: what it does is read from it
 	return sl, true
 }
 

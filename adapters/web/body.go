@@ -73,7 +73,7 @@ func (p *Platform) downloadNames(w http.ResponseWriter, r *http.Request, v visit
 		writeError(w, http.StatusBadRequest, err.Error())
 		return false, false, false
 	}
-	organiser = p.organises(r, v, roomID)
+	organiser = p.organiser(r, v, roomID)
 	if keep && !organiser {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return false, false, false

@@ -156,7 +156,7 @@ func (p *Platform) updateFor(ctx context.Context, roomID string, v visitor, c cu
 	for _, it := range items {
 		u.Private = append(u.Private, viewPrivate(p.boot, it, roomID))
 	}
-	if st, _, err := p.table(ctx, roomID, viewerOf(v)); err == nil {
+	if st, err := p.state(ctx, roomID, viewerOf(v)); err == nil {
 		u.State = viewState(st, v.ID, p.cfg.Now())
 	}
 	return u, next

@@ -29,7 +29,7 @@ func (p *Platform) selfModels(ctx context.Context, roomID string, viewer roundta
 		return nil, "The agents' mental models of self are private: the organiser sees them here once the table has ended."
 	}
 	viewer.Researcher, viewer.Organiser = true, true
-	_, evs, err := p.table(ctx, roomID, viewer)
+	evs, err := p.tableLog(ctx, roomID, viewer)
 	if err != nil {
 		p.log.Warn("dashboard self models", "room", roomID, "err", err)
 		return nil, "The mental models of self could not be read."

@@ -23,6 +23,7 @@ var (
 	_ roundtable.StructuredTask = (*Task)(nil)
 	_ roundtable.PrivateBriefer = (*Task)(nil)
 	_ roundtable.Decoder        = (*Task)(nil)
+	_ roundtable.Welfare        = (*Task)(nil)
 )
 
 // NewTask returns the economy of k agents with the given preference preset.
@@ -48,6 +49,18 @@ func FromSpec(spec roundtable.TaskSpec, seats int) (*Task, error) {
 		seats = n
 	}
 	return NewTask(seats, Preset(spec.Params["preset"]))
+}
+
+// Welfare implements roundtable.Welfare: U/U_max of the allocation in
+// p's Data (unclipped: a decision can beat the numerical U_max by
+// rounding).
+func (t *Task) Welfare(p roundtable.Proposal) (float64, bool) {
+	umax, _ := t.Econ.UMax()
+	a, err := ParseAllocation(p.Data)
+	if umax <= 0 || err != nil {
+		return 0, false
+	}
+	return t.Econ.Total(a) / umax, true
 }
 
 // Seats is the number of participants the economy has utilities for.
