@@ -35,7 +35,7 @@ func (db *DB) AddBlobs(ctx context.Context, recs []struct {
 		}
 		return nil
 	}
-	if err := db.write(fn); err != nil {
+	if err := db.write("", fn); err != nil {
 		return fmt.Errorf("add %d blobs: %w", len(recs), err)
 	}
 	return nil

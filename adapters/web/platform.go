@@ -184,7 +184,9 @@ func (p *Platform) HostURL() string {
 // Run implements bot.Platform: it listens, serves the pages and delivers
 // users' acts to h until ctx is done.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
-	if err := p.rooms.load(ctx); err != nil {
+	if err := p.rooms.load(ctx); roundtable.IsDamage(err) {
+		p.log.Error("web: rooms under a damaged page of the database are left out", "err", err)
+	} else if err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
 	ln, err := net.Listen("tcp", p.cfg.Addr)
