@@ -82,6 +82,8 @@ type Config struct {
 	// Retention is how long a room is kept after its table ended
 	// (default DefaultRetention); then its posts are deleted.
 	Retention time.Duration
+	// Streams bound the live streams that need no link (the lobby's).
+	Streams StreamLimits
 	// Task builds a table's task for the dashboard's task measures (U over
 	// rounds of an exchange); nil leaves them out.
 	Task func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error)
@@ -110,6 +112,7 @@ type Platform struct {
 	pages  *template.Template
 	starts *capped[string] // the room each start form opened, for retries
 	joins  *joinLocks
+	anon   *streamGate // the lobby's live streams
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -146,11 +149,13 @@ func New(cfg Config, r Reader) *Platform {
 	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
 	cfg.Retention = cmp.Or(cfg.Retention, DefaultRetention)
+	cfg.Streams = cfg.Streams.withDefaults()
 	blobs, _ := r.(Blobs)
 	sig := newSignal()
 	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
-		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks()}
+		rooms: newRooms(sig, blobs), inbox: newInboxes(cfg.Now), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
+		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks(),
+		anon: newStreamGate(cfg.Streams)}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	p.rooms.logTo(cfg.Log)
 	return p
