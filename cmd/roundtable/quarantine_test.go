@@ -20,19 +20,7 @@ import (
 // told once that it is paused, while another table starts and runs to
 // its end.
 func TestServeQuarantinesDamagedTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
-	dbPath, addr, args := serveWebArgs(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	p := newScriptedPerson("http://" + addr)
-
-	c := startChild(t, args)
-	p.waitUp(ctx, c.exited)
-	if !p.named(ctx) {
-		t.Fatal("cannot choose a name")
-	}
+	ctx, dbPath, args, p, c := servedPerson(t)
 	damaged := p.startTable(ctx)
 	if damaged == "" {
 		t.Fatal("cannot start the table")
@@ -57,11 +45,39 @@ func TestServeQuarantinesDamagedTable(t *testing.T) {
 	}
 }
 
-// notices counts the quarantine notices stored in a web room.
+// servedPerson runs serve with the web channel (the test binary as a
+// child process) and a scripted person who has chosen a name.
+func servedPerson(t *testing.T) (context.Context, string, []byte, *scriptedPerson, *child) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dbPath, addr, args := serveWebArgs(t)
+	ctx := t.Context()
+	p := newScriptedPerson("http://" + addr)
+	c := startChild(t, args)
+	p.waitUp(ctx, c.exited)
+	if !p.named(ctx) {
+		t.Fatal("cannot choose a name")
+	}
+	return ctx, dbPath, args, p, c
+}
+
+// notices counts the quarantine notices stored in a web room, reading
+// the rooms alone: the file may hold a damaged table.
 func notices(t *testing.T, path, room string) int {
 	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rooms, err := web.ReadRooms(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
-	for _, p := range readStored(t, path).rooms[room] {
+	for _, p := range rooms[room] {
 		if strings.HasPrefix(p.Text, "**This table is paused**") {
 			n++
 		}
@@ -123,19 +139,7 @@ func (p *scriptedPerson) playToEnd(ctx context.Context, t *testing.T, room strin
 // table, tells its room once, and another table resumes and runs to its
 // end.
 func TestServeQuarantinesTableOnDamagedPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
-	dbPath, addr, args := serveWebArgs(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	p := newScriptedPerson("http://" + addr)
-
-	c := startChild(t, args)
-	p.waitUp(ctx, c.exited)
-	if !p.named(ctx) {
-		t.Fatal("cannot choose a name")
-	}
+	ctx, dbPath, args, p, c := servedPerson(t)
 	damaged := startLong(ctx, t, p)
 	p.playToEnd(ctx, t, damaged)
 	healthy := p.startTable(ctx)
@@ -152,22 +156,7 @@ func TestServeQuarantinesTableOnDamagedPage(t *testing.T) {
 	if !strings.Contains(c.out.String(), "table quarantined") {
 		t.Errorf("serve did not log the quarantine:\n%s", c.out.String())
 	}
-	db, err := store.Open(dbPath, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rooms, err := web.ReadRooms(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, p := range rooms[damaged] {
-		if strings.HasPrefix(p.Text, "**This table is paused**") {
-			n++
-		}
-	}
-	if n != 1 {
+	if n := notices(t, dbPath, damaged); n != 1 {
 		t.Errorf("the damaged table's room shows %d notices, want 1", n)
 	}
 }
