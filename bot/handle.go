@@ -227,7 +227,7 @@ func first(v []string) string {
 }
 
 const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
-- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|research|no] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
+- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|no, or research: the organiser's export keeps voter-N labels across rounds] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
 - /roundtable close (the open phase, now), extend [by:2m] (it, by more time), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`

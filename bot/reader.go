@@ -136,10 +136,11 @@ func (t *Tables) MayManage(ctx context.Context, channel string, u User) (bool, e
 	return t.svc.manager(ctx, p, channel, starter, u)
 }
 
-// Ended returns when each ended table ended (its last event), by ID.
+// Ended returns when each ended table ended (its last event), by ID. A
+// damaged table is left out; the others are listed.
 func (t *Tables) Ended(ctx context.Context) (map[string]time.Time, error) {
 	sums, err := t.svc.deps.Store.Tables(ctx)
-	if err != nil {
+	if err != nil && !roundtable.IsDamage(err) { // damaged tables are the operator's: the rest are listed
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	out := map[string]time.Time{}

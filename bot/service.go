@@ -124,10 +124,7 @@ func (s *Service) shutdown() {
 // belongs to a platform this service does not run. replan is set when
 // resuming: what the log implies and was not delivered is posted.
 func (s *Service) open(ctx context.Context, id string, replan bool) (*live, error) {
-	s.mu.Lock()
-	damaged := s.damaged[id]
-	s.mu.Unlock()
-	if damaged != nil {
+	if s.isDamaged(id) {
 		return nil, quarantinedError(id)
 	}
 	// The log is decoded once: the task is built from the replayed config.
@@ -152,6 +149,8 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 	switch {
 	case errors.Is(err, errOtherPlatform):
 		return nil, nil
+	case roundtable.DamagedTables(err)[id] != nil:
+		return nil, s.quarantineLog(ctx, id, err)
 	case err != nil && obs.readLog() && !isConfigError(err):
 		return nil, s.quarantineLog(ctx, id, err)
 	case err != nil:

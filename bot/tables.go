@@ -155,11 +155,14 @@ func resumeWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
 // resumed wait for it.
 func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 	list, err := s.deps.Store.Tables(ctx)
-	if err != nil {
+	if err != nil && !s.quarantineDamaged(ctx, err) {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	out := map[string]*slot{}
 	for _, sum := range list {
+		if s.isDamaged(sum.ID) {
+			continue
+		}
 		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
 			continue // an ended table is opened while posts of its are left
 		}

@@ -14,6 +14,12 @@ type Withheld struct {
 // EventType implements Payload.
 func (Withheld) EventType() string { return "withheld" }
 
+// secretBallot reports whether w stands for a ballot, which a secret-ballot
+// table's copy of its log shows without its actor (SecretBallots).
+func (w Withheld) secretBallot() bool {
+	return w.Type == (BallotCast{}).EventType() || w.Type == (BallotRejected{}).EventType()
+}
+
 // Visible returns one table's log as viewer v may see it at the log's last
 // event, by the rule of Viewer.May: an event v may not see yet becomes a
 // Withheld event with the same sequence number, actor and time (so the
@@ -123,8 +129,9 @@ func withoutReasoning(p Payload) Payload {
 }
 
 // withheld folds a Withheld event: its actor acted, nothing more is known.
+// A secret ballot has no actor: nobody is known to have acted.
 func (s *State) withheld(actor string, d Withheld) {
-	if d.Type != (BallotRejected{}).EventType() {
+	if actor != "" && d.Type != (BallotRejected{}).EventType() {
 		s.acted(actor, nil)
 	}
 }

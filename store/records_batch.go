@@ -34,7 +34,7 @@ func (db *DB) AddBlobs(ctx context.Context, recs []roundtable.Blob) error {
 		}
 		return nil
 	}
-	if err := db.write(fn); err != nil {
+	if err := db.write("", fn); err != nil {
 		return fmt.Errorf("add %d blobs: %w", len(recs), err)
 	}
 	return nil

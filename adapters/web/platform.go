@@ -82,6 +82,8 @@ type Config struct {
 	// Retention is how long a room is kept after its table ended
 	// (default DefaultRetention); then its posts are deleted.
 	Retention time.Duration
+	// Streams bound the live streams that need no link (the lobby's).
+	Streams StreamLimits
 }
 
 // Platform is the web channel. Create it with New; Run serves it.
@@ -99,6 +101,7 @@ type Platform struct {
 	pages  *template.Template
 	starts *capped[string] // the room each start form opened, for retries
 	joins  *joinLocks
+	anon   *streamGate // the lobby's live streams
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -138,10 +141,12 @@ func New(cfg Config, blobs Blobs) *Platform {
 	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
 	cfg.Retention = cmp.Or(cfg.Retention, DefaultRetention)
+	cfg.Streams = cfg.Streams.withDefaults()
 	sig := newSignal()
 	p := &Platform{cfg: cfg, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
-		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks()}
+		rooms: newRooms(sig, blobs), inbox: newInboxes(cfg.Now), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
+		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks(),
+		anon: newStreamGate(cfg.Streams)}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	p.rooms.logTo(cfg.Log)
 	return p
@@ -179,7 +184,9 @@ func (p *Platform) HostURL() string {
 // Run implements bot.Platform: it listens, serves the pages and delivers
 // users' acts to h until ctx is done.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
-	if err := p.rooms.load(ctx); err != nil {
+	if err := p.rooms.load(ctx); roundtable.IsDamage(err) {
+		p.log.Error("web: rooms under a damaged page of the database are left out", "err", err)
+	} else if err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
 	ln, err := net.Listen("tcp", p.cfg.Addr)

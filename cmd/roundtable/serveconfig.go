@@ -27,8 +27,9 @@ type TableSettings struct {
 	Vote      Duration `toml:"vote"`
 	Agents    []string `toml:"agents"`
 	// SecretBallot hides who voted what from everyone, the organiser
-	// included; SecretResearch lets the pseudonymised export keep the
-	// ballots under voter pseudonyms.
+	// included; SecretResearch lets the organiser's pseudonymised export
+	// (and only it) keep each person's ballots under one voter pseudonym
+	// across rounds, which the table announces when it starts.
 	SecretBallot   bool `toml:"secret_ballot"`
 	SecretResearch bool `toml:"secret_research"`
 	AuditSettings

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -49,12 +51,13 @@ func (a *App) tablesCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.readStore(dbPath, func(db *store.DB) error {
-				list, err := db.Tables(cmd.Context())
-				if err != nil {
-					return err
+				list, listErr := db.Tables(cmd.Context())
+				if listErr != nil && !roundtable.IsDamage(listErr) {
+					return listErr
 				}
 				w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
 				fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
+				bad := maps.Clone(roundtable.DamagedTables(listErr))
 				for _, s := range list {
 					status := string(s.Status)
 					if why := damage(cmd.Context(), db, s.ID); why != "" {
@@ -62,8 +65,12 @@ func (a *App) tablesCmd() *cobra.Command {
 					}
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
 						s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
+					delete(bad, s.ID)
 				}
-				return w.Flush()
+				for _, id := range slices.Sorted(maps.Keys(bad)) {
+					fmt.Fprintf(w, "%s\tdamaged: %v\t\t\t\t\t\t\t\n", id, bad[id])
+				}
+				return errors.Join(w.Flush(), listErr) // listed what reads; the damage is the command's error
 			})
 		},
 	}
@@ -89,22 +96,10 @@ events (who acted, not what), and private reasoning is left out.`,
 				return usagef("--format: %v", err)
 			}
 			var events []roundtable.Event
-			err = a.readStore(dbPath, func(db *store.DB) error {
-				ids := []string{table}
-				if table == "" {
-					var err error
-					if ids, err = tableIDs(cmd.Context(), db); err != nil {
-						return err
-					}
-				}
-				for _, id := range ids {
-					evs, err := db.Load(cmd.Context(), id)
-					if err != nil {
-						return err
-					}
-					events = append(events, evs...)
-				}
-				return nil
+			var damaged error // tables left out of an export of every table
+			err = a.readStore(dbPath, func(db *store.DB) (err error) {
+				events, damaged, err = loadForExport(cmd.Context(), db, table)
+				return err
 			})
 			if err != nil {
 				return err
@@ -124,7 +119,7 @@ events (who acted, not what), and private reasoning is left out.`,
 			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true, Organiser: true}}); err != nil {
 				return err
 			}
-			return a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo)
+			return errors.Join(a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo), damaged)
 		},
 	}
 	fl := cmd.Flags()
@@ -196,13 +191,46 @@ func clip(s string, n int) string {
 }
 
 // damage returns why table id's log does not replay, or "" when it does.
+// loadForExport reads table's log, or every table's when table is "". A
+// damaged page leaves out only the tables under it: they are named in
+// damaged, and the others are exported.
+func loadForExport(ctx context.Context, db *store.DB, table string) (events []roundtable.Event, damaged, err error) {
+	ids := []string{table}
+	if table == "" {
+		list, err := db.Tables(ctx)
+		if err != nil && !roundtable.IsDamage(err) {
+			return nil, nil, err
+		}
+		damaged, ids = err, ids[:0]
+		for _, s := range list {
+			ids = append(ids, s.ID)
+		}
+	}
+	for _, id := range ids {
+		evs, err := db.Load(ctx, id)
+		switch {
+		case table == "" && roundtable.IsDamage(err) && roundtable.DamagedTables(damaged)[id] == nil:
+			damaged = errors.Join(damaged, fmt.Errorf("table %s left out: %w", id, err))
+			continue
+		case table == "" && roundtable.IsDamage(err):
+			continue // named by Tables already
+		case err != nil:
+			return nil, nil, err
+		}
+		events = append(events, evs...)
+	}
+	return events, damaged, nil
+}
+
 func damage(ctx context.Context, db *store.DB, id string) string {
 	evs, err := db.Load(ctx, id)
 	if err == nil {
 		_, err = roundtable.Replay(evs)
 	}
 	var le *roundtable.LogError
-	switch {
+	switch cause := roundtable.DamagedTables(err)[id]; {
+	case cause != nil:
+		return cause.Error()
 	case errors.As(err, &le):
 		return fmt.Sprintf("event %d (%s): %v", le.Seq, le.Type, le.Err)
 	case err != nil:
