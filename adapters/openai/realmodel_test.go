@@ -180,21 +180,6 @@ func codes(cs []agent.Code) []string {
 	return out
 }
 
-// A server that accepts requests and never answers opens the breaker once
-// its calls time out attempt after attempt while their callers still wait.
-func TestHungEndpointOpensTheBreaker(t *testing.T) {
-	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply { return openaitest.Hang() })
-	defer srv.Close()
-	var logs syncBuffer
-	c := quickClient(srv, &logs, func(c *openai.Config) { c.Timeout, c.MaxRetries = time.Millisecond, -1 })
-	for range 3 {
-		c.Complete(context.Background(), agent.Request{Messages: hello()})
-	}
-	if !closed(c) || !strings.Contains(c.Err().Error(), "could not get an answer") {
-		t.Fatalf("breaker open %v (%v), want open after 3 hung calls", closed(c), c.Err())
-	}
-}
-
 func TestInvalidSchemaIsNotAModeRefusal(t *testing.T) {
 	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply {
 		return openaitest.Status(400, "Invalid schema for response_format 'message': 'required' is required to be supplied")
