@@ -47,7 +47,11 @@ func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode
 	}
 	if mode == agent.OutputJSONSchema && !c.pinned && schemaRefused(err) {
 		if c.mode.CompareAndSwap(agent.OutputJSONSchema, agent.OutputJSONObject) {
-			c.log.Warn("openai: the server refuses json_schema structured output; using json_object from now on (set structured_output to pin a mode)",
+			why := "refuses json_schema structured output"
+			if schemaInvalid(err) {
+				why = "refuses a schema as invalid for strict json_schema structured output"
+			}
+			c.log.Warn("openai: the server "+why+"; using json_object from now on (set structured_output to pin a mode)",
 				"endpoint", c.cfg.Name, "err", werr)
 		}
 		return &agent.Error{Code: agent.CodeOutputMode, Usage: u, Err: werr}
