@@ -15,7 +15,7 @@ import (
 // restart the bot finds it again by this name instead of making another.
 const webhookName = "roundtable"
 
-// spoken is one part an agent says: its text and controls, its marker
+// spoken is one part an agent says: its text and controls, its mark
 // (marker.go), and whether an earlier attempt may have got through.
 type spoken struct {
 	text      string
@@ -37,15 +37,16 @@ func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, pa
 	if parent != "" {
 		home, thread = parent, channel
 	}
-	params := &discordgo.WebhookParams{Content: part.text + part.mark, Username: personaName(as.Name), AvatarURL: as.Avatar,
+	name := personaName(as.Name)
+	params := &discordgo.WebhookParams{Content: part.text, Username: name, AvatarURL: as.Avatar,
 		Components: part.comps, AllowedMentions: noMentions()}
 	for attempt := 0; ; attempt++ {
 		wh, err := p.webhook(ctx, home)
 		if err != nil {
 			return "", err
 		}
-		if part.maybeSent && part.mark != "" && attempt == 0 {
-			if id, found, err := p.earlierPart(ctx, channel, wh.ID, part.mark); err != nil || found {
+		if part.maybeSent && attempt == 0 {
+			if id, found, err := p.earlierPart(ctx, channel, sought{author: wh.ID, name: name, text: part.text, mark: part.mark}); err != nil || found {
 				return id, err
 			}
 		}

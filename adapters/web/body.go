@@ -9,18 +9,21 @@ import (
 	"net/url"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/roundtable-ai/roundtable/bot"
 )
 
 // decodeJSON reads a request body into v, refusing one that is not valid
-// UTF-8: encoding/json would replace the bad bytes with U+FFFD without a
-// word, and record text its author did not write.
+// UTF-8 or escapes half a surrogate pair ("\ud800"): encoding/json would
+// replace either with U+FFFD without a word, and record text its author
+// did not write (bot.Unreadable).
 func decodeJSON(body io.Reader, v any) error {
 	data, err := io.ReadAll(body)
 	if err != nil {
 		return err
 	}
-	if !utf8.Valid(data) {
-		return fmt.Errorf("the body is not valid UTF-8 (first bad byte at offset %d)", invalidUTF8At(data))
+	if why := bot.Unreadable(data); why != "" {
+		return fmt.Errorf("the body cannot be taken as written: %s", why)
 	}
 	return json.Unmarshal(data, v)
 }
