@@ -22,12 +22,7 @@ func TestWebhookBurstAcrossThreadsMeetsNo429(t *testing.T) {
 	ctx := context.Background()
 	srv := discordtest.New(t, discordtest.Options{})
 	p := discord.New(srv.Config(), testLogger(t))
-	threads := make([]string, 3)
-	for i := range threads {
-		var err error
-		threads[i], err = p.StartThread(ctx, srv.Channel(), fmt.Sprintf("table %d", i))
-		must(t, err)
-	}
+	threads := startThreads(t, srv, p, "table", 3)
 	_, err := p.Post(ctx, threads[0], bot.Message{Text: "the webhook is made", As: &bot.Persona{Name: "Scribe"}})
 	must(t, err)
 	srv.SetLimit(2, 40*time.Millisecond)

@@ -2,12 +2,10 @@ package slack_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/roundtable-ai/roundtable/adapters/slack"
 	"github.com/roundtable-ai/roundtable/adapters/slack/slackfake"
 	"github.com/roundtable-ai/roundtable/bot"
 )
@@ -42,15 +40,7 @@ func TestInvisibleCharactersGoAtTheEdge(t *testing.T) {
 // message, readable, does.
 func TestLoneSurrogatesAreRefusedNotReplaced(t *testing.T) {
 	fake := newFake(t)
-	fake.AddUser(alice)
-	cfg := config(fake)
-	cfg.Mode = slack.ModeHTTP
-	p := slack.New(cfg, newLogSink(t).logger())
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	rec := make(recorder, 10)
-	srv := httptest.NewServer(p.Handler(ctx, rec.handle))
-	t.Cleanup(srv.Close)
+	srv, rec := eventsEndpointOf(t, fake)
 	message := func(id, text string) string {
 		return `{"type":"event_callback","event_id":"` + id + `","team_id":"T0FAKETEAM","event":{"type":"message","user":"U1001",
 		"text":"` + text + `","ts":"1700000000.00050` + id[2:] + `","channel":"C0GENERAL","channel_type":"channel"}}`

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/roundtable-ai/roundtable/bot"
@@ -28,25 +29,13 @@ func decodeJSON(body io.Reader, v any) error {
 	return json.Unmarshal(data, v)
 }
 
-// invalidUTF8At returns the offset of the first byte that is not UTF-8.
-func invalidUTF8At(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
-}
-
 // formUTF8Errors names each form field whose value is not valid UTF-8.
 func formUTF8Errors(form url.Values) []string {
 	var errs []string
 	for _, key := range slices.Sorted(maps.Keys(form)) {
 		for _, v := range form[key] {
 			if !utf8.ValidString(v) {
-				errs = append(errs, fmt.Sprintf("The field %q is not valid UTF-8 (first bad byte at offset %d).", key, invalidUTF8At([]byte(v))))
+				errs = append(errs, fmt.Sprintf("The field %q %s.", key, strings.TrimPrefix(bot.Unreadable([]byte(v)), "it ")))
 				break
 			}
 		}

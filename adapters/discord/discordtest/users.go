@@ -104,11 +104,8 @@ func (s *Server) SayEscaped(u bottest.User, channel, escaped string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sess == nil {
-		return errNotConnected
-	}
-	if s.channels[channel] == nil {
-		return fmt.Errorf("discordtest: no channel %s", channel)
+	if err := s.canSay(channel); err != nil {
+		return err
 	}
 	m := &message{Channel: channel, AuthorID: u.ID, Author: u.Name, Text: text}
 	m.ID, m.createdAt = s.newID(), time.Now()
@@ -129,16 +126,25 @@ func (s *Server) SayBot(_ context.Context, channel, name, text string) error {
 func (s *Server) post(channel, id, name string, isBot bool, text string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.canSay(channel); err != nil {
+		return err
+	}
+	if id == "" {
+		id = s.newID()
+	}
+	s.record(&message{Channel: channel, AuthorID: id, Author: name, Text: text, botAuthor: isBot}, nil)
+	return nil
+}
+
+// canSay checks that someone can post in channel now: the bot is
+// connected, to see it, and the channel exists; the caller holds mu.
+func (s *Server) canSay(channel string) error {
 	if s.sess == nil {
 		return errNotConnected
 	}
 	if s.channels[channel] == nil {
 		return fmt.Errorf("discordtest: no channel %s", channel)
 	}
-	if id == "" {
-		id = s.newID()
-	}
-	s.record(&message{Channel: channel, AuthorID: id, Author: name, Text: text, botAuthor: isBot}, nil)
 	return nil
 }
 
