@@ -120,7 +120,7 @@ func TestCancelledCallsDoNotCount(t *testing.T) {
 // TestHungEndpointStopsATableAfterOnePhase runs a table of three agents
 // against a hung server with the default attempt timeout and a phase
 // timeout shorter than it: the first phase ends by its deadline with the
-// three calls unanswered, which opens the breaker.
+// three calls unanswered, which opens the breaker and stops the run.
 func TestHungEndpointStopsATableAfterOnePhase(t *testing.T) {
 	srv := hungServer(t)
 	c := openai.New(openai.Config{Name: "hung", BaseURL: srv.URL(), Model: "m"})
@@ -147,7 +147,10 @@ func TestHungEndpointStopsATableAfterOnePhase(t *testing.T) {
 	}()
 	_, _ = (&roundtable.Runner{Agents: agents, Timeout: 100 * time.Millisecond}).Run(runCtx, tbl)
 	wantBroken(t, c, nil)
-	if n := srv.Count(nil); n != len(seats) {
-		t.Errorf("%d requests, want the %d of the first phase", n, len(seats))
+	// The calls of the phase after may have gone out while the first
+	// phase's were being counted; the run stops within its first round
+	// all the same, where a table of three rounds would ask 27 times.
+	if n := srv.Count(nil); n < len(seats) || n > 3*len(seats) {
+		t.Errorf("%d requests, want the run stopped within its first round (%d to %d)", n, len(seats), 3*len(seats))
 	}
 }
