@@ -63,11 +63,13 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "choose a name first")
 		return
 	}
+	req.Text = bot.Visible(req.Text) // what people's clients do not show goes at the edge
 	ev, err := p.event(r, v, roomID, req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	ev.Strip()
 	h := p.currentHandler()
 	if h == nil {
 		writeError(w, http.StatusServiceUnavailable, "the table service is not running; try again in a moment")

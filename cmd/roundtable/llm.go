@@ -37,7 +37,7 @@ func (l llmFlags) apply(eps []LLMConfig) []LLMConfig {
 	}
 	eps = append([]LLMConfig(nil), eps...)
 	if len(eps) == 0 {
-		eps = append(eps, LLMConfig{Name: "default", Timeout: Duration(2 * time.Minute), MaxRetries: 4})
+		eps = append(eps, LLMConfig{Name: "default", Timeout: Duration(openai.DefaultTimeout), MaxRetries: openai.DefaultMaxRetries})
 	}
 	if l.baseURL != "" {
 		eps[0].BaseURL = l.baseURL

@@ -29,8 +29,12 @@ func (a *App) readStore(path string, fn func(db *store.DB) error) error {
 	if path == "" {
 		path = cfg.Store.Path
 	}
-	if _, err := os.Stat(path); err != nil {
+	info, err := os.Stat(path)
+	if err != nil {
 		return fmt.Errorf("database %s: %w", path, err)
+	}
+	if info.Size() == 0 { // bbolt would try to lay out a new database in it, and fail on the read-only file
+		return fmt.Errorf("database %s is an empty file: it holds no tables (name a roundtable database, or a backup of one)", path)
 	}
 	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: true})
 	if errors.Is(err, store.ErrLocked) {
