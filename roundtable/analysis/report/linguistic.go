@@ -47,7 +47,7 @@ func table8(ts []Table) []Artifact {
 			for k, s := range map[string]stat{"words": w, "fk_grade": f, "info_diff": d} {
 				lines[k].Y[r-1], lines[k].SE[r-1] = s.mean, s.se
 			}
-			rows = append(rows, []string{rule, itoa(r), itoa(w.n), num(w.mean), num(f.mean), num(d.mean), itoa(d.n)})
+			rows = append(rows, []string{rule, itoa(r), itoa(w.n), Num(w.mean), Num(f.mean), Num(d.mean), itoa(d.n)})
 		}
 		for k, c := range charts {
 			c.Lines = append(c.Lines, *lines[k])
@@ -111,7 +111,7 @@ func table9(ts []Table) *Artifact {
 		for r := 1; r <= n; r++ {
 			total, count := actShares(g, r)
 			for _, a := range acts.All() {
-				rows = append(rows, []string{rule, itoa(r), a, num(share(count[a], total)), itoa(total)})
+				rows = append(rows, []string{rule, itoa(r), a, Num(share(count[a], total)), itoa(total)})
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func transitionRows(rule string, g acts.Graph) [][]string {
 	for _, a := range nodes() {
 		for _, b := range nodes() {
 			if n := g.Next[a][b]; n > 0 {
-				rows = append(rows, []string{rule, a, b, itoa(g.Count[a]), itoa(n), num(g.P(a, b))})
+				rows = append(rows, []string{rule, a, b, itoa(g.Count[a]), itoa(n), Num(g.P(a, b))})
 			}
 		}
 	}
@@ -117,7 +117,7 @@ func perRuleGraphs(task string, rules []string, graphs map[string]acts.Graph) Ar
 	for _, rule := range rules {
 		g := strongest(graphs[rule], rule)
 		for _, e := range g.Edges {
-			a.CSV = append(a.CSV, []string{rule, e.From, e.To, num(e.P)})
+			a.CSV = append(a.CSV, []string{rule, e.From, e.To, Num(e.P)})
 		}
 		set.Graphs = append(set.Graphs, g)
 	}

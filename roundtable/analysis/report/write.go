@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -157,3 +158,11 @@ func dot(gs []*Graph) string {
 	}
 	return b.String()
 }
+
+// unsafeName is a run of characters a file name should not hold.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// FileName keeps s (a table ID, a condition, an item) usable as part of a
+// file name: each run of characters other than ASCII letters, digits, '-'
+// and '_' becomes one '_'.
+func FileName(s string) string { return unsafeName.ReplaceAllString(s, "_") }
