@@ -34,6 +34,9 @@ func Build(ts []Table, o Options) Report {
 	}
 	add(table1(ts), "Table 1 (exchange economy): no exchange tables in these runs.")
 	rep.Artifacts = append(rep.Artifacts, figure2(ts)...)
+	if len(ts) > 0 && len(withVote(ts)) == 0 {
+		rep.Skipped = append(rep.Skipped, "Figure 2(b) (share not yet agreed): no table of these runs has a vote, so none waits for a decision.")
+	}
 	f3, skip := figure3(ts)
 	rep.Artifacts = append(rep.Artifacts, f3...)
 	add(nil, skip)

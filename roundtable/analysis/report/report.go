@@ -28,7 +28,12 @@ type Table struct {
 	ID   string
 	Task string // "exchange", "recommendation", "text", ...
 	Rule string
-	// Decided says a decision was in force after the round.
+	// Votes says the table's protocol has a vote: only such tables have a
+	// decision to wait for (Figure 2(b)).
+	Votes bool
+	// Decided says a decision was in force after the round: the one the
+	// round's vote left, or the one in force before when the round had
+	// no vote (a table that stopped in its proposal phase).
 	Decided []bool
 	// Perf is the task's performance per round, nil for tasks without one
 	// (the text task). Exchange: U_r/U_max in [0, 1]; recommendation: the

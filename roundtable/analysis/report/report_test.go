@@ -19,7 +19,7 @@ import (
 // informs in round 1, agent-2 proposes in round 2, agent-1 accepts in
 // round 3; a decision holds from round 2.
 func exchangeTable(id, rule string, u2 float64) Table {
-	return Table{ID: id, Task: "exchange", Rule: rule,
+	return Table{ID: id, Task: "exchange", Rule: rule, Votes: true,
 		Decided: []bool{false, true, true}, Agreed: []bool{false, true, false}, Proposed: []bool{true, true, false},
 		Perf: []float64{0, u2, u2}, InfoDiff: []float64{math.NaN(), 0.4, 0.1},
 		Scalars: map[string]float64{"U@3": 100 * u2, "rigidity": 50}, Failures: 1,
@@ -134,6 +134,26 @@ func TestWriteRendersEveryFile(t *testing.T) {
 		if b := filepath.Base(f); b != "index.md" && !strings.Contains(string(idx), "("+b+")") {
 			t.Errorf("index.md does not list %s", b)
 		}
+	}
+}
+
+// Figure 2(b) counts the tables that wait for a decision: those whose
+// protocol votes. A panel (no vote) beside a majority table leaves the
+// majority line alone; panels alone give no Figure 2(b), and say why.
+func TestFigure2bOnlyForTablesWithAVote(t *testing.T) {
+	panel := Table{ID: "p", Task: "text", Rule: "majority", Decided: []bool{false, false, false}}
+	rep := Build([]Table{exchangeTable("a", "majority", 0.5), panel}, Options{Seed: 1})
+	if y := find(t, rep, "figure2b_not_agreed").Chart.Lines[0].Y; !slices.Equal(y, []float64{1, 0, 0}) {
+		t.Errorf("not agreed per round %v, want 1 0 0 (the panel left out)", y)
+	}
+	rep = Build([]Table{panel}, Options{Seed: 1})
+	for _, a := range rep.Artifacts {
+		if a.Name == "figure2b_not_agreed" {
+			t.Errorf("Figure 2(b) of tables without a vote: %v", a.CSV)
+		}
+	}
+	if !strings.Contains(strings.Join(rep.Skipped, " "), "Figure 2(b)") {
+		t.Errorf("skipped %v: want Figure 2(b) named", rep.Skipped)
 	}
 }
 
