@@ -73,14 +73,23 @@ func TestDeffuantHandComputedSequence(t *testing.T) {
 }
 
 // x = (-2, -1, 0, 2, 2): B = 1/5 = .2; deviations -2.2 -1.2 -.2 1.8 1.8,
-// squares 4.84 1.44 .04 3.24 3.24 sum 12.8, /5 = 2.56, D = 1.6.
+// squares 4.84 1.44 .04 3.24 3.24 sum 12.8, /(5-1) = 3.2, D = sqrt(3.2).
+// The paper's uniform start of 10 agents, two per level: squares sum
+// 2·(4+1+0+1+4) = 20, /9, D = sqrt(20/9) = 1.49 (the paper's number).
 func TestBiasAndDiversityHandComputed(t *testing.T) {
 	xs := []float64{-2, -1, 0, 2, 2}
 	if b := opinion.Bias(xs); !near(b, 0.2) {
 		t.Errorf("B = %v, want 0.2", b)
 	}
-	if d := opinion.Diversity(xs); !near(d, 1.6) {
-		t.Errorf("D = %v, want 1.6", d)
+	if d := opinion.Diversity(xs); !near(d, math.Sqrt(3.2)) {
+		t.Errorf("D = %v, want sqrt(3.2)", d)
+	}
+	uniform := []float64{-2, -2, -1, -1, 0, 0, 1, 1, 2, 2}
+	if d := opinion.Diversity(uniform); math.Round(d*100)/100 != 1.49 {
+		t.Errorf("D of the uniform start of 10 = %v, want the paper's 1.49", d)
+	}
+	if d := opinion.Diversity([]float64{0.5}); d != 0 {
+		t.Errorf("D of one opinion = %v, want 0", d)
 	}
 	if d := opinion.Diversity([]float64{1, 1, 1}); d != 0 {
 		t.Errorf("D of a consensus = %v", d)

@@ -1,9 +1,12 @@
 package protocol_test
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
@@ -46,5 +49,34 @@ func TestBuildRecordsTheConditions(t *testing.T) {
 	}
 	if pr, err := protocol.Build(protocol.Settings{}); pr != nil || err != nil {
 		t.Errorf("RoundTable's own schedule: %+v, %v", pr, err)
+	}
+}
+
+// The uniform start seats exactly k/5 agents per level, whatever the
+// seed (Opinion dynamics: two per level for 10 agents, B = 0, D = 1.49);
+// other k are as even as possible and stay unbiased.
+func TestUniformStancesSeatEveryLevelEqually(t *testing.T) {
+	for _, seed := range []int64{1, 2, 3} {
+		xs, err := protocol.Stances(protocol.Settings{Stances: "uniform"}, 10, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[float64]int{}
+		for _, x := range xs {
+			count[x]++
+		}
+		for lvl := -2.0; lvl <= 2; lvl++ {
+			if count[lvl] != 2 {
+				t.Errorf("seed %d: %v: %d at %g, want 2 per level", seed, xs, count[lvl], lvl)
+			}
+		}
+		if b, d := opinion.Bias(xs), opinion.Diversity(xs); b != 0 || math.Round(d*100)/100 != 1.49 {
+			t.Errorf("seed %d: B %v, D %v, want 0 and 1.49", seed, b, d)
+		}
+	}
+	for k, want := range map[int][]float64{1: {0}, 3: {-1, 0, 1}, 7: {-2, -1, -1, 0, 1, 1, 2}, 9: {-2, -2, -1, -1, 0, 1, 1, 2, 2}} {
+		if got := protocol.Uniform(k); !slices.Equal(got, want) {
+			t.Errorf("Uniform(%d) = %v, want %v", k, got, want)
+		}
 	}
 }
