@@ -54,6 +54,9 @@ type ProtocolSettings struct {
 	// than one value runs the panel over their grid (protocol.Grid).
 	Alphas     []float64 `toml:"-"`
 	Tolerances []float64 `toml:"-"`
+	// Temperatures are sim's --temperature list (panel, --agent llm): the
+	// models' sampling temperature, a third axis of the grid.
+	Temperatures []float64 `toml:"-"`
 }
 
 // protocolDefaults are the papers' defaults.
@@ -68,6 +71,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
 	fl.Float64SliceVar(&p.Alphas, "alpha", nil, "panel: weight of the newest opinion in the sentiment update (default 0.5); a comma list runs a grid with --tolerance")
 	fl.Float64SliceVar(&p.Tolerances, "tolerance", nil, "panel: stop when every sentiment moves less than this (default 1e-5); a comma list runs a grid with --alpha")
+	fl.Float64SliceVar(&p.Temperatures, "temperature", nil, "panel with --agent llm: the models' sampling temperature (default each [[llm]]'s own); a comma list is a third axis of the grid with --alpha and --tolerance")
 	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
 	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
@@ -122,7 +126,7 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 // sim's flags, else the config key of the protocol).
 func (p ProtocolSettings) settings(key string) protocol.Settings {
 	return protocol.Settings{Key: key, Protocol: p.Protocol, Question: p.Question, Items: p.Items,
-		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances,
+		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances, Temperatures: p.Temperatures,
 		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
 		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld,
 		Complement: p.Complement, ContextChars: p.ContextChars}

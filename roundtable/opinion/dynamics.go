@@ -1,6 +1,9 @@
 package opinion
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Defaults of PROTOCOL.md section 6.
 const (
@@ -59,8 +62,8 @@ func Bias(xs []float64) float64 {
 // spread (0); none is NaN.
 func Diversity(xs []float64) float64 {
 	b := Bias(xs)
-	if math.IsNaN(b) || len(xs) == 1 {
-		return b * 0
+	if math.IsNaN(b) || !slices.ContainsFunc(xs, func(x float64) bool { return x != xs[0] }) {
+		return b * 0 // none: NaN; one opinion, or a consensus: exactly 0
 	}
 	ss := 0.0
 	for _, x := range xs {

@@ -22,6 +22,10 @@ type Settings struct {
 	// with more than one value, are a grid of runs.
 	Alpha, Tolerance   float64
 	Alphas, Tolerances []float64
+	// Temperatures are the language models' sampling temperatures (panel,
+	// with language-model judges): one sets it, more are a third axis of
+	// the grid; none leaves each endpoint's own.
+	Temperatures []float64
 	// Roles are the panel's judges, one per seat; Docs are the items'
 	// source documents, by item.
 	Roles []string

@@ -64,7 +64,7 @@ func WriteChangesCSV(w io.Writer, tables []*Table) error {
 // (participant "*").
 func WriteSlopesCSV(w io.Writer, tables []*Table) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"table", "participant", "slope_positive", "n_positive", "slope_negative", "n_negative", "bias"})
+	cw.Write([]string{"table", "participant", "slope_positive", "n_positive", "r2_positive", "slope_negative", "n_negative", "r2_negative", "bias"})
 	for _, t := range tables {
 		sl := t.Slopes()
 		ids := make([]string, 0, len(sl))
@@ -81,7 +81,8 @@ func WriteSlopesCSV(w io.Writer, tables []*Table) error {
 }
 
 func slopeRow(table, who string, s Slopes) []string {
-	return []string{table, who, report.Num(s.Positive), strconv.Itoa(s.NPositive), report.Num(s.Negative), strconv.Itoa(s.NNegative), s.Bias()}
+	return []string{table, who, report.Num(s.Positive), strconv.Itoa(s.NPositive), report.Num(s.R2Positive),
+		report.Num(s.Negative), strconv.Itoa(s.NNegative), report.Num(s.R2Negative), s.Bias()}
 }
 
 // WriteSummaryCSV writes the summary as metric,value rows.

@@ -24,6 +24,9 @@ func (d definition) Agent(kind string, s protocol.Settings) (roundtable.Agent, e
 	if err := protocol.NoBias(s, kind, Name); err != nil {
 		return nil, err
 	}
+	if len(s.Temperatures) > 0 {
+		return nil, fmt.Errorf("%s: the %s samples nothing; a temperature is for language-model judges (--agent llm)", s.Field("temperature"), kind)
+	}
 	ev := &Evaluator{Vader: d.lexicon(), Alpha: s.Alpha}
 	if len(s.Docs) > 0 {
 		m, err := NewMeter(ev.Vader)

@@ -46,6 +46,9 @@ func (definition) Own(s protocol.Settings) []string {
 	if len(s.Tolerances) > 1 {
 		out = append(out, "tolerance")
 	}
+	if len(s.Temperatures) > 0 {
+		out = append(out, "temperature")
+	}
 	if len(s.Roles) > 0 {
 		out = append(out, "roles")
 	}
@@ -81,6 +84,10 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 	if len(items) == 0 {
 		items = []string{"the proposal"}
 	}
+	params := map[string]string{"alpha": strconv.FormatFloat(s.Alpha, 'g', -1, 64)}
+	if len(s.Temperatures) == 1 {
+		params["temperature"] = strconv.FormatFloat(s.Temperatures[0], 'g', -1, 64)
+	}
 	return &roundtable.Protocol{
 		Name: Name,
 		Round: []roundtable.Step{
@@ -88,12 +95,12 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 			{Phase: roundtable.PhaseSurvey, Speakers: roundtable.SpeakEveryone, Scale: &roundtable.Scale{Question: s.Question, Min: -1, Max: 1, Items: items}},
 		},
 		Stop:   roundtable.StopRule{Kind: roundtable.StopConvergence, Tolerance: s.Tolerance},
-		Params: map[string]string{"alpha": strconv.FormatFloat(s.Alpha, 'g', -1, 64)},
+		Params: params,
 	}
 }
 
-// Grid implements protocol.Gridded: the alpha × tolerance grid of
-// Sentimental Agents' cognitive-bias figures.
+// Grid implements protocol.Gridded: the alpha × tolerance × temperature
+// grid of Sentimental Agents' cognitive-bias experiments.
 func (definition) Grid(s protocol.Settings) ([]protocol.Cell, error) { return protocol.Grid(s) }
 
 // LiveTables implements protocol.Live: two evaluators rate three
