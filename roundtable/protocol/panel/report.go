@@ -146,13 +146,13 @@ func panelQuality(ctx context.Context, m *Meter, runs map[string][]*roundtable.S
 		rows = append(rows, append(row, report.Decimal(mean), strconv.Itoa(n)))
 	}
 	return []report.Artifact{{Name: "panel_quality", Title: "Sentimental Agents, quality metrics",
-		About: "Per condition: nuance (distinct topic keywords per judge and item), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + report.Decimal(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
+		About: "Per condition: nuance (distinct words among the top 10 words of 5 LDA topics of the judges' arguments about an item, mean over items), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + report.Decimal(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
 		CSV:   rows},
 		{Name: "panel_platitude", Title: "Sentimental Agents, platitudinal score",
 			About: "Per condition, judge and item: the mean pairwise cosine similarity (" + m.Embedding() + ") of the judge's arguments about the item in each run; needs two runs or more.",
 			CSV:   platRows},
 		{Name: "panel_nuance_drift", Title: "Sentimental Agents, nuance per item (Figure 6) and drift per judge (Table 2)",
-			About: "Per condition: nuance of each item (distinct topic keywords in all judges' arguments about it) and drift of each judge, mean and SE over tables.",
+			About: "Per condition: nuance of each item (distinct words among the top 10 words of 5 LDA topics fitted to all judges' arguments about it) and drift of each judge, mean and SE over tables.",
 			CSV:   byRows}}, nil
 }
 
