@@ -44,6 +44,9 @@ type ProtocolSettings struct {
 	// ClosedWorld tells language-model personas they cannot look anything
 	// up (the paper's closed-world restriction): dyads.
 	ClosedWorld bool `toml:"closed_world"`
+	// BeliefReport is verbal (a model listener's words, mapped to -2..2
+	// by the opinion classifier) or self (the number it reports): dyads.
+	BeliefReport string `toml:"belief_report"`
 	// Complement is a chatroom statement's complement: personas below
 	// neutral agree with it rather than disagree with the statement.
 	Complement string `toml:"complement"`
@@ -81,6 +84,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&p.Control, "control", "", "dyads: none, no-interaction (each step one drawn agent reports, nobody writes) or no-role-play (no interaction, no persona) (default none)")
 	fl.StringVar(&p.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
 	fl.StringVar(&p.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
+	fl.StringVar(&p.BeliefReport, "belief-report", "", "dyads: how a model listener reports its belief: verbal (in words, mapped to -2..2 by the opinion classifier) or self (the number it states) (default verbal)")
 	fl.BoolVar(&p.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
 	fl.StringVar(&p.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
 	fl.StringVar(&p.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
@@ -105,6 +109,7 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "framing", &p.Framing, c.Framing)
 	pick(changed, "claim", &p.Claim, c.Claim)
 	pick(changed, "closed-world", &p.ClosedWorld, c.ClosedWorld)
+	pick(changed, "belief-report", &p.BeliefReport, c.BeliefReport)
 	pick(changed, "complement", &p.Complement, c.Complement)
 	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
 }
@@ -128,7 +133,7 @@ func (p ProtocolSettings) settings(key string) protocol.Settings {
 	return protocol.Settings{Key: key, Protocol: p.Protocol, Question: p.Question, Items: p.Items,
 		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances, Temperatures: p.Temperatures,
 		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
-		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld,
+		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld, BeliefReport: p.BeliefReport,
 		Complement: p.Complement, ContextChars: p.ContextChars}
 }
 

@@ -134,3 +134,36 @@ func TestBiasFactorHandComputed(t *testing.T) {
 		t.Error("an unknown level passed")
 	}
 }
+
+// Ten repeats of the one-shot Likert questionnaire: the liberal persona
+// (2) answers 2 2 1 2 0 2 2 1 2 2, deviations 0 0 1 0 2 0 0 1 0 0, mean
+// 0.4; the conservative one (-2) answers -2 -2 -2 0 -2 -1 -2 -2 -2 2,
+// deviations 0 0 0 2 0 1 0 0 0 4, mean 0.7. Score 0.4 - 0.7 = -0.3: a
+// slight drift of the conservative toward the liberal pole.
+func TestLikertDeviationOfAFixedAnswerSet(t *testing.T) {
+	dev := func(assigned float64, answers ...float64) []float64 {
+		var out []float64
+		for _, a := range answers {
+			d, ok := opinion.LikertDeviation(assigned, a)
+			if !ok {
+				t.Fatalf("assigned %v: not asked", assigned)
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	lib := dev(2, 2, 2, 1, 2, 0, 2, 2, 1, 2, 2)
+	con := dev(-2, -2, -2, -2, 0, -2, -1, -2, -2, -2, 2)
+	if s := opinion.LikertScore(lib, con); !near(s, -0.3) {
+		t.Errorf("score %v, want -0.3", s)
+	}
+	if s := opinion.LikertScore(dev(2, -2), dev(-2, -2)); s != 4 {
+		t.Errorf("a liberal answering strongly conservative: %v, want 4", s)
+	}
+	if s := opinion.LikertScore(nil, dev(-2, 2)); s != -4 {
+		t.Errorf("a conservative answering strongly liberal: %v, want -4", s)
+	}
+	if _, ok := opinion.LikertDeviation(1, 2); ok {
+		t.Error("a slightly liberal persona is not in the baseline")
+	}
+}

@@ -44,6 +44,10 @@ type Settings struct {
 	// conditions of Opinion dynamics.
 	Control, Memory, Framing, Claim string
 	ClosedWorld                     bool
+	// BeliefReport is how a dyads listener reports: verbal (its words,
+	// mapped to -2..2 by the opinion classifier, as Opinion dynamics) or
+	// self (the number it reports itself).
+	BeliefReport string
 	// Complement is the chatroom statement's complement; ContextChars a
 	// chatroom model agent's memory in characters.
 	Complement   string

@@ -103,7 +103,7 @@ func (definition) Units() map[string]string {
 // its default.
 func (definition) Tag(s protocol.Settings) string {
 	t := protocol.StancesTag(s).Add("ctl", s.Control, "", ControlNone).Add("mem", s.Memory, "", MemoryCumulative).
-		Add("cb", s.ConfirmationBias, "", opinion.BiasNone).Add("fr", s.Framing, "").Add("claim", s.Claim, "")
+		Add("cb", s.ConfirmationBias, "", opinion.BiasNone).Add("fr", s.Framing, "").Add("claim", s.Claim, "").Add("rep", s.BeliefReport, "", ReportVerbal)
 	if s.ClosedWorld {
 		t = append(t, "closed")
 	}
