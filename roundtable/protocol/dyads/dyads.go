@@ -82,7 +82,7 @@ func (definition) Briefing() roundtable.Briefing {
 			"to one other participant, or to report privately your belief about the claim after what you have experienced.",
 		History:      roundtable.HistoryExperience,
 		VerbalReport: true,
-		PairNote: "This round you write a post to {to} only, about the claim {question}. It should reflect your honest belief. {to} will then say what they think.",
+		PairNote:     "This round you write a post to {to} only, about the claim {question}. It should reflect your honest belief. {to} will then say what they think.",
 	}
 }
 
