@@ -332,3 +332,47 @@ func TestSimPanelTemperatureAxis(t *testing.T) {
 		t.Errorf("offline judges with a temperature: exit %d, %s", code, errOut)
 	}
 }
+
+// With a model's embeddings (analyze --embedding llm), the panel's drift,
+// defensibility and platitude compare whole texts by the endpoint's
+// /v1/embeddings: the judges' mental models and the résumés' sentences
+// are asked for, and panel_quality.csv names the model.
+func TestAnalyzePanelQualityWithModelEmbeddings(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--protocol", "panel", "--item-dir", itemDir(t), "--roles", "CFO,VP of Engineering",
+		"--question", "Who should we hire?", "--agents", "2", "--rounds", "3", "--runs", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, errOut)
+	}
+	srv := openaitest.NewServer(nil)
+	defer srv.Close()
+	if code, _, errOut := run(t, "", "analyze", dir, "--embedding", "llm", "--embedding-model", "emb-1", "--llm-base-url", srv.URL(), "--llm-model", "m"); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	asked := map[string]bool{}
+	for _, r := range srv.EmbedRequests() {
+		for _, in := range r.Input {
+			asked[in] = true
+		}
+	}
+	if !asked["Ann led the data platform team at a recycling company for four years."] {
+		t.Error("the résumé's sentences were not embedded by the model")
+	}
+	mentalModel := false
+	for in := range asked {
+		mentalModel = mentalModel || strings.Contains(in, "CFO") || strings.Contains(in, "budget")
+	}
+	if !mentalModel {
+		t.Error("no mental model was embedded")
+	}
+	q := readCSV(t, filepath.Join(dir, "analysis", "panel_quality.csv"))
+	for _, d := range col(t, q, "defensibility") {
+		if v, err := strconv.ParseFloat(d, 64); err != nil || !(v > 0 && v <= 1) {
+			t.Errorf("defensibility %q by the model's embeddings", d)
+		}
+	}
+	idx, _ := os.ReadFile(filepath.Join(dir, "analysis", "index.md"))
+	if !strings.Contains(string(idx), "`emb-1` embeddings of the whole texts") {
+		t.Error("index.md does not name the model that compared the panel's texts")
+	}
+}

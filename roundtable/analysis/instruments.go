@@ -123,6 +123,13 @@ func Embedding(e embed.Embedder) Instrument { return embeddingInstrument{e} }
 
 type embeddingInstrument struct{ e embed.Embedder }
 
+// EmbedderOf is the embedder an Embedding instrument embeds with; ok is
+// false for any other instrument.
+func EmbedderOf(in Instrument) (e embed.Embedder, ok bool) {
+	ei, ok := in.(embeddingInstrument)
+	return ei.e, ok
+}
+
 func (embeddingInstrument) Name() string    { return "embedding" }
 func (e embeddingInstrument) Model() string { return e.e.Model() }
 func (e embeddingInstrument) Measure(ctx context.Context, it Item) (Measurement, error) {

@@ -71,6 +71,9 @@ func Analyze(ctx context.Context, st Store, opt AnalyzeOptions) (Analysis, error
 	rep := report.Build(tables, report.Options{Seed: opt.Seed, Transitions: opt.Transitions})
 	in := opt.Stance
 	in.Annotations = st
+	if opt.Embedding != nil {
+		in.Embedder, _ = analysis.EmbedderOf(opt.Embedding)
+	}
 	more, notes, err := protocolReports(ctx, st, opt.Tables, in)
 	if err != nil {
 		return Analysis{}, err

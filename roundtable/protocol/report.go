@@ -6,6 +6,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
@@ -51,6 +52,10 @@ type Instruments struct {
 	Annotations roundtable.AnnotationStore
 	Stance      func(statement, complement string) analysis.Instrument
 	StanceModel string // names the stance classifier in outputs
+	// Embedder, when set, is a model's embeddings for the texts a report
+	// compares (the panel's drift, defensibility and platitude); nil is
+	// the offline hashed TF-IDF.
+	Embedder embed.Embedder
 }
 
 // Measured is one table's figures for its report.
@@ -62,7 +67,9 @@ type Measured struct {
 
 // Runs are the measured tables of one report, by condition.
 type Runs struct {
-	Measures Conditions
+	// Instruments are what the tables were measured with.
+	Instruments Instruments
+	Measures    Conditions
 	Params   map[string]map[string]string   // the latest table's parameters
 	First    map[string]*roundtable.State   // the table of lowest ID
 	States   map[string][]*roundtable.State // every table, for a StateKeeper

@@ -134,8 +134,6 @@ func measure(s *roundtable.State) sim.Measures {
 	items := Items(s)
 	m := sim.Measures{Series: map[string][]float64{}, Scalars: map[string]float64{
 		"rounds": float64(len(s.Rounds)), "converged": boolf(s.EndReason == roundtable.EndConvergence)}}
-	traj := map[string][][]float64{} // judge -> item -> sentiments
-	final := map[string][]float64{}
 	for _, r := range s.Rounds {
 		sums, n := make([]float64, len(items)), 0
 		for _, a := range r.Surveys {
@@ -143,13 +141,8 @@ func measure(s *roundtable.State) sim.Measures {
 				continue
 			}
 			n++
-			final[a.By] = a.Values
-			if traj[a.By] == nil {
-				traj[a.By] = make([][]float64, len(items))
-			}
 			for i, v := range a.Values {
 				sums[i] += v
-				traj[a.By][i] = append(traj[a.By][i], v)
 			}
 		}
 		for i, it := range items {
@@ -163,9 +156,10 @@ func measure(s *roundtable.State) sim.Measures {
 		}
 		m.Series["S/"+it] = ser
 	}
-	gut := map[string][]float64{}
-	for judge, ts := range traj {
+	final, gut := map[string][]float64{}, map[string][]float64{}
+	for judge, ts := range trajectories(s, len(items)) {
 		for _, t := range ts {
+			final[judge] = append(final[judge], t[len(t)-1])
 			gut[judge] = append(gut[judge], Conviction(t))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -35,7 +36,7 @@ func (definition) KeepsStates() bool { return true }
 // condition, then the quality metrics and the cognitive-bias regressions.
 func (definition) Report(ctx context.Context, runs *protocol.Runs) ([]report.Artifact, []string, error) {
 	out := panelArtifacts(runs.Measures)
-	more, err := panelReports(ctx, runs.States)
+	more, err := panelReports(ctx, runs.States, runs.Instruments.Embedder)
 	return append(out, more...), nil, err
 }
 
@@ -74,9 +75,11 @@ func panelArtifacts(c protocol.Conditions) []report.Artifact {
 }
 
 // panelReports are the evaluation panel's quality metrics (with platitude
-// across runs) and its cognitive-bias regressions per α/tolerance cell,
-// from the ended panel tables by condition (see protocolArtifacts).
-func panelReports(ctx context.Context, runs map[string][]*roundtable.State) ([]report.Artifact, error) {
+// across runs; texts compared by emb when it is set, a model's
+// embeddings, else hashed TF-IDF), its judges' Tables 4 to 9 and its
+// cognitive-bias regressions per grid cell, from the ended panel tables
+// by condition.
+func panelReports(ctx context.Context, runs map[string][]*roundtable.State, emb embed.Embedder) ([]report.Artifact, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
@@ -84,11 +87,14 @@ func panelReports(ctx context.Context, runs map[string][]*roundtable.State) ([]r
 	if err != nil {
 		return nil, err
 	}
+	if emb != nil {
+		m = m.WithModel(emb)
+	}
 	quality, err := panelQuality(ctx, m, runs)
 	if err != nil {
 		return nil, err
 	}
-	return append(quality, panelBias(runs)...), nil
+	return append(append(quality, judgementArtifacts(runs)...), panelBias(runs)...), nil
 }
 
 // panelQuality is one row per condition: the run metrics' mean and SE and
