@@ -70,10 +70,10 @@ type Runs struct {
 	// Instruments are what the tables were measured with.
 	Instruments Instruments
 	Measures    Conditions
-	Params   map[string]map[string]string   // the latest table's parameters
-	First    map[string]*roundtable.State   // the table of lowest ID
-	States   map[string][]*roundtable.State // every table, for a StateKeeper
-	Missing  int
+	Params      map[string]map[string]string   // the latest table's parameters
+	First       map[string]*roundtable.State   // the table of lowest ID
+	States      map[string][]*roundtable.State // every table, for a StateKeeper
+	Missing     int
 }
 
 // NewRuns returns empty runs.

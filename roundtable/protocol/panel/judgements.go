@@ -62,7 +62,9 @@ func Judgements(s *roundtable.State) []Judgement {
 	return out
 }
 
-func compareNames(s *roundtable.State, a, b string) int { return strings.Compare(nameOf(s, a), nameOf(s, b)) }
+func compareNames(s *roundtable.State, a, b string) int {
+	return strings.Compare(nameOf(s, a), nameOf(s, b))
+}
 
 // place is item i's place on a list ordered by xs, highest first: 1 plus
 // the items strictly above it.
