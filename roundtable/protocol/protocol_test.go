@@ -1,11 +1,13 @@
 package protocol_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
@@ -13,6 +15,7 @@ import (
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
 
 // Build names the protocols it knows when asked for another, and the
@@ -78,5 +81,25 @@ func TestUniformStancesSeatEveryLevelEqually(t *testing.T) {
 		if got := protocol.Uniform(k); !slices.Equal(got, want) {
 			t.Errorf("Uniform(%d) = %v, want %v", k, got, want)
 		}
+	}
+}
+
+// A protocol's figures name a condition by its tables' title when they
+// have one (live tables), and give each mean over runs its standard
+// error: B after each step of two runs, (0, 1) and (1, 1), has means
+// 0.5, 1 and SEs 0.5, 0.
+func TestRunsLabelByTitleAndChartWithStandardErrors(t *testing.T) {
+	runs := protocol.NewRuns()
+	for i, b := range [][]float64{{0, 1}, {1, 1}} {
+		s := &roundtable.State{ID: fmt.Sprintf("live-%d", i), Config: roundtable.Config{Title: "Dyads on the Great Wall"}}
+		runs.Add(protocol.Table{State: s, Condition: "live"}, protocol.Measured{Measures: sim.Measures{Series: map[string][]float64{"B": b}}}, false)
+	}
+	a := runs.Measures.Chart("b", "B", "", "B", "step", "B", runs.Label)
+	l := a.Chart.Lines[0]
+	if l.Name != "Dyads on the Great Wall" || !slices.Equal(l.Y, []float64{0.5, 1}) || !slices.Equal(l.SE, []float64{0.5, 0}) {
+		t.Errorf("line %+v", l)
+	}
+	if runs.Label("sim-cond") != "sim-cond" {
+		t.Error("an untitled condition is named by its ID")
 	}
 }

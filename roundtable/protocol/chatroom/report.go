@@ -81,7 +81,7 @@ func (definition) Report(_ context.Context, runs *protocol.Runs) ([]report.Artif
 	if l, ok := likert(c); ok {
 		out = append(out, l)
 	}
-	return append(out, changeAgainstM(c)), notes, nil
+	return append(out, changeAgainstM(c, runs.Label)), notes, nil
 }
 
 // likert is the one-shot Likert baseline (Conversational bias, Figure 2)
@@ -121,13 +121,16 @@ func likert(c protocol.Conditions) (report.Artifact, bool) {
 var roundsPart = regexp.MustCompile(`-r\d+-`)
 
 // changeAgainstM plots the share of chats with a change against M, one
-// line per condition apart from M.
-func changeAgainstM(c protocol.Conditions) report.Artifact {
+// line per condition apart from M (or per title, for titled tables).
+func changeAgainstM(c protocol.Conditions, label func(string) string) report.Artifact {
 	chart := &report.Chart{Title: "Conversational bias: share of chats with an unwarranted change against M", XLabel: "M (messages)", YLabel: "share of chats"}
 	rows := [][]string{{"group", "M", "chat_changed", "chat_changed_se", "tables"}}
 	lines := map[string]map[int][]float64{}
 	for cond, ms := range c {
 		g := roundsPart.ReplaceAllString(cond, "-")
+		if l := label(cond); l != cond {
+			g = l
+		}
 		for _, m := range ms {
 			mm, ok := m.Scalars["M"]
 			if !ok || mm < 1 {

@@ -71,14 +71,14 @@ func (definition) Report(_ context.Context, runs *protocol.Runs) ([]report.Artif
 		for j, k := range heat.Cols {
 			row[j] = c.Stat(cond, k).Mean
 		}
-		heat.Rows, heat.Values = append(heat.Rows, cond), append(heat.Values, row)
+		heat.Rows, heat.Values = append(heat.Rows, runs.Label(cond)), append(heat.Values, row)
 	}
 	table.Heat = heat
 	out := []report.Artifact{table,
 		c.Chart("dyads_trajectories", "Opinion dynamics, Figure 4", "Diversity D of the opinions after each step, per condition.",
-			"D", "step", "D (opinion on -2..2)"),
+			"D", "step", "D (opinion on -2..2)", runs.Label),
 		c.Chart("dyads_bias_trajectories", "Opinion dynamics, Figure 4 (bias)", "Bias B (mean opinion) after each step, per condition.",
-			"B", "step", "B (opinion on -2..2)")}
+			"B", "step", "B (opinion on -2..2)", runs.Label)}
 	for _, cond := range sim.Keys(c) {
 		if s := runs.First[cond]; s != nil {
 			out = append(out, agentTrajectories(cond, s))
@@ -116,7 +116,7 @@ func classified(c protocol.Conditions) bool {
 // agent's opinion after each step, named with its starting opinion.
 func agentTrajectories(cond string, s *roundtable.State) report.Artifact {
 	start, rows := protocol.Opinions(s)
-	chart := &report.Chart{Title: "Opinion dynamics, Figure 4: " + s.ID, XLabel: "step", YLabel: "opinion (-2..2)"}
+	chart := &report.Chart{Title: "Opinion dynamics, Figure 4: " + cmp.Or(s.Config.Title, s.ID), XLabel: "step", YLabel: "opinion (-2..2)"}
 	csv := [][]string{{"table", "step", "agent", "start", "opinion"}}
 	for i, p := range s.Participants {
 		line := report.Line{Name: fmt.Sprintf("%s (start %s)", p.Name, cmp.Or(p.Stance, "none"))}

@@ -35,7 +35,7 @@ func (definition) KeepsStates() bool { return true }
 // Report implements protocol.Reporter: the rankings and sentiments per
 // condition, then the quality metrics and the cognitive-bias regressions.
 func (definition) Report(ctx context.Context, runs *protocol.Runs) ([]report.Artifact, []string, error) {
-	out := panelArtifacts(runs.Measures)
+	out := panelArtifacts(runs.Measures, runs.Label)
 	more, err := panelReports(ctx, runs.States, runs.Instruments.Embedder)
 	return append(out, more...), nil, err
 }
@@ -47,7 +47,7 @@ func cellOf(s *roundtable.State) protocol.Cell {
 
 // panelArtifacts: the rankings per condition and the mean sentiment per
 // item and round.
-func panelArtifacts(c protocol.Conditions) []report.Artifact {
+func panelArtifacts(c protocol.Conditions, label func(string) string) []report.Artifact {
 	items := map[string]bool{}
 	for _, ms := range c {
 		for _, m := range ms {
@@ -68,7 +68,7 @@ func panelArtifacts(c protocol.Conditions) []report.Artifact {
 	for _, s := range series {
 		name := "panel_sentiment_" + report.FileName(s[len("S/"):])
 		out = append(out, c.Chart(name, "Sentimental Agents, sentiment of "+s[len("S/"):],
-			"Mean sentiment of the judges on -1..1 after each round, per condition.", s, "round", "sentiment"))
+			"Mean sentiment of the judges on -1..1 after each round, per condition (mean and standard error over tables).", s, "round", "sentiment", label))
 	}
 	sort.SliceStable(out[1:], func(i, j int) bool { return out[1+i].Name < out[1+j].Name })
 	return out
