@@ -65,7 +65,7 @@ type ProtocolSettings struct {
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {

@@ -253,7 +253,7 @@ func TestSimDyadsLLMControlsChangeThePrompts(t *testing.T) {
 		fal := llmDyads(t, "--claim", "flat-earth", "--framing", "false")
 		tru := llmDyads(t, "--claim", "flat-earth", "--framing", "true")
 		if !strings.Contains(fal[0].System(), "Theory XYZ claims that the Earth is flat.") ||
-			!strings.Contains(tru[0].System(), "Theory XYZ claims that the Earth is a slightly flattened sphere.") {
+			!strings.Contains(tru[0].System(), "Theory XYZ claims that the Earth is an irregularly shaped ellipsoid rather than flat.") {
 			t.Errorf("framings:\n%s\n---\n%s", fal[0].System(), tru[0].System())
 		}
 	})

@@ -84,6 +84,9 @@ func (definition) Report(_ context.Context, runs *protocol.Runs) ([]report.Artif
 			out = append(out, agentTrajectories(cond, s))
 		}
 	}
+	if t1, t2, ok := acrossTopics(runs); ok {
+		out = append(out, t1, t2)
+	}
 	if classified(c) {
 		changes := c.Table("dyads_changes", "Opinion dynamics, unwarranted changes (as Conversational bias counts them)",
 			"Per condition: agents with a post whose classified stance differs from their starting stance, by direction (toward the claim's pole, 2, or its complement's, -2), and the posts that changed; reported_changed_agents counts the agents whose final report differs from the start.",
