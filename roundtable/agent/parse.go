@@ -150,11 +150,11 @@ func proposalValue(task roundtable.Task, raw json.RawMessage) (roundtable.Propos
 type ballotAnswer struct {
 	Reasoning string         `json:"reasoning"`
 	Abstain   bool           `json:"abstain"`
-	Choice  string         `json:"choice"`
-	Scores  map[string]int `json:"scores"`
-	Ranking []string       `json:"ranking"`
-	Points  map[string]int `json:"points"`
-	Approve []string       `json:"approve"`
+	Choice    string         `json:"choice"`
+	Scores    map[string]int `json:"scores"`
+	Ranking   []string       `json:"ranking"`
+	Points    map[string]int `json:"points"`
+	Approve   []string       `json:"approve"`
 }
 
 // parseBallot turns a vote answer into a Cast that passes the rule's check.
