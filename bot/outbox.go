@@ -107,6 +107,9 @@ func (p *planner) implied(e roundtable.Event) {
 		}
 	case roundtable.PhaseClosed:
 		pos := roundtable.Position{Round: d.Round, Phase: d.Phase}
+		if now := s.Position(); now.Round == d.Round && now.Phase == d.Phase {
+			pos = now // with the turn it closes, in a schedule that takes turns
+		}
 		p.edit(phaseKey(pos, "open"), "closed", func() Message {
 			return Message{Text: fmt.Sprintf("**Round %d: %s phase** (closed)", d.Round, d.Phase)}
 		})

@@ -9,6 +9,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // ProtocolSettings choose a table's schedule (PROTOCOL.md sections 2-4):
@@ -53,6 +54,9 @@ type ProtocolSettings struct {
 	// ContextChars is each chatroom model agent's memory: the recent
 	// messages that fit in this many characters (0: the agent's default).
 	ContextChars int `toml:"context_chars"`
+	// Speaking is in-turn (the judges speak one at a time, each reading
+	// those before) or simultaneous (sealed until all have spoken): panel.
+	Speaking string `toml:"speaking"`
 	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
 	// than one value runs the panel over their grid (protocol.Grid).
 	Alphas     []float64 `toml:"-"`
@@ -65,7 +69,7 @@ type ProtocolSettings struct {
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal, Speaking: panel.SpeakInTurn}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
@@ -75,6 +79,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.Float64SliceVar(&p.Alphas, "alpha", nil, "panel: weight of the newest opinion in the sentiment update (default 0.5); a comma list runs a grid with --tolerance")
 	fl.Float64SliceVar(&p.Tolerances, "tolerance", nil, "panel: stop when every sentiment moves less than this (default 1e-5); a comma list runs a grid with --alpha")
 	fl.Float64SliceVar(&p.Temperatures, "temperature", nil, "panel with --agent llm: the models' sampling temperature (default each [[llm]]'s own); a comma list is a third axis of the grid with --alpha and --tolerance")
+	fl.StringVar(&p.Speaking, "speaking", "", "panel: in-turn (the judges speak one at a time in seat order, each reading those before) or simultaneous (every opinion sealed until all have spoken) (default in-turn)")
 	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
 	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
@@ -111,6 +116,7 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "closed-world", &p.ClosedWorld, c.ClosedWorld)
 	pick(changed, "belief-report", &p.BeliefReport, c.BeliefReport)
 	pick(changed, "complement", &p.Complement, c.Complement)
+	pick(changed, "speaking", &p.Speaking, c.Speaking)
 	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
 }
 
@@ -134,7 +140,7 @@ func (p ProtocolSettings) settings(key string) protocol.Settings {
 		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances, Temperatures: p.Temperatures,
 		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
 		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld, BeliefReport: p.BeliefReport,
-		Complement: p.Complement, ContextChars: p.ContextChars}
+		Complement: p.Complement, ContextChars: p.ContextChars, Speaking: p.Speaking}
 }
 
 // gridAxis is one axis of the panel's parameter grid: the values given on

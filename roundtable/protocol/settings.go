@@ -26,6 +26,10 @@ type Settings struct {
 	// with language-model judges): one sets it, more are a third axis of
 	// the grid; none leaves each endpoint's own.
 	Temperatures []float64
+	// Speaking is how the panel's judges give their opinions: in-turn (one
+	// at a time in seat order, each seeing those before, as Sentimental
+	// Agents) or simultaneous (sealed until every judge has spoken).
+	Speaking string
 	// Roles are the panel's judges, one per seat; Docs are the items'
 	// source documents, by item.
 	Roles []string
