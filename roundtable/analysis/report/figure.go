@@ -49,6 +49,9 @@ func figureOf(a Artifact) (*figure, string) {
 	return nil, ""
 }
 
+// figureMargin is the blank strip at a figure's top and right edges.
+const figureMargin = vg.Length(6)
+
 // render draws f as base.png and base.svg.
 func render(f *figure, base string) ([]string, error) {
 	img := vgimg.NewWith(vgimg.UseWH(figureWidth, f.height), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
@@ -63,7 +66,9 @@ func render(f *figure, base string) ([]string, error) {
 			dc.SetColor(color.White)
 			dc.Fill(dc.Rectangle.Path())
 		}
-		if err := f.draw(dc); err != nil {
+		// A margin at the top and right: a title's capitals and a legend's
+		// longest name would otherwise touch the edge.
+		if err := f.draw(draw.Crop(dc, 0, -figureMargin, 0, -figureMargin)); err != nil {
 			return files, fmt.Errorf("draw %s: %w", base, err)
 		}
 		if err := writeCanvas(out.c, base+out.ext); err != nil {
