@@ -35,8 +35,8 @@ type Dialogue struct {
 type Counting int
 
 const (
-	// SpeakerPairs is the RoundTable paper's Eq. 1 (appendix C.6; see
-	// docs/protocol.md, "Linguistic analysis"), the default. DA(i, r) is
+	// SpeakerPairs is the RoundTable paper's Eq. 1 (appendix C.6;
+	// docs/protocol.md#transitions), the default. DA(i, r) is
 	// the set of acts of participant i's messages in round r, DA(i, 0) =
 	// {Start} and DA(i, last+1) = {End} for every participant. A step
 	// counts |{(i, j != i): A in DA(i, r-1), B in DA(j, r)}| towards A->B

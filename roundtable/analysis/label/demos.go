@@ -15,8 +15,7 @@ import (
 )
 
 // Demonstrations picks, for each question, the K labelled examples of Set
-// nearest to its text by the cosine of their embeddings (docs/protocol.md,
-// "Demonstrations"), and shows them as the LLM negotiation paper does: a
+// nearest to its text by the cosine of their embeddings (docs/protocol.md#demonstrations), and shows them as the LLM negotiation paper does: a
 // generator sees each as (text, reasoning chain, labels), the chain its
 // own answer to why the labels are right; a discriminator also sees its
 // own explanation of why they are correct. Plain shows text and labels

@@ -1,6 +1,6 @@
 // Package readability counts words, sentences and syllables of a text and
-// computes its Flesch-Kincaid grade (docs/protocol.md, "Linguistic
-// analysis" and "Decisions for the analysis and audit instruments"):
+// computes its Flesch-Kincaid grade (docs/protocol.md#flesch-kincaid-grade;
+// syllables: docs/protocol.md#syllables):
 //
 //	grade = 0.39 * words/sentences + 11.8 * syllables/words - 15.59
 //

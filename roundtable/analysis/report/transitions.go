@@ -49,7 +49,7 @@ func TransitionsByRule(ts []Table, c acts.Counting) ([]string, map[string]acts.G
 	return kept, graphs
 }
 
-// nodes are Start, the acts in docs/protocol.md's order, then End.
+// nodes are Start, the acts in the order of docs/protocol.md#dialogue-acts, then End.
 func nodes() []string { return append(append([]string{acts.Start}, acts.All()...), acts.End) }
 
 // transitionRows are the CSV rows of g's transitions, each prefixed by

@@ -23,8 +23,7 @@ type Opinion struct {
 	Score     float64    `json:"score"`
 }
 
-// Arguments splits text into its arguments (docs/protocol.md, "Decisions
-// for the analysis and audit instruments"): its sentences, each split
+// Arguments splits text into its arguments (docs/protocol.md#sentiment): its sentences, each split
 // again at its contrastive conjunctions (see contrastPieces), the
 // conjunctions dropped, and the pieces without a word left out.
 func Arguments(s *prose.Splitter, text string) []string {

@@ -1,6 +1,5 @@
 // Package sentiment measures the sentiment of statements as the
-// Sentimental Agents paper does (docs/protocol.md, "Sentiment and opinion
-// updating"): a statement is split into arguments (its sentences, further
+// Sentimental Agents paper does (docs/protocol.md#sentiment-and-opinion-updating-panel): a statement is split into arguments (its sentences, further
 // split at contrastive conjunctions: "but", "however", "although",
 // "though", "even though", "whereas", and "yet" and "while" where they
 // contrast; "Although X, Y" at its clause comma), each argument

@@ -9,7 +9,7 @@ import (
 // counts them: every classified message of every participant against the
 // stance it was assigned, with the direction of each change and the
 // level-to-level matrix. The same tally serves the chatroom, the dyads and
-// the live audit (docs/protocol.md, "Stance and its auditing").
+// the live audit (docs/protocol.md#stance).
 type Changes struct {
 	Classified int // messages classified, with an opinion or without
 	Opinions   int // those that express an opinion

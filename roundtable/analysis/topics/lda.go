@@ -1,7 +1,6 @@
 // Package topics fits latent Dirichlet allocation (LDA) topic models by
 // collapsed Gibbs sampling (Griffiths and Steyvers 2004), for the
-// Sentimental Agents paper's nuance score (docs/protocol.md, "Sentiment
-// and opinion updating"): the paper fits 5 LDA topics to an agent's
+// Sentimental Agents paper's nuance score (docs/protocol.md#panel-quality): the paper fits 5 LDA topics to an agent's
 // statements with Gensim and counts the distinct words among the top 10
 // words of every topic (Nuance).
 //

@@ -39,7 +39,7 @@ func Docs(s *roundtable.State) map[string]string {
 	return out
 }
 
-// Quality are a panel run's quality metrics (PROTOCOL.md section 2).
+// Quality are a panel run's quality metrics (docs/protocol.md#quality-metrics).
 type Quality struct {
 	// NuanceByItem is the nuance score of every judge's arguments about
 	// each item (the paper's Figure 6), Nuance its mean over the items.
