@@ -70,13 +70,7 @@ func TestAnalyzeChatroomClassifiesEveryMessage(t *testing.T) {
 
 	// The same messages through the model classifiers: presence and
 	// signal, k samples each, from a second fake server.
-	judge := openaitest.NewServer(func(_ context.Context, q *openaitest.Request) openaitest.Reply {
-		ans := "yes"
-		if q.SchemaName == "opinion_signal" {
-			ans = "slightly agree (complement)"
-		}
-		return openaitest.JSON(map[string]string{"reasoning": "scripted", "label": ans})
-	})
+	judge := scriptedStanceJudge()
 	defer judge.Close()
 	rows = chatroomRows(t, dir, "--stance", "llm", "--samples", "3", "--llm-base-url", judge.URL(), "--llm-model", "judge")
 	if r := rows[0]; r["changed_agents"] != "4.0000" || r["agents_toward_complement"] != "4.0000" || !strings.Contains(r["stance_from"], "classifier over every message") {
@@ -177,4 +171,17 @@ func TestAnalyzeLikertBaselineScore(t *testing.T) {
 	if row["tables"] != "10" || row["likert_score"] != "-1.0000" || row["likert_statement"] != "1.0000" || row["likert_complement"] != "2.0000" {
 		t.Errorf("likert %v", row)
 	}
+}
+
+// scriptedStanceJudge is a model server whose presence classifier always
+// finds an opinion and whose signal classifier always reads "slightly
+// agree (complement)".
+func scriptedStanceJudge() *openaitest.Server {
+	return openaitest.NewServer(func(_ context.Context, q *openaitest.Request) openaitest.Reply {
+		ans := "yes"
+		if q.SchemaName == "opinion_signal" {
+			ans = "slightly agree (complement)"
+		}
+		return openaitest.JSON(map[string]string{"reasoning": "scripted", "label": ans})
+	})
 }

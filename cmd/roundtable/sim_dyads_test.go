@@ -363,13 +363,7 @@ func TestAnalyzeDyadsClassifiesEveryPost(t *testing.T) {
 		"--rounds", "5", "--runs", "1", "--out", dir); code != 0 {
 		t.Fatalf("sim: exit %d: %s", code, errOut)
 	}
-	judge := openaitest.NewServer(func(_ context.Context, q *openaitest.Request) openaitest.Reply {
-		ans := "yes"
-		if q.SchemaName == "opinion_signal" {
-			ans = "slightly agree (complement)"
-		}
-		return openaitest.JSON(map[string]string{"reasoning": "scripted", "label": ans})
-	})
+	judge := scriptedStanceJudge()
 	defer judge.Close()
 	if code, _, errOut := run(t, "", "analyze", dir, "--stance", "llm", "--samples", "1", "--llm-base-url", judge.URL(), "--llm-model", "judge"); code != 0 {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
