@@ -141,14 +141,23 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 }
 
 func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig) (roundtable.Agent, error) {
-	c, ok := m.eps.Client(endpoint)
+	c, err := m.client(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Logger: m.log}), nil
+}
+
+// client is the endpoint named name, or the first for "".
+func (m *minds) client(name string) (*openai.Client, error) {
+	c, ok := m.eps.Client(name)
 	if !ok {
 		if m.eps.Len() == 0 {
 			return nil, fmt.Errorf("no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
 		}
-		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
+		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", name)
 	}
-	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Logger: m.log}), nil
+	return c, nil
 }
 
 // maxTableAgents is the most bot agents a live table is configured with
@@ -180,17 +189,31 @@ func (m *minds) logBrokenEndpoints(ctx context.Context) {
 }
 
 // simAgent is a language-model agent of a headless run: at RoundTable's
-// tasks the seat's own (llm or preset:NAME), halted once an endpoint is
-// broken; at a protocol's table, one with the protocol's memory.
+// tasks the seat's own (llm or preset:NAME), at a protocol's table or in
+// a study one asked as o says; halted once an endpoint is broken.
 func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	var ag roundtable.Agent
+	var err error
 	if o != (experiment.ModelOptions{}) {
-		return m.llmAgent("", task, AgentConfig{Memory: o.Memory, ContextChars: o.ContextChars})
+		ag, err = m.modelAgent(task, o)
+	} else {
+		ag, err = m.agent(p, task)
 	}
-	ag, err := m.agent(p, task)
+	if _, model := ag.(roundtable.Described); err != nil || !model {
+		return ag, err // a model-free agent never waits on an endpoint
+	}
+	return haltOnBroken{Agent: ag, m: m}, nil
+}
+
+// modelAgent is a language-model agent asked as o says: its endpoint
+// ("" the first), model and sampling over the endpoint's, and memory.
+func (m *minds) modelAgent(task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	c, err := m.client(o.Endpoint)
 	if err != nil {
 		return nil, err
 	}
-	return haltOnBroken{Agent: ag, m: m}, nil
+	return agent.New(c, task, agent.Options{Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens,
+		Memory: o.Memory, Window: o.Window, ContextChars: o.ContextChars, Logger: m.log}), nil
 }
 
 // haltOnBroken wraps the agents of a headless run: once an endpoint's
@@ -200,6 +223,11 @@ func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o exper
 type haltOnBroken struct {
 	roundtable.Agent
 	m *minds
+}
+
+// Provenance implements roundtable.Described: the wrapped model agent's.
+func (h haltOnBroken) Provenance(pr *roundtable.Protocol) roundtable.AgentProvenance {
+	return h.Agent.(roundtable.Described).Provenance(pr)
 }
 
 // Act implements roundtable.Agent.
