@@ -141,7 +141,7 @@ func (e *Experiment) spec(d *Design, rule vote.Rule, tc roundtable.Config) sim.S
 			if st, ok := task.(interface{ Spec() roundtable.TaskSpec }); ok {
 				cfg.Task = st.Spec() // what the table is about, with private ground truth
 			}
-			cfg.Protocol = d.Protocol
+			cfg.Protocol, cfg.Durations, cfg.Audit = d.Protocol, o.Durations, o.Audit
 			if cfg.Participants, err = d.plan.seats(i, seed, o.Agents); err != nil {
 				return sim.Table{}, err
 			}

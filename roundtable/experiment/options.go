@@ -47,6 +47,11 @@ type Options struct {
 	// table's config, with the run's number as "replication" (1-based).
 	Name   string
 	Labels map[string]string
+	// Durations are the live tables' phase deadlines, Audit their audit:
+	// recorded in each table's config (a headless run closes a phase when
+	// its agents have answered).
+	Durations roundtable.Durations
+	Audit     *roundtable.AuditSpec
 	// NewTables starts new tables beside stored ones of another recipe
 	// (sim.Spec.NewTables) instead of refusing them.
 	NewTables bool

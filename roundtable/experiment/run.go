@@ -76,8 +76,13 @@ func resultKey(rule string, d *Design) string {
 }
 
 // Write writes the report as JSON to path (summary.json).
-func (r Report) Write(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+func (r Report) Write(path string) error { return writeJSON(path, r) }
+
+// Write writes the study's report as JSON to path (summary.json).
+func (r StudyReport) Write(path string) error { return writeJSON(path, r) }
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"strconv"
@@ -84,7 +83,11 @@ func (e *Experiment) checkSeating() error {
 			if i == len(o.Bots) {
 				what = "stand_in"
 			}
-			return invalid("--agent: %s sets a model, but %q agents ask none (agent = \"llm\" seats language models)", what, cmp.Or(e.agent, "the default"))
+			kind := "not set"
+			if e.agent != "" {
+				kind = fmt.Sprintf("%q", e.agent)
+			}
+			return invalid("--agent: %s sets a model, but the agents ask no model (agent %s); --agent llm seats language models", what, kind)
 		}
 	}
 	return nil

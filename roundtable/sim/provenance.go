@@ -51,10 +51,10 @@ func Answered(s *roundtable.State) map[string]string {
 	return out
 }
 
-// provenances sums up the runs' provenance: the distinct builds that
+// Provenances sums up the runs' provenance: the distinct builds that
 // made their tables (an older table may have recorded none), and each
 // distinct recipe of their model seats with the models that answered.
-func provenances(runs []Run) ([]roundtable.Software, []ModelSeats) {
+func Provenances(runs []Run) ([]roundtable.Software, []ModelSeats) {
 	var sw []roundtable.Software
 	var seats []ModelSeats
 	for _, r := range runs {

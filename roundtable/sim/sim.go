@@ -123,7 +123,7 @@ func Execute(ctx context.Context, store roundtable.Store, clock roundtable.Clock
 	}
 	res := Result{Name: spec.Name, Runs: runs, Wall: time.Since(start)}
 	res.Summary = Summarize(runs)
-	res.Software, res.Agents = provenances(runs)
+	res.Software, res.Agents = Provenances(runs)
 	return res, nil
 }
 
