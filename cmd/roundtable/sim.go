@@ -50,7 +50,7 @@ new tables beside them. Each table's log and summary.json record the build
 and, per model seat, the model asked for and the model that answered.
 
 --protocol panel|chatroom|dyads|questionnaire runs the other papers' schedules
-on --question (see the README's Protocols section), with model-free agents by
+on --question (see docs/papers.md, "The other papers' protocols"), with model-free agents by
 default: --agent evaluator (panel), persona (chatroom, questionnaire),
 degroot or deffuant (dyads), or --agent llm.`,
 		Args: cobra.NoArgs,
