@@ -26,7 +26,7 @@ type analyzeFlags struct {
 	stance         string // chatroom private messages: lexicon or llm
 	seed           int64
 	concurrency    int
-	pool           bool // analyze tables of different provenance together
+	pool           bool          // analyze tables of different provenance together
 	annotate       annotateFlags // model flags shared with annotate
 	tablesExplicit []string
 }
