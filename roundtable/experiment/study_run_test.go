@@ -3,6 +3,7 @@ package experiment_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,4 +161,60 @@ func tableIDs(ctx context.Context, db *store.DB) ([]string, error) {
 		ids = append(ids, s.ID)
 	}
 	return ids, err
+}
+
+// TestStudyResumesAfterAKill: a study run stopped after its first table
+// (as a kill stops it) goes on where it stopped when run again: the
+// stored tables are reused or resumed, and every table's results are
+// those of a run never stopped.
+func TestStudyResumesAfterAKill(t *testing.T) {
+	s, err := experiment.ParseStudy("trade.toml", []byte(tradeStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *store.DB {
+		db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	whole, err := s.Run(context.Background(), open(), roundtable.SystemClock{}, experiment.StudyRun{Model: traders("m-a"), Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := open()
+	ctx, kill := context.WithCancel(context.Background())
+	defer kill()
+	_, err = s.Run(ctx, db, roundtable.SystemClock{}, experiment.StudyRun{Model: traders("m-a"), Concurrency: 1, Progress: kill})
+	if err == nil {
+		t.Fatal("the killed run went to its end")
+	}
+	stored, err := tableIDs(context.Background(), db)
+	if err != nil || len(stored) == 0 || len(stored) >= 6 {
+		t.Fatalf("%d tables stored by the killed run (%v), want some of 6", len(stored), err)
+	}
+	again, err := s.Run(context.Background(), db, roundtable.SystemClock{}, experiment.StudyRun{Model: traders("m-a"), Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := 0
+	for name, c := range whole.Conditions {
+		for rule, res := range c.Rules {
+			for i, r := range res.Runs {
+				got := again.Conditions[name].Rules[rule].Runs[i]
+				if got.Resumed {
+					resumed++
+				}
+				if len(r.Measures.Series["U"]) == 0 || got.Table != r.Table || got.Rounds != r.Rounds || fmt.Sprint(got.Measures.Series["U"]) != fmt.Sprint(r.Measures.Series["U"]) {
+					t.Errorf("%s after the kill: %s, %d rounds, U %v; never stopped: %s, %d rounds, U %v", name, got.Table, got.Rounds,
+						got.Measures.Series["U"], r.Table, r.Rounds, r.Measures.Series["U"])
+				}
+			}
+		}
+	}
+	if resumed == 0 {
+		t.Error("the second run resumed none of the killed run's tables")
+	}
 }
