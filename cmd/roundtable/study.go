@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -47,7 +48,8 @@ func (a *App) studyRunCmd() *cobra.Command {
 		Long: `Plays the tables of every condition of the study file, Replications each, with
 bots in every seat (a person's seat is played by the condition's stand_in),
 into DIR/roundtable.db (default runs/NAME). DIR/study.toml keeps the study
-file and DIR/summary.json each condition's metrics. Running it again resumes
+file (DIR/study.json where it was: its relative paths are read from there)
+and DIR/summary.json each condition's metrics. Running it again resumes
 unfinished tables (after a kill) and reuses finished ones, but only tables
 made with the same recipe: otherwise it stops naming what differs, or with
 --new-tables starts new tables beside them. Language models are the
@@ -71,7 +73,7 @@ func (a *App) loadStudy(path string, llm llmFlags) (Config, *experiment.Study, e
 	if err != nil {
 		return cfg, nil, err
 	}
-	s, err := experiment.ReadStudy(path)
+	s, err := experiment.ReadStudy(path, "")
 	if err != nil {
 		return cfg, nil, usageError{err}
 	}
@@ -107,8 +109,8 @@ func (a *App) runStudy(cmd *cobra.Command, path string, f studyFlags) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "study.toml"), s.Text, 0o644); err != nil {
-		return fmt.Errorf("keep the study file: %w", err)
+	if err := keepStudy(dir, s); err != nil {
+		return err
 	}
 	db, err := store.Open(filepath.Join(dir, "roundtable.db"), store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
 	if err != nil {
@@ -174,7 +176,7 @@ func (a *App) studyAnalyzeCmd() *cobra.Command {
 		Use:   "analyze DIR [--out DIR/analysis]",
 		Short: "Write a study's results per condition",
 		Long: `Reads the tables of the study run in DIR (DIR/roundtable.db, the study file
-DIR/study.toml, or --db and --study) and writes into --out (default
+kept in DIR/study.toml, or --db and --study) and writes into --out (default
 DIR/analysis): conditions.csv, every metric per condition (mean, standard
 error, 95% interval, n); differences.csv, the difference between every pair
 of conditions with a permutation-test p-value (--permutations relabellings
@@ -188,13 +190,14 @@ prompt version) are separate groups, NAME-p1, NAME-p2, unless --pool.`,
 			if err := f.paths(args); err != nil {
 				return err
 			}
-			if study == "" {
-				if len(args) == 0 {
-					return usagef("--db needs --study FILE")
-				}
-				study = filepath.Join(args[0], "study.toml")
+			if study == "" && len(args) == 0 {
+				return usagef("--db needs --study FILE")
 			}
-			return a.runStudyAnalyze(cmd, f, study, perms)
+			runDir := ""
+			if len(args) > 0 {
+				runDir = args[0]
+			}
+			return a.runStudyAnalyze(cmd, f, runDir, study, perms)
 		},
 	}
 	fl := cmd.Flags()
@@ -206,12 +209,65 @@ prompt version) are separate groups, NAME-p1, NAME-p2, unless --pool.`,
 	return cmd
 }
 
-func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, studyPath string, perms int) error {
+// studySource is DIR/study.json: where the study file a run keeps in
+// DIR/study.toml came from, whose directory its relative paths are read
+// from.
+type studySource struct {
+	File string `json:"file"`
+	Dir  string `json:"dir"`
+}
+
+// keepStudy keeps the study file a run plays in dir/study.toml, and where
+// it came from in dir/study.json.
+func keepStudy(dir string, s *experiment.Study) error {
+	if err := os.WriteFile(filepath.Join(dir, "study.toml"), s.Text, 0o644); err != nil {
+		return fmt.Errorf("keep the study file: %w", err)
+	}
+	var src studySource
+	var err error
+	if src.File, err = filepath.Abs(s.Path); err != nil {
+		return fmt.Errorf("keep the study file: %w", err)
+	}
+	if src.Dir, err = filepath.Abs(s.Dir); err != nil {
+		return fmt.Errorf("keep the study file: %w", err)
+	}
+	b, err := json.MarshalIndent(src, "", "  ")
+	if err != nil {
+		return fmt.Errorf("keep the study file: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "study.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("keep the study file: %w", err)
+	}
+	return nil
+}
+
+// keptStudy reads the study file a run kept in dir, its relative paths
+// from where it came.
+func keptStudy(dir string) (*experiment.Study, error) {
+	var src studySource
+	b, err := os.ReadFile(filepath.Join(dir, "study.json"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read where the study came from: %w", err)
+	}
+	if err == nil {
+		if err := json.Unmarshal(b, &src); err != nil {
+			return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, "study.json"), err)
+		}
+	}
+	return experiment.ReadStudy(filepath.Join(dir, "study.toml"), src.Dir)
+}
+
+func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, runDir, studyPath string, perms int) error {
 	cfg, err := LoadConfig(a.configPath)
 	if err != nil {
 		return err
 	}
-	s, err := experiment.ReadStudy(studyPath)
+	var s *experiment.Study
+	if studyPath != "" {
+		s, err = experiment.ReadStudy(studyPath, "")
+	} else {
+		s, err = keptStudy(runDir)
+	}
 	if err != nil {
 		return usageError{err}
 	}

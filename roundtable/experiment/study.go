@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -131,13 +132,16 @@ func DefaultRecipe() Recipe {
 		ConfirmationBias: "none", Control: "none", Memory: "cumulative"}
 }
 
-// ReadStudy reads and checks the study file at path (ParseStudy).
-func ReadStudy(path string) (*Study, error) {
+// ReadStudy reads and checks the study file at path (ParseStudy). The
+// recipes' relative paths (item_dir, data) are read from dir, "" the
+// file's directory: a run's copy of a study file reads them where the
+// study was.
+func ReadStudy(path, dir string) (*Study, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read study: %w", err)
 	}
-	return ParseStudy(path, data)
+	return parseStudy(path, cmp.Or(dir, filepath.Dir(path)), data)
 }
 
 // namePattern is what a study's and a condition's names may hold: they
@@ -149,6 +153,10 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // defaults and checked as a table recipe. An error names the file, the
 // line, the condition and the key.
 func ParseStudy(path string, data []byte) (*Study, error) {
+	return parseStudy(path, filepath.Dir(path), data)
+}
+
+func parseStudy(path, dir string, data []byte) (*Study, error) {
 	f := studyFile{Seed: 1, Replications: 10}
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
@@ -171,7 +179,7 @@ func ParseStudy(path string, data []byte) (*Study, error) {
 	if err := toml.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("study %s: %s", path, TOMLError(err))
 	}
-	s := &Study{Name: f.Name, Seed: f.Seed, Replications: f.Replications, Path: path, Dir: filepath.Dir(path), Text: data}
+	s := &Study{Name: f.Name, Seed: f.Seed, Replications: f.Replications, Path: path, Dir: dir, Text: data}
 	base := DefaultRecipe()
 	if err := merge(&base, raw.Defaults); err != nil {
 		return nil, fmt.Errorf("%s: defaults: %v", at("defaults", 0, ""), err)

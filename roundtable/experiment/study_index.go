@@ -70,6 +70,9 @@ func (r Recipe) Summary() string {
 		parts = append(parts, fmt.Sprintf("%q", r.Question))
 	}
 	if r.Protocol == "roundtable" {
+		if r.Task == "exchange" {
+			parts = append(parts, "preset "+r.Preset)
+		}
 		parts = append(parts, "rule "+r.Rule)
 	}
 	rounds := fmt.Sprintf("%d rounds", r.Rounds)

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
+)
+
+// TestStudiesRunOffline: every study file in studies/ runs, one table per
+// condition, with no model but the local fake for the conditions that
+// need one, and study analyze writes its results per condition: index.md,
+// conditions.csv (a row per condition group), differences.csv, and each
+// group's own analysis. The recommendation study reads a synthetic
+// MovieLens directory where it expects the real one.
+func TestStudiesRunOffline(t *testing.T) {
+	srv := openaitest.NewServer(nil)
+	defer srv.Close()
+	files, err := filepath.Glob(filepath.Join("..", "..", "studies", "*.toml"))
+	if err != nil || len(files) < 6 {
+		t.Fatalf("studies/: %v, %v", files, err)
+	}
+	studies := t.TempDir()
+	if err := os.CopyFS(studies, os.DirFS(filepath.Join("..", "..", "studies"))); err != nil {
+		t.Fatal(err)
+	}
+	movies := filepath.Join(studies, "data", "ml-100k")
+	if err := os.MkdirAll(movies, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := recommend.WriteSynthetic(movies, 60, 80, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".toml")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // the runs wait on their databases' writes more than on the CPU
+			out := t.TempDir()
+			code, stdout, errOut := run(t, "", "study", "run", filepath.Join(studies, name+".toml"), "--out", out, "--replications", "1",
+				"--concurrency", "2", "--llm-base-url", srv.URL(), "--llm-model", "m-test")
+			if code != 0 {
+				t.Fatalf("run: exit %d: %s", code, errOut)
+			}
+			conditions := strings.Count(stdout, "\n== condition ")
+			code, _, errOut = run(t, "", "study", "analyze", out, "--permutations", "20")
+			if code != 0 {
+				t.Fatalf("analyze: exit %d: %s", code, errOut)
+			}
+			for _, file := range []string{"study.toml", "study.json", "summary.json", "analysis/index.md", "analysis/differences.csv"} {
+				if _, err := os.Stat(filepath.Join(out, file)); err != nil {
+					t.Errorf("no %s: %v", file, err)
+				}
+			}
+			groups := map[string]bool{}
+			for _, row := range readCSVFile(t, filepath.Join(out, "analysis", "conditions.csv"))[1:] {
+				groups[row[0]] = true
+			}
+			if len(groups) != conditions || conditions == 0 {
+				t.Errorf("conditions.csv has %d groups, the run printed %d conditions", len(groups), conditions)
+			}
+			for g := range groups {
+				if _, err := os.Stat(filepath.Join(out, "analysis", "conditions", g, "index.md")); err != nil {
+					t.Errorf("condition %s: %v", g, err)
+				}
+			}
+		})
+	}
+}
+
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
