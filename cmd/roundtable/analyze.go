@@ -172,6 +172,19 @@ func (a *App) stanceClassifier(ctx context.Context, cfg Config, f analyzeFlags) 
 	return protocol.Instruments{}, usagef("--stance: %q is not lexicon or llm", f.stance)
 }
 
+// openAnalyzed opens the database analyze reads (and writes its
+// annotations into).
+func openAnalyzed(cfg Config, path string) (*store.DB, error) {
+	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server or run using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return db, nil
+}
+
 func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io.Writer) error {
 	if f.concurrency < 1 {
 		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
@@ -180,12 +193,9 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(f.db, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
-	if errors.Is(err, store.ErrLocked) {
-		return fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
-	}
+	db, err := openAnalyzed(cfg, f.db)
 	if err != nil {
-		return fmt.Errorf("open store %s: %w", f.db, err)
+		return err
 	}
 	defer db.Close()
 	if opt.Tables = f.tablesExplicit; len(opt.Tables) == 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +18,7 @@ import (
 // MovieLens directory where it expects the real one.
 func TestStudiesRunOffline(t *testing.T) {
 	srv := openaitest.NewServer(nil)
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the parallel subtests
 	files, err := filepath.Glob(filepath.Join("..", "..", "studies", "*.toml"))
 	if err != nil || len(files) < 6 {
 		t.Fatalf("studies/: %v, %v", files, err)
@@ -56,7 +55,7 @@ func TestStudiesRunOffline(t *testing.T) {
 				}
 			}
 			groups := map[string]bool{}
-			for _, row := range readCSVFile(t, filepath.Join(out, "analysis", "conditions.csv"))[1:] {
+			for _, row := range readCSV(t, filepath.Join(out, "analysis", "conditions.csv"))[1:] {
 				groups[row[0]] = true
 			}
 			if len(groups) != conditions || conditions == 0 {
@@ -69,18 +68,4 @@ func TestStudiesRunOffline(t *testing.T) {
 			}
 		})
 	}
-}
-
-func readCSVFile(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return rows
 }

@@ -258,6 +258,9 @@ func keptStudy(dir string) (*experiment.Study, error) {
 }
 
 func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, runDir, studyPath string, perms int) error {
+	if f.concurrency < 1 {
+		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
+	}
 	cfg, err := LoadConfig(a.configPath)
 	if err != nil {
 		return err
@@ -275,12 +278,9 @@ func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, runDir, studyP
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(f.db, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
-	if errors.Is(err, store.ErrLocked) {
-		return fmt.Errorf("%w; stop the run using it, or analyze a backup (roundtable backup)", err)
-	}
+	db, err := openAnalyzed(cfg, f.db)
 	if err != nil {
-		return fmt.Errorf("open store %s: %w", f.db, err)
+		return err
 	}
 	defer db.Close()
 	ids, err := tableIDs(cmd.Context(), db)

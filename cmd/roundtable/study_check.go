@@ -64,32 +64,35 @@ func (a *App) checkStudy(cmd *cobra.Command, path string, f studyFlags) error {
 		fmt.Fprintln(out, "\nModel calls: none. Every condition's agents are model-free: the study runs offline.")
 		return nil
 	}
-	per, err := a.rehearse(cmd.Context(), cfg, f.llm, s)
+	eps := f.llm.apply(cfg.LLM)
+	if len(eps) == 0 {
+		eps = []LLMConfig{{Name: "default", Model: "unconfigured", Timeout: Duration(openai.DefaultTimeout), MaxRetries: openai.DefaultMaxRetries}}
+		fmt.Fprintln(out, "\nNo [[llm]] endpoint is configured: the calls are counted on a stand-in endpoint \"default\". study run needs one (an [[llm]] endpoint, or --llm-base-url and --llm-model).")
+	}
+	per, err := a.rehearse(cmd.Context(), cfg, eps, s)
 	if err != nil {
 		return err
 	}
-	printCost(out, s, per, reps, f.llm.apply(cfg.LLM))
+	printCost(out, s, per, reps, eps)
 	return nil
 }
 
 // rehearse plays one table of each condition that seats language models
-// against a stand-in model served on 127.0.0.1, in a scratch database,
-// and returns what each such table asked of each endpoint, by condition.
-func (a *App) rehearse(ctx context.Context, cfg Config, llm llmFlags, s *experiment.Study) (map[string]map[string]openai.Usage, error) {
+// against a stand-in model served on 127.0.0.1 in the place of each of
+// eps, in a scratch database, and returns what each such table asked of
+// each endpoint, by condition.
+func (a *App) rehearse(ctx context.Context, cfg Config, eps []LLMConfig, s *experiment.Study) (map[string]map[string]openai.Usage, error) {
 	srv := openaitest.NewServer(nil)
 	defer srv.Close()
 	stand := cfg
 	stand.LLM = nil
-	for _, ep := range llm.apply(cfg.LLM) {
+	for _, ep := range eps {
 		ep.BaseURL, ep.APIKeyEnv, ep.RequestsPerMinute, ep.TokensPerMinute, ep.BreakerFailures = srv.URL(), "", 0, 0, 0
 		stand.LLM = append(stand.LLM, ep)
 	}
 	m, err := a.newMinds(stand, llmFlags{}, mindOptions{seats: s.MaxSeats()})
 	if err != nil {
 		return nil, err
-	}
-	if m.eps.Len() == 0 {
-		return nil, usagef("study %s seats language models (agent = \"llm\"), but none is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model", s.Name)
 	}
 	dir, err := os.MkdirTemp("", "roundtable-check-*")
 	if err != nil {

@@ -62,6 +62,10 @@ func TestStudyCheckCountsCallsAndCost(t *testing.T) {
 	if n := srv.Count(nil); n != 0 {
 		t.Errorf("check asked the configured endpoint %d times", n)
 	}
+	code, out, errOut = run(t, "", "study", "check", study)
+	if code != 0 || !strings.Contains(out, "No [[llm]] endpoint is configured") || !strings.Contains(out, "no price configured") {
+		t.Errorf("no endpoint configured: exit %d: %s%s", code, out, errOut)
+	}
 	offline := strings.Replace(modelStudy, `agent = "llm"`, `agent = "utility"`, 1)
 	offline = strings.Replace(offline, `task = "text"`, `task = "exchange"`, 1)
 	study, config = writeStudy(t, srv, offline, "m-a")
