@@ -283,9 +283,13 @@ func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, runDir, studyP
 		return err
 	}
 	defer db.Close()
-	ids, err := tableIDs(cmd.Context(), db)
+	out := cmd.OutOrStdout()
+	ids, damaged, err := roundtable.Readable(cmd.Context(), db, f.tablesExplicit)
 	if err != nil {
 		return err
+	}
+	if damaged != nil {
+		fmt.Fprintf(out, "left out: %v\n", damaged)
 	}
 	bar := a.progress(len(ids))
 	opt.Progress = func() { _ = bar.Add(1) }
@@ -294,11 +298,10 @@ func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, runDir, studyP
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "%d tables of study %s in %d condition groups; %d files in %s (see %s)\n", res.Tables, s.Name, len(res.Groups),
 		len(res.Files), f.out, filepath.Join(f.out, "index.md"))
 	for _, sk := range res.Skipped {
 		fmt.Fprintln(out, "not produced: "+sk)
 	}
-	return res.Missing
+	return errors.Join(res.Missing, damaged)
 }
