@@ -22,6 +22,7 @@ type studyFlags struct {
 	replications int
 	concurrency  int
 	newTables    bool
+	conditions   []string // run only these
 	llm          llmFlags
 }
 
@@ -62,6 +63,7 @@ config's [[llm]] endpoints (or the --llm-* flags).`,
 	fl.IntVar(&f.replications, "replications", 0, "tables per condition, instead of the study's (a small run)")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "tables run at once (default: 16 per CPU with model-free agents, 4 per CPU with language models)")
 	fl.BoolVar(&f.newTables, "new-tables", false, "start new tables beside stored ones made with another recipe instead of stopping")
+	fl.StringSliceVar(&f.conditions, "condition", nil, "run only these conditions (repeat or separate with commas; default all)")
 	f.llm.register(fl)
 	return cmd
 }
@@ -93,6 +95,11 @@ func (a *App) runStudy(cmd *cobra.Command, path string, f studyFlags) error {
 	cfg, s, err := a.loadStudy(path, f.llm)
 	if err != nil {
 		return err
+	}
+	if len(f.conditions) > 0 {
+		if err := s.Only(f.conditions); err != nil {
+			return usageError{err}
+		}
 	}
 	run := experiment.StudyRun{Replications: f.replications, Concurrency: f.concurrency, NewTables: f.newTables, Logger: a.logger()}
 	var m *minds

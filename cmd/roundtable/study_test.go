@@ -85,6 +85,11 @@ func TestStudyCheckNamesLineAndKey(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, study+`:4: condition "a": rule:`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
+	study, config = writeStudy(t, srv, modelStudy, "m-a")
+	code, _, errOut = run(t, "", "--config", config, "study", "run", study, "--condition", "rule-nope", "--out", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, `--condition: study feature has no condition "rule-nope" (it has rule-plurality, rule-borda)`) {
+		t.Errorf("unknown condition: exit %d: %s", code, errOut)
+	}
 	study, config = writeStudy(t, srv, "name = \"s\"\n[[condition]]\nname = \"a\"\nagent = \"llm\"\ntask = \"text\"\nquestion = \"Q?\"\n[[condition.bot]]\nendpoint = \"nowhere\"\n", "m-a")
 	code, _, errOut = run(t, "", "--config", config, "study", "run", study, "--out", t.TempDir())
 	if code != 2 || !strings.Contains(errOut, `condition "a" bot[0].endpoint: no [[llm]] endpoint is named "nowhere"`) {

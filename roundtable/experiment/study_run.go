@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -131,4 +132,27 @@ func (s *Study) MaxSeats() int {
 		n = max(n, c.Seats)
 	}
 	return n
+}
+
+// Only keeps the conditions named, in the study's order (a run of some
+// of them); a name that is no condition of the study is an error that
+// lists them.
+func (s *Study) Only(names []string) error {
+	var kept []Condition
+	for _, n := range names {
+		if !slices.ContainsFunc(s.Conditions, func(c Condition) bool { return c.Name == n }) {
+			all := make([]string, len(s.Conditions))
+			for i, c := range s.Conditions {
+				all[i] = c.Name
+			}
+			return fmt.Errorf("--condition: study %s has no condition %q (it has %s)", s.Name, n, strings.Join(all, ", "))
+		}
+	}
+	for _, c := range s.Conditions {
+		if slices.Contains(names, c.Name) {
+			kept = append(kept, c)
+		}
+	}
+	s.Conditions = kept
+	return nil
 }
