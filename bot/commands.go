@@ -55,6 +55,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
 	cfg.Secret.Key = pseudonymKey()
+	cfg.Provenance = s.provenance(cfg, task)
 	obs := s.outbox(id)
 	obs.bind(s.couriers[p.Name()], thread, task, cfg, s.newSentLog(id))
 	t, err := roundtable.Create(ctx, obs.store(), s.deps.Clock, task, id, cfg)

@@ -38,6 +38,7 @@ func (c Config) clone() Config {
 	c.Labels = maps.Clone(c.Labels)
 	c.Protocol = clonePtr(c.Protocol, Protocol.clone)
 	c.Audit = c.Audit.clone()
+	c.Provenance = clonePtr(c.Provenance, Provenance.clone)
 	return c
 }
 

@@ -113,6 +113,9 @@ type Config struct {
 	Protocol *Protocol  `json:"protocol,omitempty"`
 	Audit    *AuditSpec `json:"audit,omitempty"` // nil: not audited
 	Secret   Secrecy    `json:"secret,omitzero"` // secret ballots
+	// Provenance is the software that created the table and what its
+	// model-driven seats think with; nil in logs older than it.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // DefaultRounds is the paper's number of rounds.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -84,6 +85,13 @@ type Config struct {
 	Retention time.Duration
 	// Streams bound the live streams that need no link (the lobby's).
 	Streams StreamLimits
+	// PublicURL is the address people open, e.g. "https://class.example.org/"
+	// behind a TLS reverse proxy: join, host and cohort links are built
+	// from it, its host is accepted as this server's (the Host and Origin
+	// checks), and cookies are sent over TLS only when it is https. ""
+	// builds links from the listening address. See ParsePublicURL; New
+	// ignores an address it refuses (check it before).
+	PublicURL string
 }
 
 // Platform is the web channel. Create it with New; Run serves it.
@@ -102,6 +110,7 @@ type Platform struct {
 	starts *capped[string] // the room each start form opened, for retries
 	joins  *joinLocks
 	anon   *streamGate // the lobby's live streams
+	public *url.URL    // Config.PublicURL, nil when unset
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -147,6 +156,9 @@ func New(cfg Config, blobs Blobs) *Platform {
 		rooms: newRooms(sig, blobs), inbox: newInboxes(cfg.Now), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
 		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks(),
 		anon: newStreamGate(cfg.Streams)}
+	if cfg.PublicURL != "" {
+		p.public, _ = ParsePublicURL(cfg.PublicURL)
+	}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	p.rooms.logTo(cfg.Log)
 	return p
@@ -172,9 +184,10 @@ func (p *Platform) URL() string {
 
 // HostURL returns the host's link: a browser that opens it may manage
 // every table (bot.User.Manager) and sees the list of rooms. Print it for
-// whoever runs the server. It is empty until Run listens.
+// whoever runs the server. It is built from the public URL when there is
+// one, else it is empty until Run listens.
 func (p *Platform) HostURL() string {
-	u := p.URL()
+	u := p.publicBase()
 	if u == "" {
 		return ""
 	}

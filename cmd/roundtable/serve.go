@@ -96,7 +96,11 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 func (a *App) announce(ctx context.Context, p *web.Platform) {
 	select {
 	case <-p.Ready():
-		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", p.URL(), p.HostURL())
+		at := p.URL()
+		if pub := p.PublicURL(); pub != at {
+			at = fmt.Sprintf("%s (listening on %s)", pub, at)
+		}
+		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", at, p.HostURL())
 	case <-ctx.Done():
 	}
 }
@@ -184,7 +188,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 	if err != nil {
 		return nil, nil, err
 	}
-	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
+	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, PublicURL: cfg.Web.PublicURL, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
 		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log}, db)
 	return append(out, w), w, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/adapters/slack"
+	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -71,6 +72,9 @@ type WebConfig struct {
 	// OpenLobby lets anyone who opens the web channel create tables;
 	// otherwise only the host link does.
 	OpenLobby bool `toml:"open_lobby"`
+	// PublicURL is the address people open behind a reverse proxy with
+	// TLS ("https://class.example.org/"): links are built from it.
+	PublicURL string `toml:"public_url"`
 }
 
 // DiscordConfig is the Discord bot.
@@ -163,6 +167,11 @@ func (c Config) validateServe() error {
 	}
 	if err := checkAddr(c.Web.Addr); err != nil {
 		return fmt.Errorf("web.addr: %w", err)
+	}
+	if c.Web.PublicURL != "" {
+		if _, err := web.ParsePublicURL(c.Web.PublicURL); err != nil {
+			return fmt.Errorf("web.public_url: %w", err)
+		}
 	}
 	if c.Slack != nil && c.Slack.Mode != "socket" && c.Slack.Mode != "http" {
 		return fmt.Errorf("slack.mode: %q is not socket or http", c.Slack.Mode)
