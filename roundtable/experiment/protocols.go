@@ -145,6 +145,9 @@ func (p protocolPlan) agents(task roundtable.Task, ps []roundtable.Participant) 
 		own, _ := p.seating.at(i, len(ps))
 		o := own.Model
 		o.Memory, o.Window, o.ContextChars = p.memory.Memory, 0, p.memory.ContextChars
+		if p.memory.Temperature != nil { // the grid cell's, over the seat's
+			o.Temperature = p.memory.Temperature
+		}
 		return p.model(seat, task, o)
 	})
 }

@@ -26,8 +26,14 @@ func ProvenanceOf(s *roundtable.State) Provenance {
 		return Provenance{}
 	}
 	_, seats := sim.Provenances([]sim.Run{{Provenance: s.Config.Provenance, Answered: sim.Answered(s)}})
+	condition := s.Config.Protocol != nil && s.Config.Protocol.Params["temperature"] != ""
 	for i := range seats {
 		seats[i].Seats = 0 // tables of another size are of the same provenance
+		if condition {
+			// A temperature the schedule records is a condition of the
+			// run's grid (the panel's third axis), compared in its report.
+			seats[i].Temperature = nil
+		}
 	}
 	return Provenance{Recorded: true, Software: s.Config.Provenance.Software, Agents: seats}
 }
@@ -91,6 +97,11 @@ type provenanceGroup struct {
 func groupByProvenance(ctx context.Context, st roundtable.Store, ids []string, label func(i int) string) ([]provenanceGroup, error) {
 	var groups []provenanceGroup
 	at := map[string]int{}
+	type pending struct {
+		id string
+		p  Provenance
+	}
+	var waiting []pending
 	for _, id := range ids {
 		events, err := st.Load(ctx, id)
 		if err != nil {
@@ -101,6 +112,10 @@ func groupByProvenance(ctx context.Context, st roundtable.Store, ids []string, l
 			return nil, fmt.Errorf("replay %s: %w", id, err)
 		}
 		p := ProvenanceOf(s)
+		if s.Status != roundtable.StatusEnded {
+			waiting = append(waiting, pending{id, p})
+			continue
+		}
 		i, ok := at[p.Key()]
 		if !ok {
 			i = len(groups)
@@ -108,6 +123,16 @@ func groupByProvenance(ctx context.Context, st roundtable.Store, ids []string, l
 			groups = append(groups, provenanceGroup{Provenance: p})
 		}
 		groups[i].Tables = append(groups[i].Tables, id)
+	}
+	// A table that has not ended has no results to keep apart: it joins
+	// its provenance's group, else the first, where the report says it
+	// has not ended (it makes a group only when no table has ended).
+	for _, w := range waiting {
+		i, ok := at[w.p.Key()]
+		if !ok && len(groups) == 0 {
+			at[w.p.Key()], groups = 0, []provenanceGroup{{Provenance: w.p}}
+		}
+		groups[i].Tables = append(groups[i].Tables, w.id)
 	}
 	for i := range groups {
 		groups[i].Label = label(i)
