@@ -118,7 +118,7 @@ type Config struct {
 	// Options are the start options of every table (waiting.go), under a
 	// preset's and the command's own.
 	Options map[string]string
-	Presets       map[string]Preset
+	Presets map[string]Preset
 	// Policy says who may start and stop tables; Policies overrides it
 	// per platform name.
 	Policy   Policy

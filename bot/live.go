@@ -21,11 +21,11 @@ type live struct {
 	mu      sync.Mutex
 	agents  map[string]roundtable.Agent
 	timer   Timer
-	warning Timer              // the open phase's one-minute warning (warning.go)
+	warning Timer // the open phase's one-minute warning (warning.go)
 	// startTimer starts a waiting table at its set time (waiting.go).
 	startTimer Timer
-	cancel  context.CancelFunc // cancels the open phase's agent calls
-	stopped bool
+	cancel     context.CancelFunc // cancels the open phase's agent calls
+	stopped    bool
 }
 
 func (lt *live) seatAgent(p roundtable.Participant) error {
