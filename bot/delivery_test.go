@@ -230,7 +230,9 @@ func TestWaitingTableOpensWhenTheOrganiserBegins(t *testing.T) {
 	if err := e.fake.Click(context.Background(), bottest.Bob, thread, intro.ID, intro.Controls[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("the intro lists Bob", func() bool { return strings.Contains(e.fake.Posts(thread)[0].Text, "At the table: Scribe (bot: speaks, proposes, votes), Bob.") })
+	e.waitFor("the intro lists Bob", func() bool {
+		return strings.Contains(e.fake.Posts(thread)[0].Text, "At the table: Scribe (bot: speaks, proposes, votes), Bob.")
+	})
 	e.clock.Advance(10 * phase)
 	if n := countType(e.events(id), "phase_opened"); n != 0 {
 		t.Fatalf("%d phases opened before the organiser began", n)
@@ -349,7 +351,7 @@ func TestRefusedPostIsDeliveredAfterTheNextStart(t *testing.T) {
 
 func TestPostsBeforeASnapshotAreDeliveredAfterARestart(t *testing.T) {
 	e := newDeliveryEnv(t)
-	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "25"}) // past a snapshot even if the agent misses phases
+	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "25"})    // past a snapshot even if the agent misses phases
 	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 3 }) // the intro, the start, the phase
 	e.fake.SetOutage(true)
 	e.runOut(id)
