@@ -15,6 +15,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/task"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
@@ -62,6 +63,9 @@ func classService(db bot.Store, fake *bottest.Fake, clock *bottest.Clock) *bot.S
 	pan := text
 	pan.Title, pan.Task = "Hiring panel", roundtable.TaskSpec{Kind: "text", Topic: "Whom do we hire?"}
 	pan.Protocol = panel.Preset(protocol.Settings{Question: "How good a fit?", Items: []string{"the proposal"}})
+	dy := text
+	dy.Title, dy.Rounds, dy.Task = "Vaccines dyads", 2, roundtable.TaskSpec{Kind: "text", Topic: "Vaccines cause autism."}
+	dy.Protocol = dyads.Preset(protocol.Settings{Question: "Vaccines cause autism."})
 	econ := text
 	econ.Title, econ.Rule, econ.Task = "Economy", vote.Majority, roundtable.TaskSpec{Kind: "exchange", Topic: "Share the goods", Params: map[string]string{"preset": "asymmetric"}}
 	cfg := bot.Config{
@@ -75,6 +79,7 @@ func classService(db bot.Store, fake *bottest.Fake, clock *bottest.Clock) *bot.S
 		Presets: map[string]bot.Preset{
 			"chatroom": {Name: "chatroom", Config: chat, Agents: []string{"Scribe"}},
 			"panel":    {Name: "panel", Config: pan, Agents: []string{"Scribe"}},
+			"dyads":    {Name: "dyads", Config: dy, Agents: []string{"Scribe"}},
 			"exchange": {Name: "exchange", Config: econ, Agents: []string{"Trader 1"}},
 		},
 		RetryMin: time.Millisecond, RetryMax: 4 * time.Millisecond,
