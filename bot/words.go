@@ -186,7 +186,7 @@ func joinedReply(s *roundtable.State) string {
 		out += "Act with the buttons in the thread when a phase asks you to."
 	}
 	if s.Status == roundtable.StatusCreated {
-		out += " The table has not started yet: " + strings.TrimPrefix(startWords(s), "It ")
+		out += " The table has not started yet. " + startWords(s)
 	}
 	return out
 }
