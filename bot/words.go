@@ -19,6 +19,7 @@ const (
 	wordsStartedAlready = "The table has already started."
 	wordsAlreadySeated  = "You are already at this table."
 	wordsNotStarted     = "The table has not started yet: it starts when its organiser starts it."
+	wordsPrivateLabel   = "Your private message, not shown to the table" // a form label: 45 characters at most (Discord)
 	wordsSizedAtStart   = "The economy is sized when the table starts: one agent, and one good, for every seat taken then. " +
 		"Each person is told their own utility then (press **Status**)."
 )
