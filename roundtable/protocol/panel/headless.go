@@ -3,6 +3,7 @@ package panel
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -22,6 +23,9 @@ func (d definition) Agent(kind string, s protocol.Settings) (roundtable.Agent, e
 	}
 	if err := protocol.NoBias(s, kind, Name); err != nil {
 		return nil, err
+	}
+	if len(s.Temperatures) > 0 {
+		return nil, fmt.Errorf("%s: the %s samples nothing; a temperature is for language-model judges (--agent llm)", s.Field("temperature"), kind)
 	}
 	ev := &Evaluator{Vader: d.lexicon(), Alpha: s.Alpha}
 	if len(s.Docs) > 0 {
@@ -127,19 +131,46 @@ func (d definition) Measure(protocol.Settings) (sim.Measure, error) {
 // gut-feeling points per item. A Facilitator's middle of the scale is no
 // view and counts nowhere.
 func measure(s *roundtable.State) sim.Measures {
-	r := Outcome(s)
+	items := Items(s)
 	m := sim.Measures{Series: map[string][]float64{}, Scalars: map[string]float64{
 		"rounds": float64(len(s.Rounds)), "converged": boolf(s.EndReason == roundtable.EndConvergence)}}
-	for i, it := range r.Items {
-		var ser []float64
-		for _, mean := range r.Mean {
-			ser = append(ser, mean[i])
+	for _, r := range s.Rounds {
+		sums, n := make([]float64, len(items)), 0
+		for _, a := range r.Surveys {
+			if roundtable.IsNoOpinion(a.Reason) {
+				continue
+			}
+			n++
+			for i, v := range a.Values {
+				sums[i] += v
+			}
 		}
+		for i, it := range items {
+			m.Series["S/"+it] = append(m.Series["S/"+it], sums[i]/math.Max(1, float64(n)))
+		}
+	}
+	for _, it := range items {
+		ser := m.Series["S/"+it]
 		for len(ser) > 0 && len(ser) < s.Config.Rounds {
 			ser = append(ser, ser[len(ser)-1])
 		}
 		m.Series["S/"+it] = ser
-		m.Scalars["borda/"+it], m.Scalars["gut/"+it], m.Scalars["tier/"+it] = r.Borda[i], r.Gut[i], r.Tier[i]
+	}
+	final, gut := map[string][]float64{}, map[string][]float64{}
+	for judge, ts := range trajectories(s, len(items)) {
+		for _, t := range ts {
+			final[judge] = append(final[judge], t[len(t)-1])
+			gut[judge] = append(gut[judge], Conviction(t))
+		}
+	}
+	borda, gutPts := Borda(final, len(items)), Borda(gut, len(items))
+	for i, it := range items {
+		m.Scalars["borda/"+it], m.Scalars["gut/"+it] = borda[i], gutPts[i]
+		tiers := 0.0
+		for _, v := range final {
+			tiers += float64(Tier(v[i]))
+		}
+		m.Scalars["tier/"+it] = tiers / math.Max(1, float64(len(final)))
 	}
 	return m
 }
@@ -157,8 +188,8 @@ func (definition) Units() map[string]string {
 		"rounds": "rounds until the stop rule", "converged": "1 if every sentiment change fell below the tolerance, else 0",
 		"S/*": "mean sentiment of the judges on -1..1 after each round (a panel that stopped keeps its last)", "borda/*": "Borda points (top item n, last 1) summed over judges",
 		"gut/*": "Borda points on conviction summed over judges", "tier/*": "mean valence tier (1 best, 3 worst)",
-		"nuance":        "distinct topic keywords in one judge's arguments about one item over the run, mean over judges and items",
-		"nuance/*":      "distinct topic keywords in all judges' arguments about the item over the run",
+		"nuance":        "distinct words among the top 10 words of 5 LDA topics of the judges' arguments about an item, mean over items",
+		"nuance/*":      "distinct words among the top 10 words of 5 LDA topics fitted to all judges' arguments about the item over the run",
 		"drift":         "1 − cosine similarity (hashed TF-IDF of keywords) of successive mental models of self, mean over rounds and judges; 0 = unchanged",
 		"drift/*":       "the judge's drift: 1 − cosine of successive mental models, mean over rounds",
 		"defensibility": "cosine similarity (hashed TF-IDF of keywords) of an argument to its best passage of the item's source document, 0 below 0.2, mean over arguments",
