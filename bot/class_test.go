@@ -106,8 +106,22 @@ func TestPanelShowsItsItemsThenRanksThem(t *testing.T) {
 	e.join(bottest.Bob, th)
 	e.command(bottest.Alice, th, "begin", nil)
 	e.post(th, "**Round 1 of 1: message")
-	e.say(bottest.Alice, th, "Ann has led a team.")
-	e.say(bottest.Bob, th, "Ben knows databases.")
+	people := map[string]bottest.User{"fake:" + bottest.Alice.ID: bottest.Alice, "fake:" + bottest.Bob.ID: bottest.Bob}
+	spoke := map[string]bool{}
+	e.waitFor("every judge's turn to speak", func() bool { // the judges speak in turn
+		s := e.state(th)
+		if s.Phase != roundtable.PhaseMessage || s.Closed {
+			return s.Round == 1 && s.Phase == roundtable.PhaseSurvey
+		}
+		if u, ok := people[strings.Join(s.Turn, "")]; ok && !spoke[u.ID] {
+			spoke[u.ID] = true
+			e.say(u, th, u.Name+" has read both documents.")
+		}
+		return false
+	})
+	if len(spoke) != 2 {
+		t.Errorf("%d of the 2 people had a turn to speak", len(spoke))
+	}
 	e.post(th, "**Round 1 of 1: survey")
 	e.form(bottest.Alice, th, "**Round 1 of 1: survey", "Answer", map[string]string{"v0": "1", "v1": "-0.5"})
 	e.form(bottest.Bob, th, "**Round 1 of 1: survey", "Answer", map[string]string{"v0": "0.5", "v1": "0"})
