@@ -31,7 +31,8 @@ type roomLink struct {
 }
 
 // startFields are the create form's fields passed on as start options.
-var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "audit", "audit_statement", "self_report", "secret"}
+var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "audit", "audit_statement", "self_report", "secret",
+	"start", "seats", "start_at", "people", "facilitator_votes"}
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)
