@@ -13,18 +13,24 @@ import (
 
 // lobbyPage is the data of the lobby.
 type lobbyPage struct {
-	Name     string
+	Name     string // the visitor's name, in the banner
 	Host     bool
 	MayStart bool // the host, or anyone when the lobby is open
 	Nonce    string
 	Rules    []string
 	Agents   []string
 	Presets  []presetOption
-	Checked  map[string]bool
-	Form     map[string]string
+	Form     map[string]string // the form's single fields, as entered (or the defaults)
 	Error    []string
 	Rooms    []roomLink
+	// values are the form as entered, for the fields with several
+	// values (check boxes): an error gives back what was ticked.
+	values url.Values
 }
+
+// Has reports whether the form's check box name with value value is
+// ticked: as entered, or by the defaults on a fresh form.
+func (pg lobbyPage) Has(name, value string) bool { return slices.Contains(pg.values[name], value) }
 
 type roomLink struct {
 	ID, Title, Created, Link string
@@ -40,7 +46,7 @@ func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 
 func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
 	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
-		Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
+		Form: map[string]string{}, Error: errs, values: form}
 	for _, name := range p.cfg.Presets {
 		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON()})
 	}
@@ -49,22 +55,24 @@ func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPag
 			pg.Rules = append(pg.Rules, string(r))
 		}
 	}
-	defaults := p.cfg.Defaults.formValues()
-	for _, f := range startFields {
-		pg.Form[f] = form.Get(f)
-		if form == nil {
+	if form == nil {
+		defaults := p.cfg.Defaults.formValues()
+		pg.values = url.Values{"agents": p.cfg.Defaults.Agents}
+		for _, f := range startFields {
 			pg.Form[f] = defaults[f]
 		}
 	}
+	for _, f := range startFields {
+		if form != nil {
+			pg.Form[f] = form.Get(f)
+		}
+	}
+	pg.Form["name"] = v.Name
+	if form.Has("name") { // a refused name stays in its field, beside the reason
+		pg.Form["name"] = form.Get("name")
+	}
 	if pg.Form["rule"] == "" {
 		pg.Form["rule"] = string(vote.Plurality)
-	}
-	agents := form["agents"]
-	if form == nil {
-		agents = p.cfg.Defaults.Agents
-	}
-	for _, a := range agents {
-		pg.Checked[a] = true
 	}
 	if v.Host {
 		for _, rm := range p.rooms.list(Lobby) {
@@ -139,20 +147,20 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	nonce := form.Get("nonce")
 	if !p.cfg.OpenLobby && !v.Host {
 		// The page says why; nothing is kept for a visitor without a link.
-		why := "Refused: you may not start tables here: on this server only the host link creates tables. " +
-			"Ask whoever runs it for a table's join link, or to set web.open_lobby = true."
-		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{why}))
+		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{formWords.notHost}))
 		return
 	}
 	errs := append(p.startErrors(v, nonce), formUTF8Errors(form)...)
 	if nameErr != "" {
 		errs = append([]string{nameErr}, errs...)
 	}
+	if len(errs) == 0 {
+		errs = formProblems(form)
+	}
 	h := p.currentHandler()
 	if len(errs) == 0 && h == nil {
-		errs = []string{"The table service is not running; try again in a moment."}
 		w.Header().Set("Retry-After", "1")
-		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(v, form, errs))
+		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(v, form, []string{formWords.notRunning}))
 		return
 	}
 	if len(errs) > 0 {
@@ -174,7 +182,10 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	if room == "" {
 		code, replies := status(out.Refusal.Code), out.Replies
 		if len(replies) == 0 {
-			code, replies = http.StatusConflict, []string{"This form was already sent; reload the page to start another table."}
+			code, replies = http.StatusConflict, []string{formWords.sentTwice}
+		}
+		for i, r := range replies {
+			replies[i] = pageReason(r)
 		}
 		p.render(w, code, "lobby", p.lobbyPage(v, form, replies))
 		return
@@ -190,10 +201,10 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 func (p *Platform) startErrors(v visitor, nonce string) []string {
 	var errs []string
 	if v.Name == "" {
-		errs = append(errs, "Please give your name.")
+		errs = append(errs, formWords.needName)
 	}
 	if !validID(nonce) {
-		errs = append(errs, "The form is out of date; reload the page.")
+		errs = append(errs, formWords.outOfDate)
 	}
 	return errs
 }
