@@ -102,14 +102,16 @@ func (p *Platform) serveName(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, code, "Name not set", msg)
 		return
 	}
-	p.visitor(w, r)
+	v := p.visitor(w, r)
 	name := cleanName(r.PostForm.Get("name"))
+	next := localPath(r.PostForm.Get("next"))
 	if why := nameProblem(name); why != "" {
-		p.renderMessage(w, http.StatusBadRequest, "Name not set", why)
+		if !p.refuseName(w, r, v, next, name, why) {
+			p.renderMessage(w, http.StatusBadRequest, "Name not set", why)
+		}
 		return
 	}
 	p.setName(w, name)
-	next := localPath(r.PostForm.Get("next"))
 	if room, ok := strings.CutPrefix(next, "/r/"); ok && r.PostForm.Get("seat") == "yes" && validID(room) {
 		http.SetCookie(w, &http.Cookie{Name: cookieSeat + room, Value: "yes", Path: "/", MaxAge: 300, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
