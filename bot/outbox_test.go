@@ -14,7 +14,7 @@ import (
 // that records the marks of its intents.
 func plannedStore(done func(string) bool) (*observed, *[]string) {
 	var marks []string
-	plan := &planner{table: "t1", channel: "c1", brief: func() string { return "brief" },
+	plan := &planner{table: "t1", channel: "c1", brief: func(*roundtable.State) string { return "brief" },
 		emit: func(in intent) { marks = append(marks, in.Mark) }, done: done}
 	return &observed{Store: roundtabletest.NewMemStore(), plan: plan, opened: true}, &marks
 }

@@ -17,6 +17,19 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
+// Kind is the facilitator's agent kind (roundtable.Participant.Agent).
+const Kind = "facilitator"
+
+// Parts are what the facilitator does at a live table: it speaks, and it
+// votes only when its organiser asks for it (votes), so that its ballot
+// is never a hidden confound. Headless seats play every part.
+func Parts(votes bool) []roundtable.Part {
+	if votes {
+		return []roundtable.Part{roundtable.PartSpeak, roundtable.PartVote}
+	}
+	return []roundtable.Part{roundtable.PartSpeak}
+}
+
 // Agent is the facilitator. The zero value is ready to use.
 type Agent struct{}
 

@@ -3,7 +3,6 @@ package panel
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -128,52 +127,19 @@ func (d definition) Measure(protocol.Settings) (sim.Measure, error) {
 // gut-feeling points per item. A Facilitator's middle of the scale is no
 // view and counts nowhere.
 func measure(s *roundtable.State) sim.Measures {
-	items := Items(s)
+	r := Outcome(s)
 	m := sim.Measures{Series: map[string][]float64{}, Scalars: map[string]float64{
 		"rounds": float64(len(s.Rounds)), "converged": boolf(s.EndReason == roundtable.EndConvergence)}}
-	traj := map[string][][]float64{} // judge -> item -> sentiments
-	final := map[string][]float64{}
-	for _, r := range s.Rounds {
-		sums, n := make([]float64, len(items)), 0
-		for _, a := range r.Surveys {
-			if roundtable.IsNoOpinion(a.Reason) {
-				continue
-			}
-			n++
-			final[a.By] = a.Values
-			if traj[a.By] == nil {
-				traj[a.By] = make([][]float64, len(items))
-			}
-			for i, v := range a.Values {
-				sums[i] += v
-				traj[a.By][i] = append(traj[a.By][i], v)
-			}
+	for i, it := range r.Items {
+		var ser []float64
+		for _, mean := range r.Mean {
+			ser = append(ser, mean[i])
 		}
-		for i, it := range items {
-			m.Series["S/"+it] = append(m.Series["S/"+it], sums[i]/math.Max(1, float64(n)))
-		}
-	}
-	for _, it := range items {
-		ser := m.Series["S/"+it]
 		for len(ser) > 0 && len(ser) < s.Config.Rounds {
 			ser = append(ser, ser[len(ser)-1])
 		}
 		m.Series["S/"+it] = ser
-	}
-	gut := map[string][]float64{}
-	for judge, ts := range traj {
-		for _, t := range ts {
-			gut[judge] = append(gut[judge], Conviction(t))
-		}
-	}
-	borda, gutPts := Borda(final, len(items)), Borda(gut, len(items))
-	for i, it := range items {
-		m.Scalars["borda/"+it], m.Scalars["gut/"+it] = borda[i], gutPts[i]
-		tiers := 0.0
-		for _, v := range final {
-			tiers += float64(Tier(v[i]))
-		}
-		m.Scalars["tier/"+it] = tiers / math.Max(1, float64(len(final)))
+		m.Scalars["borda/"+it], m.Scalars["gut/"+it], m.Scalars["tier/"+it] = r.Borda[i], r.Gut[i], r.Tier[i]
 	}
 	return m
 }
