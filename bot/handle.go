@@ -147,9 +147,12 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return lt.report(ctx, ev, r.Round, v)
 	}
 	switch r.Verb {
-	case verbWrite, verbPrivate:
+	case verbWrite:
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}}}}, nil
+	case verbPrivate: // the same form, in the words of a private message
+		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message (private)", r.Round),
+			Fields: []Field{{ID: "text", Label: "Your private message (only you, and whoever you address, will see it)", Long: true, MaxLen: maxInput}}}}, nil
 	case verbPropose:
 		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: maxInput, Placeholder: lt.proposalHint()}}}}, nil

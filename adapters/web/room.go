@@ -1,7 +1,6 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
 	"strings"
 	"time"
@@ -18,7 +17,7 @@ type roomPage struct {
 	// NameError says why the name gate refused the name TypedName: the
 	// gate shows both, and the person stays in the room's join flow.
 	NameError, TypedName string
-	Words                template.JS // scriptWords, as JSON, for the room's script
+	Words                map[string]string // scriptWords, for the room's script (as JSON)
 }
 
 // serveRoom shows a room. Opened with its join link (?k=), it remembers
@@ -56,7 +55,7 @@ func (p *Platform) serveRoom(w http.ResponseWriter, r *http.Request) {
 
 // roomPage is the page of room roomID for visitor v, who may enter it.
 func (p *Platform) roomPage(r *http.Request, v visitor, roomID, title string) roomPage {
-	return roomPage{Room: roomID, Title: title, Name: v.Name, Words: scriptWordsJSON,
+	return roomPage{Room: roomID, Title: title, Name: v.Name, Words: scriptWords,
 		JoinURL: "http://" + r.Host + "/r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organiser(r, v, roomID)}
 }
 
