@@ -6,14 +6,14 @@ package web
 // which the script picks by count ("1 round", "2 rounds").
 var scriptWords = map[string]string{
 	// Acts and their refusals.
-	"act.noName":      "Choose a name first.",
-	"act.refused":     "Refused ({0})",
-	"act.unreachable": "The server cannot be reached; your action may not be recorded.",
-	"act.noCandidate": "Choose a candidate first.",
-	"act.atLeast":     "Choose at least {0}.",
-	"act.noProposal":  "Write a proposal first.",
-	"act.confirmStop": "Stop the table now? Its decision so far becomes its output.",
-	"act.confirmClose": "Close the {0} phase now, before its deadline?",
+	"act.noName":        "Choose a name first.",
+	"act.refused":       "Refused ({0})",
+	"act.unreachable":   "The server cannot be reached; your action may not be recorded.",
+	"act.noCandidate":   "Choose a candidate first.",
+	"act.atLeast":       "Choose at least {0}.",
+	"act.noProposal":    "Write a proposal first.",
+	"act.confirmStop":   "Stop the table now? Its decision so far becomes its output.",
+	"act.confirmClose":  "Close the {0} phase now, before its deadline?",
 	"act.notifyBlocked": "Notifications are blocked in this browser.",
 	"act.conn":          "Reconnecting…",
 
@@ -39,10 +39,10 @@ var scriptWords = map[string]string{
 	"form.whole":      "{0}: a whole number of 0 or more",
 	"form.overBudget": "You used {0} points; you have {1}.",
 	"form.twice":      "Candidate {0} is ranked twice.",
-	"form.notNumber":  "{0}: write a number such as 0.5 (or 0,5).",
-	"form.offScale":   "{0}: choose a value from {1} to {2}.",
 	"form.pick":       "{0}: choose one answer.",
 	"form.slider":     "Your answer: {0}",
+	"form.untouched":  "Not answered yet: move the slider to your answer.",
+	"form.move":       "{0}: move the slider to your answer.",
 
 	// What the viewer can do now.
 	"turn.message":  "Your turn: write your message.",
@@ -77,6 +77,7 @@ var scriptWords = map[string]string{
 	"people.acted":   " ✓ acted",
 	"people.waiting": " … waiting",
 	"people.parts":   "{0}: {1}",
+	"people.watches": "only watches",
 	"history.won":    "Round {0}: accepted {1}",
 	"history.none":   "Round {0}: no winner",
 	"history.dec":    "Decision: {0}",
@@ -89,21 +90,11 @@ var scriptWords = map[string]string{
 	"ballot.one":        "One candidate, e.g. B, or abstain",
 
 	// The waiting room.
-	"wait.organiser":  "Waiting for the organiser to start the table.",
-	"wait.youStart":   "Press Start when everyone is in: no clock runs until then.",
-	"wait.seats":      "Starts by itself when {0} of {1} seats are taken.",
-	"wait.at":         "Starts by itself at {0}, or when the organiser presses Start.",
-	"wait.in":         "In the room: {0}.",
-	"wait.nobody":     "Nobody has taken a seat yet.",
-	"wait.start":      "Start the table",
-	"wait.confirm":    "Start the table now? Everyone seated gets the first phase; others can still join.",
-	"wait.facilitator": "The Facilitator votes at this table (the organiser asked for it).",
+	"wait.organiser": "Waiting for the organiser to start the table.",
+	"wait.youStart":  "Press Start when everyone is in: no clock runs until then.",
+	"wait.nobody":    "Nobody has taken a seat yet.",
 
 	// Nouns.
 	"round.one":  "round",
 	"round.many": "rounds",
-	"seat.one":   "seat",
-	"seat.many":  "seats",
-	"person.one":  "person",
-	"person.many": "people",
 }
