@@ -434,3 +434,16 @@ func (t *Tables) PrivateBrief(ctx context.Context, channel string, u User) (stri
 	}
 	return lt.ownBrief(ParticipantID(t.platform, u.ID)), nil
 }
+
+// CheckStart reports what the start options opt (Preset.Options,
+// Config.Options) would be refused for at a table configured as c, made
+// at now; the error names the option.
+func CheckStart(c roundtable.Config, opt map[string]string, now time.Time) error {
+	if _, err := yesNo("facilitator_votes", opt["facilitator_votes"]); err != nil {
+		return err
+	}
+	if err := startSettings(&c, opt, now); err != nil {
+		return err
+	}
+	return panelItems(&c, opt)
+}

@@ -129,7 +129,15 @@ func startedWords(s *roundtable.State, reason string) string {
 	if how == "" {
 		how = "it started"
 	}
-	return fmt.Sprintf("**The table starts**: %s. At the table: %s.", how, seatNames(s))
+	out := fmt.Sprintf("**The table starts**: %s. At the table: %s.", how, seatNames(s))
+	if s.Config.Task.Params[roundtable.ParamSeats] != "" { // an economy sized by its seats
+		rows := make([]string, len(s.Participants))
+		for i, p := range s.Participants {
+			rows[i] = fmt.Sprintf("agent %d is %s", i+1, p.Name)
+		}
+		out += " The rows of an allocation follow the seats: " + listWords(rows) + ". Press **Status** to see your own utility."
+	}
+	return out
 }
 
 // createdReply answers whoever created a table.

@@ -17,6 +17,7 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/task"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -108,8 +109,8 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 		return bot.Config{}, err
 	}
 	bc := bot.Config{Defaults: def, DefaultAgents: cfg.Bot.Agents, AgentTimeout: time.Duration(cfg.Bot.AgentTimeout),
-		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
-		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}}
+		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: facilitator.Kind}},
+		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}, Options: cfg.Bot.StartSettings.options()}
 	for _, p := range cfg.Agents {
 		bc.Agents[p.Name] = presetSeat(p)
 	}
@@ -137,7 +138,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 				return bc, fmt.Errorf("%s.agents[%d]: %w", key, j, err)
 			}
 		}
-		bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: tc, Agents: agents}
+		bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: tc, Agents: agents, Options: t.StartSettings.options()}
 	}
 	if cfg.Discord != nil {
 		bc.Policies["discord"] = cfg.Discord.Policy.policy()
