@@ -44,6 +44,7 @@ func TestBrowserAuditedTable(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
 		chromedp.Click(chromedp.CSS(`input[name=self_report]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#phase`, "Round 1 of 1"),
 	)

@@ -26,6 +26,7 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
 		chromedp.SetValue(chromedp.CSS(`#preset`), bottest.ChatroomPreset),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#posts`, "Protocol: chatroom"))
 	room := eval[string](t, ann, `location.pathname`)
@@ -120,6 +121,7 @@ func (e *browserEnv) startPreset(t *testing.T, tab context.Context, preset, roun
 		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#posts`, intro))
 	return eval[string](t, tab, `location.pathname`)

@@ -105,6 +105,7 @@ func TestBrowserPresetSeatsItsAgentsAndKeepsItsSettings(t *testing.T) {
 		}
 		do(t, tab, "create the table",
 			chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+			pressStart(),
 			waitText(`#people`, "Trader 2"),
 			waitText(`#phase`, "Round 1 of 5"),
 			waitText(`#notes`, "Only you see this: You are agent 1"))

@@ -66,7 +66,8 @@ func items(s *roundtable.State) []itemView {
 }
 
 // opening adds to v what the bot tells user u of the table in a room
-// beyond its state: how a waiting table starts, and what only u is told.
+// beyond its state: how a waiting table starts, and what only u is told
+// while it runs.
 // What it cannot read it leaves out (the room still shows the state).
 func (p *Platform) opening(ctx context.Context, roomID string, u bot.User, v *stateView) {
 	if p.tables == nil {
@@ -82,7 +83,7 @@ func (p *Platform) opening(ctx context.Context, roomID string, u bot.User, v *st
 			HTML: renderMarkdown(o.Waiting), MayStart: o.MayStart, StartAction: o.StartAction, Ready: o.Ready}
 		return
 	}
-	if !v.Seated {
+	if !v.Seated || v.Status != string(roundtable.StatusRunning) { // an ended table is no longer live: its brief would be read from the store
 		return
 	}
 	brief, err := p.tables.PrivateBrief(ctx, roomID, u)
