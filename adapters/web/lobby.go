@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -18,11 +19,16 @@ type lobbyPage struct {
 	MayStart bool // the host, or anyone when the lobby is open
 	Nonce    string
 	Rules    []string
-	Agents   []string
+	Agents   []agentOption // every bot agent; those the chosen preset offers are shown
 	Presets  []presetOption
-	Form     map[string]string // the form's single fields, as entered (or the defaults)
-	Error    []string
-	Rooms    []roomLink
+	NoPreset string // the server's defaults, as presetJSON: the form's settings without a preset
+	Zone     string // the server's time zone, in which a start time is read
+	// Votes and Rates say whether the chosen preset's tables vote (the
+	// Facilitator's vote is then a choice) and judge items (a panel).
+	Votes, Rates bool
+	Form         map[string]string // the form's single fields, as entered (or the defaults)
+	Error        []string
+	Rooms        []roomLink
 	// values are the form as entered, for the fields with several
 	// values (check boxes): an error gives back what was ticked.
 	values url.Values
@@ -36,8 +42,10 @@ type roomLink struct {
 	ID, Title, Created, Link string
 }
 
-// startFields are the create form's fields passed on as start options.
-var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "audit", "audit_statement", "self_report", "secret"}
+// startFields are the create form's fields passed on as start options
+// (with a panel's items, itemFields).
+var startFields = append([]string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join",
+	"audit", "audit_statement", "self_report", "secret", "start", "seats", "start_at", "facilitator_votes"}, itemFields()...)
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)
@@ -45,10 +53,11 @@ func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
-	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
-		Form: map[string]string{}, Error: errs, values: form}
+	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules,
+		Form: map[string]string{}, Error: errs, values: form, Zone: p.cfg.Now().Format("MST (UTC-07:00)")}
+	pg.NoPreset = p.cfg.Defaults.presetJSON(p.offer(""))
 	for _, name := range p.cfg.Presets {
-		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON()})
+		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON(p.offer(name))})
 	}
 	if len(pg.Rules) == 0 {
 		for _, r := range vote.Rules() {
@@ -74,6 +83,13 @@ func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPag
 	if pg.Form["rule"] == "" {
 		pg.Form["rule"] = string(vote.Plurality)
 	}
+	pg.Agents = p.agentOptions(pg.Form["preset"])
+	chosen, ok := p.cfg.PresetTables[pg.Form["preset"]]
+	if !ok {
+		chosen = p.cfg.Defaults
+	}
+	pr := chosen.Config.Protocol
+	pg.Votes, pg.Rates = pr.Plays(roundtable.PhaseVote), rates(pr)
 	if v.Host {
 		for _, rm := range p.rooms.list(Lobby) {
 			pg.Rooms = append(pg.Rooms, roomLink{ID: rm.ID, Title: rm.Title, Created: rm.Created.Format("2 Jan 15:04"),
@@ -227,6 +243,7 @@ func startOptions(form url.Values) map[string]string {
 	if opts["join"] == "yes" {
 		delete(opts, "join")
 	}
+	startChoice(form, opts)
 	if list := slices.DeleteFunc(form["audit"], func(s string) bool { return s == "" }); len(list) > 0 {
 		opts["audit"] = strings.Join(list, ",")
 	}

@@ -62,6 +62,9 @@ type Config struct {
 	// takes when a preset is chosen (the organiser may then change them).
 	Defaults     TableSettings
 	PresetTables map[string]TableSettings
+	// VotesIfAsked are the bot agents that vote only when the organiser
+	// asks (the Facilitator): the form offers the choice beside them.
+	VotesIfAsked []string
 	// Log receives the server's logs; nil discards them.
 	Log *slog.Logger
 	// MaxBody bounds request bodies in bytes (default DefaultMaxBody).
