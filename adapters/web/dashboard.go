@@ -98,7 +98,7 @@ func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtab
 	var pts []roundPoint
 	for _, rec := range st.Rounds {
 		if rec.Tally != nil {
-			d.Decisions = append(d.Decisions, viewRound(rec))
+			d.Decisions = append(d.Decisions, viewRound(st, rec))
 			pts = append(pts, roundPoint{Round: rec.Round, Accepted: rec.Tally.Winner != "", Agreement: agreement(rec.Tally)})
 		}
 	}

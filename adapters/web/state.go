@@ -154,7 +154,7 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	v.Items = items(s)
 	for _, r := range s.Rounds {
 		if r.Tally != nil {
-			v.History = append(v.History, viewRound(r))
+			v.History = append(v.History, viewRound(s, r))
 		}
 	}
 	return v
@@ -172,9 +172,14 @@ func candidateList(s *roundtable.State) []candView {
 	return out
 }
 
-func viewRound(r roundtable.RoundRecord) roundView {
+// viewRound is round r of table s as the room and the dashboard list it:
+// why it chose nothing in the bot's plain words.
+func viewRound(s *roundtable.State, r roundtable.RoundRecord) roundView {
 	t := r.Tally
-	v := roundView{Round: r.Round, Winner: t.Winner, Counted: t.Counted, Reason: t.Reason, Totals: totals(t)}
+	v := roundView{Round: r.Round, Winner: t.Winner, Counted: t.Counted, Totals: totals(t)}
+	if t.Winner == "" {
+		v.Reason = bot.NoWinnerWords(s, t)
+	}
 	if r.Decision != nil {
 		v.Decision = r.Decision.Proposal.Text
 	}

@@ -430,8 +430,8 @@
     var people = (s.participants || []).filter(function (p) { return p.turn; });
     var others = people.filter(function (p) { return !p.acted && !p.you; }).map(function (p) { return p.name; });
     var todo = s.status === 'ended' ? W('todo.ended') :
-      !s.seated ? W('todo.watching') :
       s.status === 'created' ? (s.waiting && s.waiting.may_start ? W('wait.youStart') : W('wait.organiser')) :
+      !s.seated ? W('todo.watching') :
       !running ? W('todo.waiting') :
       turn ? W('turn.' + s.phase) :
       me && !me.turn && others.length ? W('todo.notTurn', others.join(', ')) :

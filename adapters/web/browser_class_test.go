@@ -1,0 +1,113 @@
+package web_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// TestBrowserClassGathersThenStarts plays a class as a teacher runs one:
+// the organiser creates a table without taking a seat; two students, one
+// on a laptop and one on a phone, join well after it was created; it
+// waits, no clock running, showing who is in, and only the organiser may
+// start it. Then both write, propose (the phone through the proposal
+// dialog) and vote, and on the phone: the header stays compact, the vote's
+// select fits the screen, a reload after the end opens no stale dialog,
+// and the dashboard shows every column of the ballots.
+func TestBrowserClassGathersThenStarts(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 3)
+	teacher, laptop, phone := tabs[0], tabs[1], tabs[2]
+	do(t, phone, "a phone's screen", chromedp.EmulateViewport(390, 844))
+	do(t, laptop, "a laptop's screen", chromedp.EmulateViewport(1280, 800))
+	do(t, teacher, "the teacher creates a table to organise only",
+		chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
+		chromedp.SendKeys(chromedp.CSS(`#topic`), "Which trip do we take in spring?"),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
+		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#waiting`)),
+		waitText(`#todo`, "Press Start when everyone is in"))
+	room := eval[string](t, teacher, `location.pathname`)
+	link := eval[string](t, teacher, `document.querySelector('#joinlink').value`)
+
+	e.clock.Advance(45 * time.Second) // the link goes round the class
+	enter(t, laptop, link, "Cat")
+	enter(t, phone, link, "Bob")
+	e.clock.Advance(3 * time.Minute) // longer than any phase: a waiting table has no clock
+	for name, tab := range map[string]context.Context{"Cat": laptop, "Bob": phone} {
+		do(t, tab, name+" waits", waitText(`#todo`, "Waiting for the organiser to start the table"),
+			waitText(`#wait-people`, "Bob"), waitText(`#wait-people`, "Cat"))
+		if eval[bool](t, tab, `document.querySelector('#start').checkVisibility()`) {
+			t.Errorf("%s, a student, sees Start", name)
+		}
+	}
+	if s := replayRoom(t, e, room); s.Status != roundtable.StatusCreated || len(s.Participants) != 2 {
+		t.Fatalf("before Start the table is %s with %v; want it waiting with Bob and Cat", s.Status, s.Participants)
+	}
+	do(t, teacher, "the teacher sees the class and starts", waitText(`#wait-people`, "Bob"), waitText(`#wait-people`, "Cat"),
+		chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 1 · message"))
+	if px := eval[float64](t, phone, `document.querySelector('.roomhead').getBoundingClientRect().height`); px > 0.15*844 {
+		t.Errorf("the phone's sticky header is %.0f px high, %.0f%% of the screen; want at most 15%%", px, 100*px/844)
+	}
+	e.screenshot(t, phone, "class-room-390x844.png")
+
+	do(t, laptop, "Cat writes", waitText(`#phase`, "message"), chromedp.SendKeys(chromedp.CSS(`#say`), "The lake, we can swim.\r"))
+	do(t, phone, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "The castle: it rains in spring.\r"), waitText(`#phase`, "proposal phase"))
+	long := "The castle of Gruyères with the cheese dairy on the way back, lunch in the courtyard and a guided tour of the museum for everyone"
+	do(t, phone, "Bob proposes in the dialog", press("Propose"),
+		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] textarea`)),
+		chromedp.SendKeys(chromedp.CSS(`#dialog[open] textarea`), long),
+		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
+		waitText(`#notes`, "Your proposal is recorded"))
+	do(t, laptop, "Cat proposes", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
+		chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"))
+	do(t, phone, "the ballot on the phone", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
+	if wide := eval[string](t, phone, `[...document.querySelectorAll('#posts .controls select, #posts .controls button')]
+		.filter(c => c.getBoundingClientRect().right > innerWidth || c.getBoundingClientRect().width > innerWidth)
+		.map(c => c.tagName + ' ' + Math.round(c.getBoundingClientRect().width) + ' px').join(', ')`); wide != "" {
+		t.Errorf("on a 390 px screen the vote's controls overflow: %s", wide)
+	}
+	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
+		t.Errorf("the room is %d px wide on a 390 px screen", sw)
+	}
+	vote(t, phone, "Gruyères")
+	vote(t, laptop, "The lake")
+	do(t, phone, "the end", waitText(`#posts`, "The table has ended"))
+
+	do(t, phone, "Bob reloads after the end", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
+		waitText(`#posts`, "The table has ended"), waitText(`#phase`, "ended"))
+	if eval[bool](t, phone, `new Promise(r => setTimeout(() => r(document.querySelector('#dialog').open), 500))`) {
+		t.Errorf("a reload after the end opened the dialog %q", eval[string](t, phone, `document.querySelector('#dialog-title').textContent`))
+	}
+	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Ballots"))
+	cut := eval[string](t, phone, `[...document.querySelectorAll('main th, main td')].filter(c => c.getBoundingClientRect().right > innerWidth + 1)
+		.map(c => c.textContent.slice(0, 20)).join(' | ')`)
+	if cut != "" {
+		t.Errorf("on a 390 px screen the dashboard cuts off %s", cut)
+	}
+	e.screenshot(t, phone, "class-dashboard-390x844.png")
+	s := replayRoom(t, e, room)
+	if s.Status != roundtable.StatusEnded || len(s.Rounds) != 1 || s.Rounds[0].Tally == nil || len(s.Rounds[0].Tally.Ballots) != 2 {
+		t.Errorf("the table ended %s after %d rounds; want one round with the students' two ballots", s.Status, len(s.Rounds))
+	}
+}
+
+// replayRoom is the table in a room, replayed from its stored log.
+func replayRoom(t *testing.T, e *browserEnv, room string) *roundtable.State {
+	t.Helper()
+	s, err := roundtable.Replay(e.events(t, room))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
