@@ -56,8 +56,9 @@
 
   function settingsOf(opt) { return opt && opt.dataset.settings ? JSON.parse(opt.dataset.settings) : null; }
 
+  current = settingsOf(form); // the server's defaults, without a preset
   if (preset) {
-    current = settingsOf(preset.selectedOptions[0]);
+    current = settingsOf(preset.selectedOptions[0]) || current;
     var names = {}; // every field some settings set: a preset that leaves one out clears it
     Array.from(preset.options).forEach(function (o) {
       var s = settingsOf(o);
