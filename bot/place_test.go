@@ -46,7 +46,7 @@ func newPlaceEnv(t *testing.T) *placeEnv {
 	return e
 }
 
-var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) is made`)
+var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) is set up`)
 
 // start starts a table on f as Alice and returns its ID and thread.
 func (e *placeEnv) start(f *bottest.Fake, topic string) (id, thread string) {

@@ -22,10 +22,10 @@ func renderIntro(s *roundtable.State, brief string) string {
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
 	b.WriteString("." + secretNote(s) + "\nAt the table: " + seatNames(s) + ".")
-	switch s.Status {
-	case roundtable.StatusCreated:
+	switch {
+	case waiting(s):
 		b.WriteString("\nPress **Join** to take a seat. " + startWords(s))
-	case roundtable.StatusRunning:
+	case s.Status != roundtable.StatusEnded:
 		b.WriteString("\nPress **Join** to take a seat. The table started at " + clockWords(startedAt(s)) + ".")
 	}
 	return b.String()

@@ -69,6 +69,12 @@ import (
 // says why otherwise: Forbidden for someone who may not manage it,
 // Conflict for a table that has started or lacks its people.
 
+// waiting reports whether s waits for its start (a planner's state may
+// have folded TableStarted and not yet the round it opens).
+func waiting(s *roundtable.State) bool {
+	return s.Status == roundtable.StatusCreated && s.Started.IsZero()
+}
+
 // StartAction returns the ID of the action that starts waiting table
 // id (the intro's Start button).
 func StartAction(id string) string { return ref{Table: id, Verb: verbStart}.String() }

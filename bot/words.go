@@ -145,7 +145,7 @@ func createdReply(s *roundtable.State) string {
 	if s.Status != roundtable.StatusCreated {
 		return fmt.Sprintf("Table %s started in its own thread.", s.ID)
 	}
-	return fmt.Sprintf("Table %s is made, in its own thread. It is waiting for its people: %s", s.ID, startWords(s))
+	return fmt.Sprintf("Table %s is set up in its own thread, waiting for its people. %s", s.ID, startWords(s))
 }
 
 // startedReply answers whoever started the table.

@@ -45,7 +45,7 @@ type roomLink struct {
 // startFields are the create form's fields passed on as start options
 // (with a panel's items, itemFields).
 var startFields = append([]string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join",
-	"audit", "audit_statement", "self_report", "secret", "start", "seats", "start_at", "facilitator_votes"}, itemFields()...)
+	"audit", "audit_statement", "self_report", "secret", "start", "seats", "start_at", "people", "facilitator_votes"}, itemFields()...)
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)

@@ -28,5 +28,5 @@ func TestStartRefusesAgentsThatCannotPlayTheTable(t *testing.T) {
 		t.Errorf("%d tables were made; want none", n)
 	}
 	d.command(bottest.Alice, d.ch, "start", map[string]string{"topic": "Lunch?", "agents": "Facilitator"})
-	d.sees(bottest.Alice, "started in its own thread")
+	d.sees(bottest.Alice, "in its own thread")
 }
