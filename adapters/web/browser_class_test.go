@@ -2,12 +2,14 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
@@ -110,4 +112,105 @@ func replayRoom(t *testing.T, e *browserEnv, room string) *roundtable.State {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestBrowserChatroomClassTakesTurnsAmongThoseSeated: a chatroom whose
+// organiser does not sit and seats no bot waits for its two students
+// (one on a phone), then draws each round's speaker among them: each
+// speaks in turn, the other is refused with the reason; the one who did
+// not speak last writes the private message, and both answer the survey
+// with the level buttons. The dashboard fits the phone.
+func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 3)
+	teacher := tabs[0]
+	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
+	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
+	do(t, teacher, "the teacher creates a chatroom with no bot, to organise only",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
+		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = `+jsString(bottest.ChatroomPreset)+`;
+			s.dispatchEvent(new Event('change')); document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = false }) })()`),
+		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#waiting`)))
+	room := eval[string](t, teacher, `location.pathname`)
+	link := eval[string](t, teacher, `document.querySelector('#joinlink').value`)
+	e.clock.Advance(45 * time.Second)
+	for _, name := range []string{"Cat", "Bob"} {
+		enter(t, students[name], link, name)
+	}
+	do(t, teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 3"))
+	spoke := map[string]int{}
+	last := ""
+	for r := 1; r <= 3; r++ {
+		round := fmt.Sprint(r)
+		speaker, other := e.speaker(t, students, round)
+		do(t, students[other], other+" out of turn in round "+round,
+			waitText(`#todo`, "Not your turn in this phase: waiting for "+speaker),
+			chromedp.SendKeys(chromedp.CSS(`#say`), "me first\r"),
+			waitText(`#notes`, "may act in the message phase of round "+round))
+		do(t, students[speaker], speaker+" speaks in round "+round, chromedp.SendKeys(chromedp.CSS(`#say`), speaker+" in round "+round+"\r"),
+			waitText(`#notes`, "Your message is recorded"))
+		spoke[speaker]++
+		last = speaker
+	}
+	if spoke["Bob"] == 0 || spoke["Cat"] == 0 {
+		t.Errorf("the speakers were %v; want both students drawn", spoke)
+	}
+	writer := map[string]string{"Bob": "Cat", "Cat": "Bob"}[last]
+	do(t, students[writer], writer+"'s private message", waitText(`#phase`, "private phase"),
+		press("Write private message"),
+		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
+		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of "+writer),
+		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
+		waitText(`#phase`, "survey phase"))
+	for _, name := range []string{"Bob", "Cat"} {
+		do(t, students[name], name+"'s survey", press("Answer"), chromedp.WaitVisible(chromedp.CSS(`#dialog[open] fieldset#f-v0`)))
+		fill(t, students[name], "1")
+		do(t, students[name], name+" answers", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"))
+	}
+	do(t, teacher, "the end", waitText(`#posts`, "has ended"))
+	phone := students["Bob"]
+	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Download"))
+	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
+		t.Errorf("the chatroom's dashboard is %d px wide on a 390 px screen", sw)
+	}
+	s := replayRoom(t, e, room)
+	var public, surveys int
+	for _, r := range s.Rounds {
+		surveys += len(r.Surveys)
+		for _, m := range r.Messages {
+			if !m.Private {
+				public++
+			}
+		}
+	}
+	if len(s.Participants) != 2 || public != 3 || surveys != 2 {
+		t.Errorf("%d seated, %d public messages, %d survey answers; want the 2 students, 3 messages, 2 answers", len(s.Participants), public, surveys)
+	}
+}
+
+// speaker waits for round's message phase and returns who of the two
+// students may speak in it, and the other.
+func (e *browserEnv) speaker(t *testing.T, students map[string]context.Context, round string) (string, string) {
+	t.Helper()
+	for _, tab := range students {
+		do(t, tab, "round "+round, waitText(`#phase`, "Round "+round+" of 3 · message"))
+	}
+	for name, tab := range students {
+		do(t, tab, "the todo of round "+round, until(`/Your turn|Not your turn/.test(document.querySelector('#todo').textContent)`, "for "+name+"'s todo"))
+	}
+	var got []string
+	for name, tab := range students {
+		if eval[bool](t, tab, `document.querySelector('#todo').textContent.includes('Your turn')`) {
+			got = append(got, name)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("round %s: the speakers are %v; want one of the two students", round, got)
+	}
+	return got[0], map[string]string{"Bob": "Cat", "Cat": "Bob"}[got[0]]
 }
