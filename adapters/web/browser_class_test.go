@@ -127,17 +127,7 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 	teacher := tabs[0]
 	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
 	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
-	do(t, teacher, "the teacher creates a chatroom with no bot, to organise only",
-		chromedp.Navigate(e.p.HostURL()),
-		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
-		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
-		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = `+jsString(bottest.ChatroomPreset)+`;
-			s.dispatchEvent(new Event('change')); document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = false }) })()`),
-		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
-		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS(`#waiting`)))
-	room := eval[string](t, teacher, `location.pathname`)
-	link := eval[string](t, teacher, `document.querySelector('#joinlink').value`)
+	room, link := e.organise(t, teacher, bottest.ChatroomPreset, "3")
 	e.clock.Advance(45 * time.Second)
 	for _, name := range []string{"Cat", "Bob"} {
 		enter(t, students[name], link, name)
@@ -213,4 +203,64 @@ func (e *browserEnv) speaker(t *testing.T, students map[string]context.Context, 
 		t.Fatalf("round %s: the speakers are %v; want one of the two students", round, got)
 	}
 	return got[0], map[string]string{"Bob": "Cat", "Cat": "Bob"}[got[0]]
+}
+
+// TestBrowserDyadsClassPairsTheStudents: dyads whose organiser does not
+// sit and seats no bot wait for two students (one on a phone) who join
+// well after creation; once started, each round pairs them: the writer
+// writes to the other, who answers the survey with the slider.
+func TestBrowserDyadsClassPairsTheStudents(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 3)
+	teacher := tabs[0]
+	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
+	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
+	room, link := e.organise(t, teacher, bottest.DyadsPreset, "2")
+	e.clock.Advance(45 * time.Second)
+	for _, name := range []string{"Cat", "Bob"} {
+		enter(t, students[name], link, name)
+	}
+	do(t, teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 2"))
+	for r := 1; r <= 2; r++ {
+		round := fmt.Sprint(r)
+		do(t, teacher, "round "+round, waitText(`#phase`, "Round "+round+" of 2"))
+		s := replayRoom(t, e, room)
+		pair := s.Rounds[r-1].Pair
+		if len(pair) != 2 {
+			t.Fatalf("round %d drew %v", r, pair)
+		}
+		writer, _ := s.Participant(pair[0])
+		reader, _ := s.Participant(pair[1])
+		do(t, students[writer.Name], writer.Name+" writes in round "+round, waitText(`#posts`, writer.Name+" writes to "+reader.Name))
+		say(t, students[writer.Name], "It is false, "+reader.Name+".")
+		do(t, students[writer.Name], writer.Name+" wrote", waitText(`#notes`, "Your message is recorded"))
+		answer(t, students[reader.Name], "0.5")
+	}
+	do(t, teacher, "the end", waitText(`#posts`, "has ended"))
+	s := replayRoom(t, e, room)
+	for _, r := range s.Rounds {
+		if len(r.Messages) != 1 || len(r.Surveys) != 1 || r.Surveys[0].By != r.Pair[1] || r.Surveys[0].Values[0] != 0.5 {
+			t.Errorf("round %d: pair %v, messages %+v, surveys %+v", r.Round, r.Pair, r.Messages, r.Surveys)
+		}
+	}
+	if len(s.Participants) != 2 {
+		t.Errorf("seated %v; want the two students", s.Participants)
+	}
+}
+
+// organise creates a table of preset over rounds as an organiser who does
+// not sit, with no bot, and returns its waiting room's path and join link.
+func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string) (string, string) {
+	do(t, tab, "the teacher creates a "+preset+" table with no bot, to organise only",
+		chromedp.Navigate(e.p.HostURL()),
+		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
+		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
+		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = `+jsString(preset)+`;
+			s.dispatchEvent(new Event('change')); document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = false }) })()`),
+		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
+		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#waiting`)))
+	return eval[string](t, tab, `location.pathname`), eval[string](t, tab, `document.querySelector('#joinlink').value`)
 }
