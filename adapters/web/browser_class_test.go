@@ -250,8 +250,8 @@ func TestBrowserDyadsClassPairsTheStudents(t *testing.T) {
 }
 
 // organise creates a table of preset over rounds as an organiser who does
-// not sit, with no bot, and returns its waiting room's path and join link.
-func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string) (string, string) {
+// not sit, with no bot (and fields, name and value pairs, set), and returns its waiting room's path and join link.
+func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string, fields ...string) (string, string) {
 	do(t, tab, "the teacher creates a "+preset+" table with no bot, to organise only",
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
@@ -259,8 +259,63 @@ func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds 
 		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = `+jsString(preset)+`;
 			s.dispatchEvent(new Event('change')); document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = false }) })()`),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
-		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
-		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)))
+	for i := 0; i+1 < len(fields); i += 2 { // more of the form's fields, by name
+		do(t, tab, "fill in "+fields[i], chromedp.SetValue(chromedp.CSS(`[name=`+fields[i]+`]`), fields[i+1]))
+	}
+	do(t, tab, "create the table", chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#waiting`)))
 	return eval[string](t, tab, `location.pathname`), eval[string](t, tab, `document.querySelector('#joinlink').value`)
+}
+
+// TestBrowserPanelClassJudgesTheFormsItems: a panel whose items and
+// documents come from the create form shows them in the waiting room to
+// the students (one on a phone) before anyone speaks; once started, both
+// speak and rate each item with a slider; steady views end it with the
+// rankings, which the phone's dashboard shows inside its width.
+func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
+	requireBrowser(t)
+	e := newBrowserEnv(t)
+	tabs := e.browsers(t, 3)
+	teacher := tabs[0]
+	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
+	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
+	room, link := e.organise(t, teacher, bottest.PanelPreset, "3",
+		"item1_title", "Dana", "item1_document", "Dana led the **robotics** club for two years.",
+		"item2_title", "Eli", "item2_document", "Eli wrote the school paper's science page.")
+	e.clock.Advance(45 * time.Second)
+	for _, name := range []string{"Cat", "Bob"} {
+		enter(t, students[name], link, name)
+		do(t, students[name], name+" reads the items while the table waits", waitText(`#item-list`, "Dana led the robotics club"),
+			waitText(`#item-list`, "Eli wrote the school paper"))
+	}
+	if got := eval[string](t, students["Bob"], `document.querySelector('#item-list strong')?.textContent`); got != "robotics" {
+		t.Errorf("the document's bold word reads %q in the room", got)
+	}
+	do(t, teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 3"))
+	for r := 1; r <= 2; r++ {
+		round := fmt.Sprint(r)
+		for _, name := range []string{"Bob", "Cat"} {
+			do(t, students[name], name+" in round "+round, waitText(`#phase`, "Round "+round+" of 3 · message"))
+			say(t, students[name], "Dana is strong; Eli less so.")
+			do(t, students[name], name+" spoke", waitText(`#notes`, "Your message is recorded"))
+		}
+		for _, name := range []string{"Bob", "Cat"} {
+			answer(t, students[name], "0.8", "-0.3")
+		}
+	}
+	do(t, teacher, "the rankings", waitText(`#posts`, "The panel has ended"), waitText(`#posts`, "Borda count of everyone's final views: 1. Dana"))
+	phone := students["Bob"]
+	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"),
+		waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"))
+	if n := eval[int](t, phone, `document.querySelectorAll('#panel-answers tbody tr').length`); n != 2 {
+		t.Errorf("Bob's dashboard lists %d survey answers, want his own 2", n)
+	}
+	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
+		t.Errorf("the panel's dashboard is %d px wide on a 390 px screen", sw)
+	}
+	e.screenshot(t, phone, "panel-class-dashboard-390x844.png")
+	if s := replayRoom(t, e, room); s.EndReason != roundtable.EndConvergence || len(s.Participants) != 2 {
+		t.Errorf("ended by %q with %v seated; want convergence with the two students", s.EndReason, s.Participants)
+	}
 }
