@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -128,7 +129,7 @@ events (who acted, not what), and private reasoning is left out.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
-	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
+	fl.StringVar(&table, "table", "", "the `ID` of a table (see roundtable tables) or of its web room (the room's address will do); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
 	fl.StringVar(&auditOut, "audit", "", "also write the tables' audits (annotations: sentiment, stance, self-reports) as JSON lines to this file")
@@ -199,6 +200,9 @@ func clip(s string, n int) string {
 // damaged page leaves out only the tables under it: they are named in
 // damaged, and the others are exported.
 func loadForExport(ctx context.Context, db *store.DB, table string) (events []roundtable.Event, damaged, err error) {
+	if table, err = tableOfRoom(ctx, db, table); err != nil {
+		return nil, nil, err
+	}
 	ids := []string{table}
 	if table == "" {
 		list, err := db.Tables(ctx)
@@ -224,6 +228,27 @@ func loadForExport(ctx context.Context, db *store.DB, table string) (events []ro
 		events = append(events, evs...)
 	}
 	return events, damaged, nil
+}
+
+// tableOfRoom is the table in the web room that arg names (its ID, or
+// its address: what a browser shows), or arg itself, a table ID.
+func tableOfRoom(ctx context.Context, db *store.DB, arg string) (string, error) {
+	room := arg
+	if _, after, ok := strings.Cut(room, "/r/"); ok {
+		room, _, _ = strings.Cut(after, "?")
+		room, _, _ = strings.Cut(room, "/")
+	}
+	if room == "" {
+		return arg, nil
+	}
+	id, ok, err := db.Lookup(ctx, "web:"+room)
+	if err != nil {
+		return "", fmt.Errorf("look up room %s: %w", room, err)
+	}
+	if ok {
+		return id, nil
+	}
+	return arg, nil
 }
 
 func damage(ctx context.Context, db *store.DB, id string) string {

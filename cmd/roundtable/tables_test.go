@@ -95,3 +95,32 @@ func TestAnnotateMeasuresOnlyRevealedMessages(t *testing.T) {
 		t.Errorf("annotate of an ended table: exit %d, %s\n%s", code, errOut, out)
 	}
 }
+
+// TestExportTakesAWebRoomOrItsAddress: --table takes a table ID, the ID
+// of the web room it plays in, or the room's address as a browser shows
+// it; the help names the flag's value ID.
+func TestExportTakesAWebRoomOrItsAddress(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "roundtable.db")
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := roundtabletest.NewClock(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	if _, err := roundtabletest.PlayTable(ctx, db, clock, "t-7f3a", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Bind(ctx, "web:r9b1c", "t-7f3a"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, arg := range []string{"t-7f3a", "r9b1c", "http://127.0.0.1:8080/r/r9b1c?k=abc", "http://127.0.0.1:8080/r/r9b1c/dashboard"} {
+		code, out, errOut := run(t, "", "export", "--db", path, "--table", arg)
+		if code != 0 || !strings.Contains(out, `"table":"t-7f3a"`) {
+			t.Errorf("export --table %s: exit %d, %d bytes: %s", arg, code, len(out), errOut)
+		}
+	}
+	if _, out, _ := run(t, "", "export", "--help"); !strings.Contains(out, "--table ID") {
+		t.Errorf("export --help does not show --table ID:\n%s", out)
+	}
+}
