@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -25,10 +27,9 @@ func (a *App) annotateStore(ctx context.Context, cfg Config, path string, tables
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer db.Close()
-	if len(tables) == 0 {
-		if tables, err = tableIDs(ctx, db); err != nil {
-			return err
-		}
+	tables, damaged, err := roundtable.Readable(ctx, db, tables)
+	if err != nil {
+		return err
 	}
-	return analysis.AnnotateTables(ctx, db, tables, in, w)
+	return errors.Join(analysis.AnnotateTables(ctx, db, tables, in, w), damaged)
 }

@@ -65,7 +65,7 @@ func (a *App) tablesCmd() *cobra.Command {
 				bad := maps.Clone(roundtable.DamagedTables(listErr))
 				for _, s := range list {
 					status := string(s.Status)
-					if why := damage(cmd.Context(), db, s.ID); why != "" {
+					if why := roundtable.Diagnose(cmd.Context(), db, s.ID); why != "" {
 						status = "damaged: " + why
 					}
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
@@ -195,7 +195,6 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// damage returns why table id's log does not replay, or "" when it does.
 // loadForExport reads table's log, or every table's when table is "". A
 // damaged page leaves out only the tables under it: they are named in
 // damaged, and the others are exported.
@@ -203,31 +202,23 @@ func loadForExport(ctx context.Context, db *store.DB, table string) (events []ro
 	if table, err = tableOfRoom(ctx, db, table); err != nil {
 		return nil, nil, err
 	}
-	ids := []string{table}
-	if table == "" {
-		list, err := db.Tables(ctx)
-		if err != nil && !roundtable.IsDamage(err) {
-			return nil, nil, err
-		}
-		damaged, ids = err, ids[:0]
-		for _, s := range list {
-			ids = append(ids, s.ID)
-		}
+	var ids []string
+	if table != "" {
+		ids = []string{table}
+	}
+	ids, damaged, err = roundtable.Readable(ctx, db, ids)
+	if err == nil && table != "" && damaged != nil {
+		err = damaged // the one table asked for
 	}
 	for _, id := range ids {
-		evs, err := db.Load(ctx, id)
-		switch {
-		case table == "" && roundtable.IsDamage(err) && roundtable.DamagedTables(damaged)[id] == nil:
-			damaged = errors.Join(damaged, fmt.Errorf("table %s left out: %w", id, err))
-			continue
-		case table == "" && roundtable.IsDamage(err):
-			continue // named by Tables already
-		case err != nil:
-			return nil, nil, err
+		if err != nil {
+			break
 		}
+		var evs []roundtable.Event
+		evs, err = db.Load(ctx, id)
 		events = append(events, evs...)
 	}
-	return events, damaged, nil
+	return events, damaged, err
 }
 
 // tableOfRoom is the table in the web room that arg names (its ID, or
@@ -249,21 +240,4 @@ func tableOfRoom(ctx context.Context, db *store.DB, arg string) (string, error) 
 		return id, nil
 	}
 	return arg, nil
-}
-
-func damage(ctx context.Context, db *store.DB, id string) string {
-	evs, err := db.Load(ctx, id)
-	if err == nil {
-		_, err = roundtable.Replay(evs)
-	}
-	var le *roundtable.LogError
-	switch cause := roundtable.DamagedTables(err)[id]; {
-	case cause != nil:
-		return cause.Error()
-	case errors.As(err, &le):
-		return fmt.Sprintf("event %d (%s): %v", le.Seq, le.Type, le.Err)
-	case err != nil:
-		return err.Error()
-	}
-	return ""
 }
