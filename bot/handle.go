@@ -147,12 +147,13 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return lt.report(ctx, ev, r.Round, v)
 	}
 	switch r.Verb {
-	case verbWrite:
+	case verbWrite, verbPrivate:
+		label := "Your message to the table"
+		if r.Verb == verbPrivate {
+			label = wordsPrivateLabel
+		}
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
-			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}}}}, nil
-	case verbPrivate: // the same form, in the words of a private message
-		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message (private)", r.Round),
-			Fields: []Field{{ID: "text", Label: "Your private message (only you, and whoever you address, will see it)", Long: true, MaxLen: maxInput}}}}, nil
+			Fields: []Field{{ID: "text", Label: label, Long: true, MaxLen: maxInput}}}}, nil
 	case verbPropose:
 		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: maxInput, Placeholder: lt.proposalHint()}}}}, nil

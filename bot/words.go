@@ -19,6 +19,7 @@ const (
 	wordsStartedAlready = "The table has already started."
 	wordsAlreadySeated  = "You are already at this table."
 	wordsNotStarted     = "The table has not started yet: it starts when its organiser starts it."
+	wordsPrivateLabel   = "Your private message, not shown to the table" // a form label: 45 characters at most (Discord)
 	wordsSizedAtStart   = "The economy is sized when the table starts: one agent, and one good, for every seat taken then. " +
 		"Each person is told their own utility then (press **Status**)."
 )
@@ -186,7 +187,7 @@ func joinedReply(s *roundtable.State) string {
 		out += "Act with the buttons in the thread when a phase asks you to."
 	}
 	if s.Status == roundtable.StatusCreated {
-		out += " The table has not started yet: " + strings.TrimPrefix(startWords(s), "It ")
+		out += " The table has not started yet. " + startWords(s)
 	}
 	return out
 }

@@ -61,6 +61,9 @@ func startOptions() []*discordgo.ApplicationCommandOption {
 		Description: "Number of rounds", MinValue: &one, MaxValue: 1000}
 	seats := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats",
 		Description: "start:full: the seats (people and bots) that start it", MinValue: &one, MaxValue: 500}
+	zero := 0.0
+	people := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "people",
+		Description: "The fewest people it needs before it starts", MinValue: &zero, MaxValue: 500}
 	return []*discordgo.ApplicationCommandOption{
 		maxLen(str("topic", "What the table decides"), 1000),
 		str("preset", "A configured table to start"),
@@ -78,6 +81,7 @@ func startOptions() []*discordgo.ApplicationCommandOption {
 		str("start", "When it starts: organiser (/roundtable begin), full (seats taken) or at (start_at)", "organiser", "full", "at"),
 		seats,
 		str("start_at", "start:at: when, e.g. 14:30, 2026-11-22T14:30 or a delay such as 10m"),
+		people,
 		str("facilitator_votes", "yes: the Facilitator votes too (default no)", "yes", "no"),
 	}
 }

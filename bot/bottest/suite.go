@@ -59,6 +59,7 @@ var scenarios = []struct {
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
 	{"SecretBallotsUnlinkable", testSecretBallotsUnlinkable},
 	{"OrganiserClosesPhaseNow", testCloseNow},
+	{"ClassGathersThenStarts", testClassGathers},
 }
 
 // env is one scenario's running service.
