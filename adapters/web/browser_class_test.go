@@ -123,16 +123,9 @@ func replayRoom(t *testing.T, e *browserEnv, room string) *roundtable.State {
 func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
-	tabs := e.browsers(t, 3)
-	teacher := tabs[0]
-	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
-	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
-	room, link := e.organise(t, teacher, bottest.ChatroomPreset, "3")
-	e.clock.Advance(45 * time.Second)
-	for _, name := range []string{"Cat", "Bob"} {
-		enter(t, students[name], link, name)
-	}
-	do(t, teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 3"))
+	c := e.gather(t, bottest.ChatroomPreset, "3")
+	teacher, students, room := c.teacher, c.students, c.room
+	c.start(t)
 	spoke := map[string]int{}
 	last := ""
 	for r := 1; r <= 3; r++ {
@@ -212,16 +205,9 @@ func (e *browserEnv) speaker(t *testing.T, students map[string]context.Context, 
 func TestBrowserDyadsClassPairsTheStudents(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
-	tabs := e.browsers(t, 3)
-	teacher := tabs[0]
-	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
-	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
-	room, link := e.organise(t, teacher, bottest.DyadsPreset, "2")
-	e.clock.Advance(45 * time.Second)
-	for _, name := range []string{"Cat", "Bob"} {
-		enter(t, students[name], link, name)
-	}
-	do(t, teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 2"))
+	c := e.gather(t, bottest.DyadsPreset, "2")
+	teacher, students, room := c.teacher, c.students, c.room
+	c.start(t)
 	for r := 1; r <= 2; r++ {
 		round := fmt.Sprint(r)
 		do(t, teacher, "round "+round, waitText(`#phase`, "Round "+round+" of 2"))
@@ -247,6 +233,37 @@ func TestBrowserDyadsClassPairsTheStudents(t *testing.T) {
 	if len(s.Participants) != 2 {
 		t.Errorf("seated %v; want the two students", s.Participants)
 	}
+}
+
+// class is a teacher's table and two students at it, Cat on a laptop and
+// Bob on a phone.
+type class struct {
+	teacher  context.Context
+	students map[string]context.Context
+	room     string
+	rounds   string
+}
+
+// gather has the teacher organise a table of preset over rounds (with
+// fields set, see organise), and the students join it 45 s later, while
+// it waits.
+func (e *browserEnv) gather(t *testing.T, preset, rounds string, fields ...string) class {
+	tabs := e.browsers(t, 3)
+	c := class{teacher: tabs[0], students: map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}, rounds: rounds}
+	do(t, c.students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
+	room, link := e.organise(t, c.teacher, preset, rounds, fields...)
+	c.room = room
+	e.clock.Advance(45 * time.Second) // the link goes round the class
+	for _, name := range []string{"Cat", "Bob"} {
+		enter(t, c.students[name], link, name)
+	}
+	return c
+}
+
+// start has the teacher start the class's table once both students are in.
+func (c class) start(t *testing.T) {
+	do(t, c.teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), waitText(`#wait-people`, "Cat"),
+		chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of "+c.rounds))
 }
 
 // organise creates a table of preset over rounds as an organiser who does
@@ -276,23 +293,18 @@ func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds 
 func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
-	tabs := e.browsers(t, 3)
-	teacher := tabs[0]
-	students := map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}
-	do(t, students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
-	room, link := e.organise(t, teacher, bottest.PanelPreset, "3",
+	c := e.gather(t, bottest.PanelPreset, "3",
 		"item1_title", "Dana", "item1_document", "Dana led the **robotics** club for two years.",
 		"item2_title", "Eli", "item2_document", "Eli wrote the school paper's science page.")
-	e.clock.Advance(45 * time.Second)
-	for _, name := range []string{"Cat", "Bob"} {
-		enter(t, students[name], link, name)
-		do(t, students[name], name+" reads the items while the table waits", waitText(`#item-list`, "Dana led the robotics club"),
+	teacher, students, room := c.teacher, c.students, c.room
+	for name, tab := range students {
+		do(t, tab, name+" reads the items while the table waits", waitText(`#item-list`, "Dana led the robotics club"),
 			waitText(`#item-list`, "Eli wrote the school paper"))
 	}
 	if got := eval[string](t, students["Bob"], `document.querySelector('#item-list strong')?.textContent`); got != "robotics" {
 		t.Errorf("the document's bold word reads %q in the room", got)
 	}
-	do(t, teacher, "the teacher starts", waitText(`#wait-people`, "Bob"), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of 3"))
+	c.start(t)
 	for r := 1; r <= 2; r++ {
 		round := fmt.Sprint(r)
 		for _, name := range []string{"Bob", "Cat"} {

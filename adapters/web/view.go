@@ -165,7 +165,7 @@ func answerScale(v *formView, sc *roundtable.Scale) {
 			for k := len(sc.Labels) - 1; k >= 0; k-- { // highest first, as the bot's buttons
 				x := sc.Min + float64(k)*sc.Step
 				if x <= sc.Max+1e-9 {
-					f.Options = append(f.Options, optionView{Value: strconv.FormatFloat(x, 'g', -1, 64), Label: levelWords(sc.Labels[k])})
+					f.Options = append(f.Options, optionView{Value: strconv.FormatFloat(x, 'g', -1, 64), Label: bot.LevelWords(sc.Labels[k])})
 				}
 			}
 			continue

@@ -66,20 +66,3 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// levelWords names a survey level for people, as the bot's buttons do:
-// the stance scale's levels "agree with the complement" are what someone
-// answering about a statement calls disagreeing.
-func levelWords(label string) string {
-	switch label {
-	case "strongly agree with the complement":
-		return "strongly disagree"
-	case "slightly agree with the complement":
-		return "slightly disagree"
-	case "slightly agree with the statement":
-		return "slightly agree"
-	case "strongly agree with the statement":
-		return "strongly agree"
-	}
-	return label
-}
