@@ -82,6 +82,7 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
 		t.Errorf("the room is %d px wide on a 390 px screen", sw)
 	}
+	e.screenshot(t, phone, "class-vote-390x844.png")
 	vote(t, phone, "Gruyères")
 	vote(t, laptop, "The lake")
 	do(t, phone, "the end", waitText(`#posts`, "The table has ended"))
