@@ -75,10 +75,10 @@ func TestBrowserAuditedTable(t *testing.T) {
 	do(t, ann, "the survey", waitText(`#phase`, "survey phase"))
 	do(t, bob, "Bob reports his stance with one click",
 		waitText(`#todo`, "Your turn: answer the survey."),
-		press("strongly agree with the complement"),
-		waitText(`#notes`, "Recorded privately for round 1: strongly agree with the complement"))
+		press("strongly disagree"),
+		waitText(`#notes`, "Recorded privately for round 1: strongly disagree"))
 	do(t, ann, "Ann reports hers",
-		press("slightly agree with the statement"),
+		press("slightly agree"),
 		waitText(`#notes`, "Recorded privately for round 1"),
 		waitText(`#posts`, "The table has ended"))
 	do(t, dash, "the dashboard shows Ann her own self-report by itself",
