@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,19 +62,19 @@ func (a *App) tablesCmd() *cobra.Command {
 					return listErr
 				}
 				w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
+				fmt.Fprintln(w, "ID\tSTATUS\tTITLE\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tSTARTED\tUPDATED\tOUTPUT")
 				bad := maps.Clone(roundtable.DamagedTables(listErr))
 				for _, s := range list {
 					status := string(s.Status)
 					if why := roundtable.Diagnose(cmd.Context(), db, s.ID); why != "" {
 						status = "damaged: " + why
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
-						s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\t%s\n", s.ID, status, clip(s.Title, 30), s.Task, s.Rule,
+						s.Round, s.Rounds, s.Participants, s.Events, startedWords(s), s.Updated.Format(time.DateTime), clip(s.Output, 40))
 					delete(bad, s.ID)
 				}
 				for _, id := range slices.Sorted(maps.Keys(bad)) {
-					fmt.Fprintf(w, "%s\tdamaged: %v\t\t\t\t\t\t\t\n", id, bad[id])
+					fmt.Fprintf(w, "%s\tdamaged: %v\t\t\t\t\t\t\t\t\t\n", id, bad[id])
 				}
 				return errors.Join(w.Flush(), listErr) // listed what reads; the damage is the command's error
 			})
@@ -81,6 +82,18 @@ func (a *App) tablesCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config, roundtable.db)")
 	return cmd
+}
+
+// startedWords is when a listed table started, or "waiting" while it
+// waits for its people.
+func startedWords(s roundtable.Summary) string {
+	if s.Started.IsZero() {
+		if s.Status == roundtable.StatusCreated {
+			return "waiting"
+		}
+		return "-"
+	}
+	return s.Started.Format(time.DateTime)
 }
 
 func (a *App) exportCmd() *cobra.Command {
@@ -129,7 +142,7 @@ events (who acted, not what), and private reasoning is left out.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
-	fl.StringVar(&table, "table", "", "the `ID` of a table (see roundtable tables) or of its web room (the room's address will do); without it, every table")
+	fl.StringVar(&table, "table", "", "the `ID` of a table (see roundtable tables) or of its web room (/r/ID) or bound channel (discord:THREAD, slack:CHANNEL); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
 	fl.StringVar(&auditOut, "audit", "", "also write the tables' audits (annotations: sentiment, stance, self-reports) as JSON lines to this file")
@@ -199,8 +212,10 @@ func clip(s string, n int) string {
 // damaged page leaves out only the tables under it: they are named in
 // damaged, and the others are exported.
 func loadForExport(ctx context.Context, db *store.DB, table string) (events []roundtable.Event, damaged, err error) {
-	if table, err = tableOfRoom(ctx, db, table); err != nil {
-		return nil, nil, err
+	if table != "" {
+		if table, err = resolveTable(ctx, db, table); err != nil {
+			return nil, nil, err
+		}
 	}
 	var ids []string
 	if table != "" {
@@ -221,23 +236,24 @@ func loadForExport(ctx context.Context, db *store.DB, table string) (events []ro
 	return events, damaged, err
 }
 
-// tableOfRoom is the table in the web room that arg names (its ID, or
-// its address: what a browser shows), or arg itself, a table ID.
-func tableOfRoom(ctx context.Context, db *store.DB, arg string) (string, error) {
-	room := arg
-	if _, after, ok := strings.Cut(room, "/r/"); ok {
-		room, _, _ = strings.Cut(after, "?")
-		room, _, _ = strings.Cut(room, "/")
+// resolveTable names the table that ref stands for: a table ID, or the
+// channel a platform binds to a table, a web room's ID ("/r/ID" in the
+// room's address) or "platform:channel" (discord:THREAD, slack:CHANNEL).
+// A ref that is neither is refused with code NotFound.
+func resolveTable(ctx context.Context, db *store.DB, ref string) (string, error) {
+	if _, err := db.LoadFrom(ctx, ref, math.MaxUint64); roundtable.ErrorCode(err) != roundtable.NotFound {
+		return ref, nil // a table of that ID (or a damage its load reports)
 	}
-	if room == "" {
-		return arg, nil
+	key := ref
+	if !strings.Contains(ref, ":") {
+		key = "web:" + strings.TrimPrefix(ref, "/r/")
 	}
-	id, ok, err := db.Lookup(ctx, "web:"+room)
-	if err != nil {
-		return "", fmt.Errorf("look up room %s: %w", room, err)
+	id, ok, err := db.Lookup(ctx, key)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("look up the table of %s: %w", ref, err)
+	case !ok:
+		return "", roundtable.Errorf(roundtable.NotFound, "no table %s, nor a room or channel of that name (see roundtable tables)", ref)
 	}
-	if ok {
-		return id, nil
-	}
-	return arg, nil
+	return id, nil
 }

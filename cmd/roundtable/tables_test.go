@@ -96,31 +96,44 @@ func TestAnnotateMeasuresOnlyRevealedMessages(t *testing.T) {
 	}
 }
 
-// TestExportTakesAWebRoomOrItsAddress: --table takes a table ID, the ID
-// of the web room it plays in, or the room's address as a browser shows
-// it; the help names the flag's value ID.
-func TestExportTakesAWebRoomOrItsAddress(t *testing.T) {
+// TestTablesShowTitlesAndStartsAndExportTakesARoom lists a waiting table
+// with its title and "waiting", a running one with its start time, and
+// exports a table by its web room's ID as by its table ID; a name that
+// is neither is refused, saying so.
+func TestTablesShowTitlesAndStartsAndExportTakesARoom(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "roundtable.db")
+	path := storeWith(t)
 	db, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := roundtabletest.NewClock(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	if _, err := roundtabletest.PlayTable(ctx, db, clock, "t-7f3a", 1); err != nil {
+	clock := roundtabletest.NewClock(time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC))
+	cfg := roundtabletest.SampleConfig(1)
+	cfg.Title = "Field trip, class 4B"
+	if _, err := roundtable.Create(ctx, db, clock, roundtabletest.SampleTask(), "gathering", cfg); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Bind(ctx, "web:r9b1c", "t-7f3a"); err != nil {
+	if err := db.Bind(ctx, "web:r7kq2", "open"); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	for _, arg := range []string{"t-7f3a", "r9b1c", "http://127.0.0.1:8080/r/r9b1c?k=abc", "http://127.0.0.1:8080/r/r9b1c/dashboard"} {
-		code, out, errOut := run(t, "", "export", "--db", path, "--table", arg)
-		if code != 0 || !strings.Contains(out, `"table":"t-7f3a"`) {
-			t.Errorf("export --table %s: exit %d, %d bytes: %s", arg, code, len(out), errOut)
+
+	_, out, _ := run(t, "", "tables", "--db", path)
+	if line := lineOf(out, "gathering"); !strings.Contains(line, "Field trip, class 4B") || !strings.Contains(line, "waiting") {
+		t.Errorf("the waiting table is listed as %q", line)
+	}
+	if line := lineOf(out, "open"); !strings.Contains(line, "Empty lot") || strings.Contains(line, "waiting") || strings.Count(line, "2026-11-24 09:") != 2 {
+		t.Errorf("the running table is listed as %q", line)
+	}
+	_, byID, _ := run(t, "", "export", "--db", path, "--table", "open")
+	for _, room := range []string{"r7kq2", "/r/r7kq2", "web:r7kq2"} {
+		code, out, errOut := run(t, "", "export", "--db", path, "--table", room)
+		if code != 0 || out != byID {
+			t.Errorf("export --table %s: exit %d %s; not the export of table open", room, code, errOut)
 		}
 	}
-	if _, out, _ := run(t, "", "export", "--help"); !strings.Contains(out, "--table ID") {
-		t.Errorf("export --help does not show --table ID:\n%s", out)
+	code, _, errOut := run(t, "", "export", "--db", path, "--table", "nosuch")
+	if code == 0 || !strings.Contains(errOut, "no table nosuch, nor a room or channel of that name") {
+		t.Errorf("export --table nosuch: exit %d: %s", code, errOut)
 	}
 }
