@@ -313,6 +313,8 @@ func (d *webDriver) start(opts map[string]string) string {
 	})
 	d.do(func(ctx context.Context) error { return d.h.Command(ctx, bottest.Bob, room, "join", nil) })
 	d.sees(bottest.Bob, "You joined")
+	d.do(func(ctx context.Context) error { return d.h.Command(ctx, bottest.Alice, room, "begin", nil) }) // the organiser starts the waiting table
+	d.sees(bottest.Alice, "The table has started")
 	return room
 }
 

@@ -63,6 +63,9 @@ type Config struct {
 	// takes when a preset is chosen (the organiser may then change them).
 	Defaults     TableSettings
 	PresetTables map[string]TableSettings
+	// VotesIfAsked are the bot agents that vote only when the organiser
+	// asks (the Facilitator): the form offers the choice beside them.
+	VotesIfAsked []string
 	// Log receives the server's logs; nil discards them.
 	Log *slog.Logger
 	// MaxBody bounds request bodies in bytes (default DefaultMaxBody).
@@ -297,14 +300,19 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	switch {
 	case r.Form != nil:
 		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
+		var scale *roundtable.Scale
 		if st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
 			if r.Form.IsBallot() {
 				list = candidateList(st)
 			}
+			if isSurvey(r.Form.ID) {
+				scale = st.Scale()
+			}
 		}
 		fv := viewForm(*r.Form, budget, cands)
 		fv.Candidates = list
+		answerScale(fv, scale)
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text}, nil)

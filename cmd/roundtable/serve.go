@@ -190,7 +190,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 		return nil, nil, err
 	}
 	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, PublicURL: cfg.Web.PublicURL, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
-		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log}, db)
+		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), VotesIfAsked: votesIfAsked(bc), Log: log}, db)
 	return append(out, w), w, nil
 }
 
