@@ -87,14 +87,21 @@ func (e *deliveryEnv) startOn(st bot.Store) {
 // fail (and the fake shows nothing new), by the store.
 func (e *deliveryEnv) waitFor(what string, cond func() bool) {
 	e.t.Helper()
+	waitOnFake(e.t, e.fake, what, cond)
+}
+
+// waitOnFake waits up to 20 s for cond, checking it on each update of
+// fake and every 2 ms (agents, retries and the store give no signal).
+func waitOnFake(t *testing.T, fake *bottest.Fake, what string, cond func() bool) {
+	t.Helper()
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
 	for !cond() {
 		select {
-		case <-e.fake.Updates():
-		case <-time.After(2 * time.Millisecond): // retries and the store give no signal
+		case <-fake.Updates():
+		case <-time.After(2 * time.Millisecond):
 		case <-deadline.C:
-			e.t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out waiting for %s", what)
 		}
 	}
 }

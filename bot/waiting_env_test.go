@@ -122,16 +122,7 @@ func (e *classEnv) start() {
 // waitFor waits for cond, woken by the fake's updates or by the store.
 func (e *classEnv) waitFor(what string, cond func() bool) {
 	e.t.Helper()
-	deadline := time.NewTimer(20 * time.Second)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case <-e.fake.Updates():
-		case <-time.After(2 * time.Millisecond): // agents and the store give no signal
-		case <-deadline.C:
-			e.t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	waitOnFake(e.t, e.fake, what, cond)
 }
 
 // create makes a table as Alice and returns its thread; it waits for
