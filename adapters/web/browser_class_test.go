@@ -288,8 +288,9 @@ func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds 
 
 // TestBrowserPanelClassJudgesTheFormsItems: a panel whose items and
 // documents come from the create form shows them in the waiting room to
-// the students (one on a phone) before anyone speaks; once started, both
-// speak and rate each item with a slider; steady views end it with the
+// the students (one on a phone) before anyone speaks; once started, they
+// speak in turn (the paper's ordered speaking) and rate each item with a
+// slider; steady views end it with the
 // rankings, which the phone's dashboard shows inside its width.
 func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 	requireBrowser(t)
@@ -308,8 +309,8 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 	c.start(t)
 	for r := 1; r <= 2; r++ {
 		round := fmt.Sprint(r)
-		for _, name := range []string{"Bob", "Cat"} {
-			do(t, students[name], name+" in round "+round, waitText(`#phase`, "Round "+round+" of 3 · message"))
+		for _, name := range []string{"Cat", "Bob"} { // in turn, in the order they took their seats
+			do(t, students[name], name+"'s turn in round "+round, waitText(`#phase`, "Round "+round+" of 3 · message"), waitText(`#todo`, "Your turn"))
 			say(t, students[name], "Dana is strong; Eli less so.")
 			do(t, students[name], name+" spoke", waitText(`#notes`, "Your message is recorded"))
 		}
