@@ -85,6 +85,13 @@ func (r RoundRecord) clone() RoundRecord {
 	r.Usage = maps.Clone(r.Usage)
 	r.Surveys = cloneEach(r.Surveys, func(a SurveyAnswer) SurveyAnswer { a.Values = slices.Clone(a.Values); return a })
 	r.Pair = slices.Clone(r.Pair)
+	if r.Orders != nil {
+		orders := make(map[string][]string, len(r.Orders))
+		for id, o := range r.Orders {
+			orders[id] = slices.Clone(o)
+		}
+		r.Orders = orders
+	}
 	return r
 }
 

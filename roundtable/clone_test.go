@@ -123,6 +123,7 @@ func richState() *roundtable.State {
 			Self: &roundtable.SelfModel{Description: "d", Priorities: "p", Criteria: []string{"c"}, Source: "s"}}},
 		Surveys:    []roundtable.SurveyAnswer{{By: "p1", Values: []float64{1}, Reason: "so"}},
 		Pair:       []string{"p1", "p2"},
+		Orders:     map[string][]string{"p1": {"B", "A"}},
 		Proposals:  []roundtable.ProposalRecord{{By: "p1", Proposal: prop, Reasoning: "why"}},
 		Skipped:    []string{"p2"},
 		Failures:   []roundtable.Failure{{Participant: "p2", Phase: roundtable.PhaseVote, Kind: "format", Reason: "bad"}},

@@ -50,6 +50,10 @@ type (
 		Step int      `json:"step,omitempty"`
 		Turn []string `json:"turn,omitempty"`
 		Pair []string `json:"pair,omitempty"`
+		// Orders are, at a vote of a schedule that shuffles its candidates
+		// for each voter (ParamOrder), the candidate IDs in the order each
+		// voter is shown them, by participant ID.
+		Orders map[string][]string `json:"orders,omitempty"`
 	}
 	// MessagePosted is the actor's message of a round.
 	MessagePosted struct {

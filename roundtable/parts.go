@@ -18,10 +18,19 @@ const (
 	PartPropose Part = "proposes" // proposal phases
 	PartVote    Part = "votes"    // vote phases
 	PartJudge   Part = "judges"   // survey phases
+	// PartMediate is the mediator's part (a mediation table): it writes
+	// the proposals of the steps whose speakers are SpeakMediators, and
+	// the private messages of the others are addressed to it. Only a
+	// participant who lists it plays it.
+	PartMediate Part = "mediates"
 )
 
 // AllParts are the parts in the order they are listed.
-var AllParts = []Part{PartSpeak, PartPropose, PartVote, PartJudge}
+var AllParts = []Part{PartSpeak, PartPropose, PartVote, PartJudge, PartMediate}
+
+// Mediates reports whether p plays the mediator's part (PartMediate),
+// which nobody plays unless listed.
+func (p Participant) Mediates() bool { return slices.Contains(p.Parts, PartMediate) }
 
 // PartOf is the part phase p asks for.
 func PartOf(p Phase) Part {
@@ -37,8 +46,11 @@ func PartOf(p Phase) Part {
 }
 
 // Plays reports whether p plays part x: every part unless p.Parts lists
-// some.
+// some, and the mediator's (PartMediate) only when listed.
 func (p Participant) Plays(x Part) bool {
+	if x == PartMediate {
+		return p.Mediates()
+	}
 	return len(p.Parts) == 0 || slices.Contains(p.Parts, x)
 }
 
@@ -66,7 +78,7 @@ func (c Config) hasPart(x Part) bool {
 		return c.Audit != nil && c.Audit.SelfReport // the self-report survey
 	}
 	for st := range pr.Steps() {
-		if PartOf(st.Phase) == x {
+		if PartOf(st.Phase) == x || x == PartMediate && st.Speakers == SpeakMediators {
 			return true
 		}
 	}

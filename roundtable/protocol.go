@@ -27,6 +27,11 @@ const (
 	// participant in seat order, one at a time (the step opens once for
 	// each), each seeing the messages of those before it (message phases).
 	SpeakInTurn Speakers = "in-turn"
+	// SpeakMediators are the participants who play the mediator's part
+	// (PartMediate): the writers of a mediation table's candidate
+	// statements, in its proposal steps. Private messages of a schedule
+	// with such a step are addressed to them.
+	SpeakMediators Speakers = "mediators"
 )
 
 // Scale is what a survey phase asks: one value per item (or one value when
@@ -110,6 +115,7 @@ const (
 	StopRounds      StopKind = "rounds"      // play every round
 	StopAgreement   StopKind = "agreement"   // a vote accepts a proposal, or (with no vote) every survey answer of a round is the same
 	StopConvergence StopKind = "convergence" // every survey answer moved less than the tolerance since the previous round
+	StopKept        StopKind = "kept"        // a round after the first keeps the decision: its vote's winner is the incumbent
 )
 
 // StopRule is a protocol's stop rule. Every protocol also stops after
@@ -177,6 +183,19 @@ func (p *Protocol) InTurn() bool {
 	return false
 }
 
+// Mediated reports whether the schedule has mediators (SpeakMediators).
+func (p *Protocol) Mediated() bool {
+	if p == nil {
+		return false
+	}
+	for st := range p.Steps() {
+		if st.Speakers == SpeakMediators {
+			return true
+		}
+	}
+	return false
+}
+
 // Plays reports whether the schedule has a phase ph, in its rounds or at
 // the end. A nil Protocol plays RoundTable's message, proposal and vote.
 func (p *Protocol) Plays(ph Phase) bool {
@@ -214,6 +233,10 @@ func (p *Protocol) Validate() error {
 	}
 	switch p.Stop.Kind {
 	case "", StopRounds, StopAgreement:
+	case StopKept:
+		if !p.Plays(PhaseVote) {
+			return Errorf(Invalid, "protocol.stop: %q needs a vote phase", StopKept)
+		}
 	case StopConvergence:
 		if p.Stop.Tolerance <= 0 {
 			return Errorf(Invalid, "protocol.stop.tolerance: convergence needs a positive tolerance")
@@ -222,7 +245,7 @@ func (p *Protocol) Validate() error {
 			return Errorf(Invalid, "protocol.stop: convergence needs a survey phase in every round")
 		}
 	default:
-		return Errorf(Invalid, "protocol.stop.kind: unknown rule %q (want %s, %s or %s)", p.Stop.Kind, StopRounds, StopAgreement, StopConvergence)
+		return Errorf(Invalid, "protocol.stop.kind: unknown rule %q (want %s, %s, %s or %s)", p.Stop.Kind, StopRounds, StopAgreement, StopConvergence, StopKept)
 	}
 	return nil
 }
@@ -272,6 +295,9 @@ func (s Step) validate(at string, proposed, paired bool) error {
 	switch s.Phase {
 	case PhaseMessage, PhasePrivate:
 	case PhaseProposal, PhaseVote:
+		if s.Speakers == SpeakMediators && s.Phase == PhaseProposal {
+			break
+		}
 		if s.Speakers != "" && s.Speakers != SpeakEveryone {
 			return Errorf(Invalid, "%s.speakers: everyone takes part in the %s phase", at, s.Phase)
 		}
@@ -289,7 +315,7 @@ func (s Step) validate(at string, proposed, paired bool) error {
 		return Errorf(Invalid, "%s.phase: %q cannot be scheduled", at, s.Phase)
 	}
 	switch s.Speakers {
-	case "", SpeakEveryone, SpeakRandom, SpeakAllButOne, SpeakPair, SpeakBoth, SpeakOne:
+	case "", SpeakEveryone, SpeakRandom, SpeakAllButOne, SpeakPair, SpeakBoth, SpeakOne, SpeakMediators:
 	case SpeakInTurn:
 		if s.Phase != PhaseMessage {
 			return Errorf(Invalid, "%s.speakers: %q orders the speakers of a message phase, not of the %s phase", at, s.Speakers, s.Phase)

@@ -13,6 +13,7 @@ import (
 const (
 	EndAgreement   = string(StopAgreement)
 	EndConvergence = string(StopConvergence)
+	EndKept        = string(StopKept)
 )
 
 // scheduleClosing is closing under a Protocol: close the open phase, decide
@@ -68,6 +69,8 @@ func (t *Table) stopReason(round int, accepted bool) string {
 	switch {
 	case pr.Stop.Kind == StopAgreement && t.agreed(round, accepted):
 		return EndAgreement
+	case pr.Stop.Kind == StopKept && t.kept(round):
+		return EndKept
 	case pr.Stop.Kind == StopConvergence && Converged(s, round, pr.Stop.Tolerance):
 		return EndConvergence
 	case round >= s.Config.Rounds:
@@ -91,6 +94,21 @@ func (t *Table) agreed(round int, accepted bool) bool {
 		}
 	}
 	return first != nil
+}
+
+// kept: a round after the first whose vote's winner was the incumbent
+// (the decision of the round before beat every new candidate).
+func (t *Table) kept(round int) bool {
+	s := t.state
+	if round < 2 || round > len(s.Rounds) {
+		return false
+	}
+	r := s.Rounds[round-1]
+	if r.Tally == nil || r.Tally.Winner == "" {
+		return false
+	}
+	i := slices.IndexFunc(r.Candidates, func(c Candidate) bool { return c.ID == r.Tally.Winner })
+	return i >= 0 && r.Candidates[i].Incumbent
 }
 
 // Converged reports whether every participant that answered the survey of
@@ -124,6 +142,9 @@ func (t *Table) openStep(round, step int, cands []Candidate) PhaseOpened {
 	o := t.opening(round, st.Phase, cands)
 	o.Step = step
 	o.Turn, o.Pair = t.state.turn(round, step, st)
+	if st.Phase == PhaseVote {
+		o.Orders = t.state.orders(round, step, cands)
+	}
 	return o
 }
 
@@ -175,6 +196,8 @@ func (s *State) turn(round, step int, st Step) (turn, pair []string) {
 		if len(ids) > 0 {
 			return ids[:1], nil
 		}
+	case SpeakMediators:
+		return s.mediators(), nil
 	}
 	return nil, nil
 }
@@ -245,6 +268,17 @@ func (t *Table) firstOpening() PhaseOpened {
 		return t.opening(1, PhaseMessage, nil)
 	}
 	return t.openStep(1, 0, nil)
+}
+
+// mediators are the seated participants who play the mediator's part.
+func (s *State) mediators() []string {
+	var out []string
+	for _, p := range s.Participants {
+		if p.Mediates() {
+			out = append(out, p.ID)
+		}
+	}
+	return out
 }
 
 // addressee is whom the actor must write to in a paired step, or "".

@@ -79,6 +79,9 @@ type RoundRecord struct {
 	Usage      map[string]Usage `json:"usage,omitempty"`    // per participant
 	Surveys    []SurveyAnswer   `json:"surveys,omitempty"`  // private to their authors
 	Pair       []string         `json:"pair,omitempty"`     // the pair sampled for the round
+	// Orders are the candidate orders each voter was shown at the round's
+	// vote, when the schedule shuffles them (ParamOrder).
+	Orders map[string][]string `json:"orders,omitempty"`
 }
 
 // State is a table's state: the fold of its events. The zero State is a
@@ -338,6 +341,7 @@ func (s *State) openPhase(d PhaseOpened) {
 	if d.Phase == PhaseVote {
 		s.Candidates = d.Candidates
 		s.record(d.Round).Candidates = d.Candidates
+		s.record(d.Round).Orders = d.Orders
 		s.past().candidates(d.Candidates)
 	}
 }

@@ -54,6 +54,9 @@ func (s *State) recipients(a Say) ([]string, error) {
 			return nil, Errorf(Invalid, "recipient %q is not at this table", to)
 		}
 	}
+	if s.Phase == PhasePrivate && len(a.To) == 0 && s.Config.Protocol.Mediated() {
+		return s.mediators(), nil // docs/protocol.md#mediation: opinions and critiques go to the mediator
+	}
 	other := s.addressee(a.Actor)
 	switch {
 	case other == "":

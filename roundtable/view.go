@@ -84,7 +84,7 @@ func (t *Table) ViewFor(ctx context.Context, id string, a Agent) (View, error) {
 		Table: s.ID, Title: s.Config.Title, Brief: BriefOf(t.task, s.Config), Rule: s.Config.Rule, Mode: s.Config.Mode,
 		Self: self, Index: s.Index(id), Participants: slices.Clone(s.Participants),
 		Round: s.Round, Rounds: s.Config.Rounds, Phase: s.Phase,
-		Candidates: slices.Clone(s.Candidates), Decision: s.Decision, Seed: s.Config.Seed,
+		Candidates: s.CandidatesFor(id), Decision: s.Decision, Seed: s.Config.Seed,
 	}
 	if pr := s.Config.Protocol; pr != nil {
 		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.surveyScale()

@@ -91,6 +91,14 @@ func (t *Table) decodeCandidates(v *View) {
 	}
 	if len(t.views.decoded) > 0 {
 		v.Decoded = t.views.decoded
+		if !slices.EqualFunc(v.Candidates, s.Candidates, func(a, b Candidate) bool { return a.ID == b.ID }) {
+			v.Decoded = make([]any, len(v.Candidates)) // the voter's own order (ParamOrder)
+			for i, c := range v.Candidates {
+				if j := slices.IndexFunc(s.Candidates, func(x Candidate) bool { return x.ID == c.ID }); j >= 0 {
+					v.Decoded[i] = t.views.decoded[j]
+				}
+			}
+		}
 	}
 	v.DecodedDecision = t.views.decision
 }

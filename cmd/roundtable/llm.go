@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -115,6 +116,9 @@ func presetSeat(p AgentConfig) roundtable.Participant {
 // agent builds what acts for a bot participant. Participant.Agent says
 // which: "utility", "facilitator", "llm[:endpoint]" or "preset:NAME".
 func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error) {
+	if ag, ok, err := m.protocolModelAgent(p, experiment.ModelOptions{}); ok {
+		return ag, err
+	}
 	kind, arg, _ := strings.Cut(p.Agent, ":")
 	switch kind {
 	case "utility":
@@ -194,7 +198,9 @@ func (m *minds) logBrokenEndpoints(ctx context.Context) {
 func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
 	var ag roundtable.Agent
 	var err error
-	if o != (experiment.ModelOptions{}) {
+	if pa, ok, perr := m.protocolModelAgent(p, o); ok {
+		ag, err = pa, perr
+	} else if o != (experiment.ModelOptions{}) {
 		ag, err = m.modelAgent(task, o)
 	} else {
 		ag, err = m.agent(p, task)
@@ -203,6 +209,22 @@ func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o exper
 		return ag, err // a model-free agent never waits on an endpoint
 	}
 	return haltOnBroken{Agent: ag, m: m}, nil
+}
+
+// protocolModelAgent is the agent of a protocol's own seat that asks a
+// model (a mediation table's mediator), over the seat's endpoint (its
+// Agent field's), else o's; ok is false for any other seat.
+func (m *minds) protocolModelAgent(p roundtable.Participant, o experiment.ModelOptions) (roundtable.Agent, bool, error) {
+	pm, endpoint, ok := protocol.ModelSeat(p)
+	if !ok {
+		return nil, false, nil
+	}
+	c, err := m.client(cmp.Or(endpoint, o.Endpoint))
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", p.Name, err)
+	}
+	ag, _ := pm.ModelAgent(p, c, o.Model, o.Temperature)
+	return ag, true, nil
 }
 
 // modelAgent is a language-model agent asked as o says: its endpoint

@@ -57,6 +57,9 @@ type ProtocolSettings struct {
 	// Speaking is in-turn (the judges speak one at a time, each reading
 	// those before) or simultaneous (sealed until all have spoken): panel.
 	Speaking string `toml:"speaking"`
+	// Drafts is how many candidate statements the mediator writes, each
+	// from a mediator seat of its own: mediation.
+	Drafts int `toml:"drafts"`
 	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
 	// than one value runs the panel over their grid (protocol.Grid).
 	Alphas     []float64 `toml:"-"`
@@ -73,13 +76,14 @@ func protocolDefaults() ProtocolSettings {
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
-	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom, questionnaire (the chatroom's baseline) or dyads (default from [sim], roundtable)")
+	fl.StringVar(&p.Protocol, "protocol", "", "schedule: roundtable, panel, chatroom, questionnaire (the chatroom's baseline), dyads or mediation (default from [sim], roundtable)")
 	fl.StringVar(&p.Question, "question", "", "the statement (chatroom), claim (dyads) or brief (panel)")
 	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
 	fl.Float64SliceVar(&p.Alphas, "alpha", nil, "panel: weight of the newest opinion in the sentiment update (default 0.5); a comma list runs a grid with --tolerance")
 	fl.Float64SliceVar(&p.Tolerances, "tolerance", nil, "panel: stop when every sentiment moves less than this (default 1e-5); a comma list runs a grid with --alpha")
 	fl.Float64SliceVar(&p.Temperatures, "temperature", nil, "panel with --agent llm: the models' sampling temperature (default each [[llm]]'s own); a comma list is a third axis of the grid with --alpha and --tolerance")
 	fl.StringVar(&p.Speaking, "speaking", "", "panel: in-turn (the judges speak one at a time in seat order, each reading those before) or simultaneous (every opinion sealed until all have spoken) (default in-turn)")
+	fl.IntVar(&p.Drafts, "drafts", 0, "mediation: how many candidate statements the mediator writes (and revises) each round (default 4)")
 	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
 	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
@@ -118,6 +122,7 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "complement", &p.Complement, c.Complement)
 	pick(changed, "speaking", &p.Speaking, c.Speaking)
 	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
+	pick(changed, "drafts", &p.Drafts, c.Drafts)
 }
 
 // pick sets *dst to the configured v unless the flag name was given.
@@ -140,7 +145,7 @@ func (p ProtocolSettings) settings(key string) protocol.Settings {
 		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances, Temperatures: p.Temperatures,
 		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
 		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld, BeliefReport: p.BeliefReport,
-		Complement: p.Complement, ContextChars: p.ContextChars, Speaking: p.Speaking}
+		Complement: p.Complement, ContextChars: p.ContextChars, Speaking: p.Speaking, Drafts: p.Drafts}
 }
 
 // gridAxis is one axis of the panel's parameter grid: the values given on

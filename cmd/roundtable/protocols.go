@@ -5,6 +5,7 @@ package main
 import (
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/mediation"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
@@ -92,4 +93,29 @@ func NoBias(s Settings, kind, protocol string) error {
 		return nil
 	}
 	return fmt.Errorf("%s: the %s agents of the %s protocol have no confirmation bias (dyads agents and --agent llm do)", s.Field("confirmation_bias"), kind, protocol)
+}
+
+// Modeller is a protocol whose own seats may be played by an agent of
+// its own that asks a language model (the mediation protocol's mediator),
+// not by the agent package's participant.
+type Modeller interface {
+	// ModelAgent returns the agent of seat p over llm, asking model (""
+	// the endpoint's) at temperature (nil the endpoint's); ok is false for
+	// a seat that is not the protocol's own.
+	ModelAgent(p roundtable.Participant, llm agent.LLM, model string, temperature *float64) (ag roundtable.Agent, ok bool)
+	// ModelSeat reports whether seat p is the protocol's own and asks a
+	// model, and at which [[llm]] endpoint ("" the first).
+	ModelSeat(p roundtable.Participant) (endpoint string, ok bool)
+}
+
+// ModelSeat finds the protocol whose own seat p asks a model.
+func ModelSeat(p roundtable.Participant) (m Modeller, endpoint string, ok bool) {
+	for _, pr := range All() {
+		if m, is := pr.(Modeller); is {
+			if endpoint, ok := m.ModelSeat(p); ok {
+				return m, endpoint, true
+			}
+		}
+	}
+	return nil, "", false
 }

@@ -56,6 +56,9 @@ type Settings struct {
 	// chatroom model agent's memory in characters.
 	Complement   string
 	ContextChars int
+	// Drafts is how many candidate statements a mediation table's
+	// mediator writes, and revises, each round: one per mediator seat.
+	Drafts int
 }
 
 // Field names setting name (a config key, "two_way") where the settings
