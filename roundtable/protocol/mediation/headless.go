@@ -137,4 +137,3 @@ func (d definition) ModelAgent(p roundtable.Participant, llm agent.LLM, model st
 	}
 	return &Mediator{LLM: llm, Model: model, Temperature: temperature}, true
 }
-

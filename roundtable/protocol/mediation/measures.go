@@ -163,4 +163,3 @@ func boolf(b bool) float64 {
 	}
 	return 0
 }
-
