@@ -245,7 +245,7 @@ func (t *Table) decision() DecisionMade {
 			prof.Ballots = append(prof.Ballots, b)
 		}
 	}
-	opt := vote.Options{Tie: s.Config.Tie, Seed: s.Config.Seed*1000003 + int64(s.Round), Quorum: s.Config.Quorum}
+	opt := vote.Options{Tie: s.Config.Tie, Seed: s.Config.Seed*1000003 + int64(s.Round), Quorum: max(s.Config.Quorum, s.scheduleQuorum(prof.Participants))}
 	res, err := vote.Tally(s.Config.Rule, prof, opt)
 	d := DecisionMade{Round: s.Round, Decision: s.Decision, Tally: toTally(res, prof)}
 	if err != nil {

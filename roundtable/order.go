@@ -17,6 +17,23 @@ const ParamOrder = "order"
 // OrderShuffled is ParamOrder's value for a per-voter shuffle.
 const OrderShuffled = "shuffled"
 
+// ParamQuorum is the schedule parameter (Protocol.Params) that sets a
+// vote's quorum by the number of voters: QuorumHalf needs ballots from at
+// least max(2, ⌈n/2⌉) of the n voters (the Habermas Machine's rule for a
+// ranking step); below it the vote has no winner and its tally says why.
+const ParamQuorum = "quorum"
+
+// QuorumHalf is ParamQuorum's value for max(2, ⌈n/2⌉).
+const QuorumHalf = "half"
+
+// scheduleQuorum is the quorum the schedule sets for voters voters, or 0.
+func (s *State) scheduleQuorum(voters int) int {
+	if pr := s.Config.Protocol; pr != nil && pr.Params[ParamQuorum] == QuorumHalf {
+		return max(2, (voters+1)/2)
+	}
+	return 0
+}
+
 // orders draws each voter's candidate order for a vote of round and step,
 // or nil when the schedule does not shuffle. Draws depend on the seed, the
 // table, the round, the step and the voter only.

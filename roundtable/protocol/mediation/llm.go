@@ -89,7 +89,7 @@ func Read(v roundtable.View) ([]string, []int) {
 // the mediator's candidates it writes.
 func Prompt(v roundtable.View, texts []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The question: %s\n\n", v.Brief)
+	fmt.Fprintf(&b, "The question: %s\n\n", Question(v))
 	k, n := seatOf(v)
 	if v.Decision == nil {
 		b.WriteString("What each person wrote, privately, in a random order:\n")
@@ -104,6 +104,13 @@ func Prompt(v roundtable.View, texts []string) string {
 	fmt.Fprintf(&b, "\nWrite revision %d of %d of the statement: keep what the group already shares and answer the critiques, "+
 		"so that more of the group can endorse it. The group will rank the statement as it is against the revisions.", k, n)
 	return b.String()
+}
+
+// Question is what the table is about: the first line of its brief,
+// without the text task's "Decide together: ".
+func Question(v roundtable.View) string {
+	q, _, _ := strings.Cut(strings.TrimSpace(v.Brief), "\n")
+	return strings.TrimPrefix(q, "Decide together: ")
 }
 
 // list writes texts as a bulleted list, one line each.

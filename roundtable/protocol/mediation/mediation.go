@@ -119,7 +119,7 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 		},
 		Final:  []roundtable.Step{{Phase: roundtable.PhaseSurvey, Speakers: roundtable.SpeakEveryone, Scale: EndorsementScale()}},
 		Stop:   roundtable.StopRule{Kind: roundtable.StopKept},
-		Params: map[string]string{roundtable.ParamOrder: roundtable.OrderShuffled, ParamDrafts: strconv.Itoa(n)},
+		Params: map[string]string{roundtable.ParamOrder: roundtable.OrderShuffled, roundtable.ParamQuorum: roundtable.QuorumHalf, ParamDrafts: strconv.Itoa(n)},
 	}
 }
 

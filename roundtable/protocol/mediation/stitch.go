@@ -41,7 +41,7 @@ func (Stitch) Act(_ context.Context, v roundtable.View) (roundtable.Action, erro
 	switch v.Phase {
 	case roundtable.PhasePrivate:
 		if v.Decision != nil {
-			return roundtable.Say{Text: critique(v.Decision.Proposal.Text, own, v)}, nil
+			return roundtable.Say{Text: critique(v.Decision.Proposal.Text, own)}, nil
 		}
 		return roundtable.Say{Text: opinion(v)}, nil
 	case roundtable.PhaseVote:
@@ -62,13 +62,21 @@ func stitch(v roundtable.View) (string, []int) {
 	rng := protocol.Rand(v, fmt.Sprintf("stitch-%d", v.Round))
 	var parts []string
 	if v.Decision != nil {
-		parts = append(parts, strings.TrimSpace(v.Decision.Proposal.Text))
+		parts = sentences(v.Decision.Proposal.Text)
 		texts = texts[:min(len(texts), 1+rng.IntN(max(len(texts), 1)))]
 	}
 	for _, t := range texts {
+		if _, asked, ok := strings.Cut(t, ": "); ok {
+			t = asked // a critique's request: what follows "Please add: "
+		} else if v.Decision != nil {
+			continue // a critique that asks for nothing
+		}
 		s := sentences(t)
-		if len(s) > 0 {
-			parts = append(parts, s[rng.IntN(len(s))])
+		if len(s) == 0 {
+			continue
+		}
+		if x := s[rng.IntN(len(s))]; !slices.Contains(parts, x) {
+			parts = append(parts, x)
 		}
 	}
 	if len(parts) == 0 {
@@ -122,29 +130,31 @@ func opinion(v roundtable.View) string {
 	return lead + " " + reasons[rng.IntN(len(reasons))] + " " + reasons[rng.IntN(len(reasons))]
 }
 
-// ownText is what a person wrote privately so far.
+// ownText is the person's opinion: what it wrote privately in the first
+// round.
 func ownText(v roundtable.View) string {
+	first := v.Current
+	if len(v.History) > 0 {
+		first = v.History[0]
+	}
 	var b strings.Builder
-	for _, r := range append(slices.Clone(v.History), v.Current) {
-		for _, m := range r.Messages {
-			if m.From == v.Self.ID && m.Private {
-				b.WriteString(m.Text + " ")
-			}
+	for _, m := range first.Messages {
+		if m.From == v.Self.ID && m.Private {
+			b.WriteString(m.Text + " ")
 		}
 	}
 	return b.String()
 }
 
-// critique names a sentence of the person's own that the statement leaves
-// out, or says it can live with it.
-func critique(statement, own string, v roundtable.View) string {
+// critique asks for a sentence of the person's own that the statement
+// leaves out, or for no change.
+func critique(statement, own string) string {
 	for _, s := range sentences(own) {
 		if overlap(statement, s) < 0.5 {
-			return "The statement leaves out what I said: " + s
+			return "It leaves out what matters to me. Please add: " + s
 		}
 	}
-	_ = v
-	return "I can live with this statement as it is."
+	return "I can live with this statement as it is; no change needed."
 }
 
 // rankByOverlap ranks candidates by the share of the person's words each
