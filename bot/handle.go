@@ -171,9 +171,15 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return lt.cast(ctx, ev, b)
 	case verbAbstain:
 		return lt.cast(ctx, ev, vote.Ballot{Abstain: true})
+	case verbRead:
+		var text string
+		lt.table.Read(func(st *roundtable.State) { text = candidatesFor(st, ParticipantID(ev.Platform, ev.User.ID)) })
+		return ephemeral(text), nil
 	case verbBallot:
 		var f Form
-		lt.table.Read(func(st *roundtable.State) { f = ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates) })
+		lt.table.Read(func(st *roundtable.State) {
+			f = ballotForm(st.ID, st.Round, st.Config.Rule, st.CandidatesFor(ParticipantID(ev.Platform, ev.User.ID)))
+		})
 		return &Reply{Form: &f}, nil
 	case verbSurvey:
 		f, err := surveyForm(lt.table.Snapshot())
@@ -208,7 +214,8 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 		var form Form
 		var cands []roundtable.Candidate
 		lt.table.Read(func(st *roundtable.State) {
-			cands, form = st.Candidates, ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates)
+			cands = st.CandidatesFor(ParticipantID(ev.Platform, ev.User.ID))
+			form = ballotForm(st.ID, st.Round, st.Config.Rule, cands)
 		})
 		b, err := ballotFromForm(lt.rule(), cands, ev.Fields)
 		b.Reason = ev.Fields[reasonField]

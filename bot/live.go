@@ -255,6 +255,9 @@ func phaseControls(s *roundtable.State) []Control {
 		return []Control{{ID: withVerb(r, verbPropose), Kind: Button, Label: "Propose", Primary: true},
 			{ID: withVerb(r, verbSkip), Kind: Button, Label: "Skip"}}
 	case roundtable.PhaseVote:
+		if shuffled(s) {
+			return append([]Control{readControl(s)}, ballotControls(s.ID, s.Round, s.Config.Rule, s.Candidates)...)
+		}
 		return ballotControls(s.ID, s.Round, s.Config.Rule, s.Candidates)
 	}
 	return protocolControls(s)

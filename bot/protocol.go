@@ -46,6 +46,9 @@ func renderTurn(s *roundtable.State) string {
 func renderProtocolPhase(s *roundtable.State) string {
 	switch s.Phase {
 	case roundtable.PhasePrivate:
+		if s.Config.Protocol.Mediated() {
+			return renderMediatedPrivate(s)
+		}
 		return "Write one private message with **Write private message**: only you (and anyone you address) will see it. " +
 			"Do not write it in this thread, which everyone reads."
 	case roundtable.PhaseSurvey:

@@ -60,8 +60,8 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 		fmt.Fprintf(&b, " (closes in %s)", s.Deadline.Sub(now).Round(time.Second))
 	}
 	b.WriteString("\n")
-	switch s.Phase {
-	case roundtable.PhaseMessage:
+	switch ph := s.Phase; {
+	case ph == roundtable.PhaseMessage:
 		b.WriteString("Send one message to the table: write it in this thread or press **Write message**.")
 		switch {
 		case s.Config.Protocol.InTurn():
@@ -69,12 +69,15 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 		case s.Config.Mode == roundtable.Sealed:
 			b.WriteString(" Messages are revealed together when the phase closes; use the button to keep yours sealed until then.")
 		}
-	case roundtable.PhaseProposal:
+	case ph == roundtable.PhaseProposal:
 		b.WriteString("Propose a solution with **Propose**, or **Skip** to keep your latest proposal as your candidate.")
 		if s.Decision != nil {
 			b.WriteString("\nCurrent decision: " + quote(s.Decision.Proposal.Text))
 		}
-	case roundtable.PhaseVote:
+	case ph == roundtable.PhaseVote && shuffled(s):
+		b.WriteString(renderShuffledVote(s))
+		b.WriteString(secretNote(s))
+	case ph == roundtable.PhaseVote:
 		b.WriteString("Candidates:\n")
 		for _, c := range s.Candidates {
 			b.WriteString(renderCandidate(c, s))

@@ -304,7 +304,7 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 		if st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
 			if r.Form.IsBallot() {
-				list = candidateList(st)
+				list = candidateList(st, participantID(ev.User.ID))
 			}
 			if isSurvey(r.Form.ID) {
 				scale = st.Scale()

@@ -150,7 +150,7 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	if s.Decision != nil {
 		v.Decision = s.Decision.Proposal.Text
 	}
-	v.Candidates = candidateList(s)
+	v.Candidates = candidateList(s, me)
 	v.Items = items(s)
 	for _, r := range s.Rounds {
 		if r.Tally != nil {
@@ -160,13 +160,14 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	return v
 }
 
-// candidateList is the candidates of an open vote, with their text.
-func candidateList(s *roundtable.State) []candView {
+// candidateList is the candidates of an open vote, with their text, in
+// the order viewer me is shown them (roundtable.ParamOrder).
+func candidateList(s *roundtable.State, me string) []candView {
 	if s.Phase != roundtable.PhaseVote {
 		return nil
 	}
 	var out []candView
-	for _, c := range s.Candidates {
+	for _, c := range s.CandidatesFor(me) {
 		out = append(out, candView{ID: c.ID, Text: c.Proposal.Text})
 	}
 	return out
