@@ -252,6 +252,9 @@ func phaseControls(s *roundtable.State) []Control {
 	case roundtable.PhaseMessage:
 		return []Control{{ID: withVerb(r, verbWrite), Kind: Button, Label: "Write message", Primary: true}}
 	case roundtable.PhaseProposal:
+		if s.Config.Protocol.Mediated() {
+			return nil // the mediator's turn
+		}
 		return []Control{{ID: withVerb(r, verbPropose), Kind: Button, Label: "Propose", Primary: true},
 			{ID: withVerb(r, verbSkip), Kind: Button, Label: "Skip"}}
 	case roundtable.PhaseVote:

@@ -59,3 +59,51 @@ func renderMediatedPrivate(s *roundtable.State) string {
 		"what it gets wrong or leaves out for you. Only the mediator reads it, without your name, and revises the statement from the critiques. " +
 		"Whoever has not written when the phase closes is left out of this step."
 }
+
+// leftOutWords names, after a mediated ranking, the people who had not
+// ranked when it closed: they are left out of it.
+func leftOutWords(s *roundtable.State, r roundtable.RoundRecord) string {
+	voted := map[string]bool{}
+	for _, b := range r.Tally.Ballots {
+		voted[b.Voter] = true
+	}
+	var out []string
+	for _, p := range s.Participants {
+		if p.Plays(roundtable.PartVote) && !voted[p.ID] {
+			out = append(out, p.Name)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "\nLeft out of this ranking (no ballot when it closed): " + strings.Join(out, ", ") + "."
+}
+
+// renderMediatorTurn is a mediated table's proposal step: the mediator
+// writes the candidates from what people wrote privately; whoever wrote
+// nothing in time is left out of the step.
+func renderMediatorTurn(s *roundtable.State) string {
+	what := "opinions"
+	if s.Decision != nil {
+		what = "critiques"
+	}
+	wrote := map[string]bool{}
+	if r := s.Current(); r != nil {
+		for _, m := range r.Messages {
+			if m.Private {
+				wrote[m.From] = true
+			}
+		}
+	}
+	var out []string
+	for _, p := range s.Participants {
+		if p.Plays(roundtable.PartSpeak) && !p.Mediates() && !wrote[p.ID] {
+			out = append(out, p.Name)
+		}
+	}
+	line := fmt.Sprintf("The mediator is writing candidate statements from %d %s, read without names.", len(wrote), what)
+	if len(out) > 0 {
+		line += " Left out of this step (nothing written in time): " + strings.Join(out, ", ") + "."
+	}
+	return line
+}

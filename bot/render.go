@@ -69,6 +69,8 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 		case s.Config.Mode == roundtable.Sealed:
 			b.WriteString(" Messages are revealed together when the phase closes; use the button to keep yours sealed until then.")
 		}
+	case ph == roundtable.PhaseProposal && s.Config.Protocol.Mediated():
+		b.WriteString(renderMediatorTurn(s))
 	case ph == roundtable.PhaseProposal:
 		b.WriteString("Propose a solution with **Propose**, or **Skip** to keep your latest proposal as your candidate.")
 		if s.Decision != nil {
@@ -157,6 +159,9 @@ func renderTally(s *roundtable.State, r roundtable.RoundRecord) string {
 	if t.Winner == "" && r.Decision != nil {
 		b.WriteString("\nThe decision stays: " + quote(r.Decision.Proposal.Text))
 	}
+	if s.Config.Protocol.Mediated() {
+		b.WriteString(leftOutWords(s, r))
+	}
 	return b.String()
 }
 
@@ -167,6 +172,7 @@ func renderEnd(s *roundtable.State) string {
 		roundtable.EndConsecutive: "because nobody proposed anything new after an agreement",
 		roundtable.EndAgreement:   "because everyone agreed",
 		roundtable.EndConvergence: "because opinions stopped moving",
+		roundtable.EndKept:        "because no revision beat the group's statement",
 	}[s.EndReason]
 	if reason == "" {
 		reason = "(" + s.EndReason + ")"
@@ -178,6 +184,8 @@ func renderEnd(s *roundtable.State) string {
 		return fmt.Sprintf("**The table has ended %s.**", reason)
 	case s.Output == nil:
 		return fmt.Sprintf("**The table has ended %s.** Nothing was decided.", reason)
+	case s.Config.Protocol.Mediated():
+		return fmt.Sprintf("**The table has ended %s.** The group's statement: %s", reason, quote(s.Output.Proposal.Text))
 	}
 	return fmt.Sprintf("**The table has ended %s.** Decision: %s", reason, quote(s.Output.Proposal.Text))
 }
