@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,6 +61,7 @@ var scenarios = []struct {
 	{"SecretBallotsUnlinkable", testSecretBallotsUnlinkable},
 	{"OrganiserClosesPhaseNow", testCloseNow},
 	{"ClassGathersThenStarts", testClassGathers},
+	{"MediationReachesAGroupStatement", testMediation},
 }
 
 // env is one scenario's running service.
@@ -72,6 +74,9 @@ type env struct {
 	cancel context.CancelFunc
 	done   chan error
 	thread string
+	// medOnce starts med, the mediator over a fake OpenAI server (mediator).
+	medOnce sync.Once
+	med     roundtable.Agent
 }
 
 func newEnv(t *testing.T, h Harness, opt Options) *env {
@@ -102,7 +107,7 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 	cfg := bot.Config{
 		Defaults: roundtable.Config{Rule: vote.Plurality, Rounds: 2, Mode: roundtable.Sealed,
 			Durations: roundtable.Durations{Message: 2 * time.Minute, Proposal: 2 * time.Minute, Vote: 2 * time.Minute}},
-		Agents:        map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}},
+		Agents:        suiteAgents(),
 		DefaultAgents: []string{"Scribe"},
 		Policy:        bot.Policy{Manager: true},
 		Presets:       protocolPresets(),
@@ -116,10 +121,29 @@ func Service(p bot.Platform, db bot.Store, clock bot.Clock, agent func(roundtabl
 	return bot.New(cfg, deps, p)
 }
 
+// suiteAgents are the bot agents of the suite's tables: Scribe, and the
+// mediation's mediator seats.
+func suiteAgents() map[string]roundtable.Participant {
+	out := map[string]roundtable.Participant{"Scribe": {ID: "agent:scribe", Name: "Scribe", Kind: roundtable.Bot, Agent: "scribe"}}
+	for _, m := range mediatorSeats() {
+		out[m.Name] = m
+	}
+	return out
+}
+
 func (e *env) startService() {
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel, e.done = cancel, make(chan error, 1)
-	svc := Service(e.h.Platform(), e.db, e.clock, e.opt.Agent)
+	agent := e.opt.Agent
+	svc := Service(e.h.Platform(), e.db, e.clock, func(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error) {
+		switch {
+		case p.Mediates():
+			return e.mediator(), nil
+		case agent != nil:
+			return agent(p, task)
+		}
+		return Scribe{}, nil
+	})
 	go func() { e.done <- svc.Run(ctx) }()
 }
 
