@@ -28,7 +28,7 @@ func mediatorSeats() []roundtable.Participant {
 
 func mediationPreset() bot.Preset {
 	q := "What should we do about the old centre's traffic?"
-	cfg := roundtable.Config{Title: "Traffic mediation", Task: roundtable.TaskSpec{Kind: "text", Topic: q}, Rule: vote.Schulze, Rounds: 2,
+	cfg := roundtable.Config{Title: "Traffic mediation", Task: roundtable.TaskSpec{Kind: "text", Topic: q}, Rule: vote.Schulze, Tie: vote.TieRandom, Rounds: 2,
 		Mode: roundtable.Sealed, Durations: roundtable.Durations{Message: phaseTime, Proposal: phaseTime, Vote: phaseTime},
 		Protocol: mediation.Preset(protocol.Settings{Question: q, Drafts: 2})}
 	var names []string

@@ -21,6 +21,7 @@ type LiveTable struct {
 	Title     string
 	Task      roundtable.TaskSpec
 	Rule      vote.Rule            // "": the server's default
+	Tie       vote.TiePolicy       // "": the server's default
 	Rounds    int                  // 0: the server's default
 	EarlyStop roundtable.EarlyStop // "": the server's default
 	Schedule  *roundtable.Protocol
@@ -32,6 +33,9 @@ func (t LiveTable) Over(def roundtable.Config) roundtable.Config {
 	def.Title, def.Task, def.Protocol = t.Title, t.Task, t.Schedule
 	if t.Rule != "" {
 		def.Rule = t.Rule
+	}
+	if t.Tie != "" {
+		def.Tie = t.Tie
 	}
 	if t.Rounds > 0 {
 		def.Rounds = t.Rounds

@@ -125,12 +125,14 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 
 // LiveTables implements protocol.Live: people and a model-free mediator
 // that writes three candidates (its seats say it stitches sentences and
-// uses no model). Rounds 2 is one critique round.
+// uses no model). Rounds 2 is one critique round. A tie is broken by a
+// seeded draw, as the reference does, so that a ranking always picks a
+// statement.
 func (definition) LiveTables() []protocol.LiveTable {
 	q := "What should our town do about traffic in the old centre?"
 	s := protocol.Settings{Question: q, Drafts: 3}
 	return []protocol.LiveTable{{Name: Name, Title: "Mediation: agree on a group statement", Task: roundtable.TaskSpec{Kind: "text", Topic: q},
-		Rule: vote.Schulze, Rounds: 2, EarlyStop: roundtable.StopNever, Schedule: Preset(s), Seats: MediatorSeats(3, KindStitch)}}
+		Rule: vote.Schulze, Tie: vote.TieRandom, Rounds: 2, EarlyStop: roundtable.StopNever, Schedule: Preset(s), Seats: MediatorSeats(3, KindStitch)}}
 }
 
 // MediatorSeats are n mediator seats played by agent kind ("stitch", or
