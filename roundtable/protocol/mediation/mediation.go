@@ -123,29 +123,37 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 	}
 }
 
-// LiveTables implements protocol.Live: people and a model-free mediator
-// that writes three candidates (its seats say it stitches sentences and
-// uses no model). Rounds 2 is one critique round. A tie is broken by a
+// LiveTables implements protocol.Live: people and a mediator that writes
+// three candidates, model-free (its seats say it stitches sentences and
+// uses no model) or a language model on the first [[llm]] endpoint
+// (mediation-llm). Rounds 2 is one critique round. A tie is broken by a
 // seeded draw, as the reference does, so that a ranking always picks a
 // statement.
 func (definition) LiveTables() []protocol.LiveTable {
 	q := "What should our town do about traffic in the old centre?"
 	s := protocol.Settings{Question: q, Drafts: 3}
-	return []protocol.LiveTable{{Name: Name, Title: "Mediation: agree on a group statement", Task: roundtable.TaskSpec{Kind: "text", Topic: q},
-		Rule: vote.Schulze, Tie: vote.TieRandom, Rounds: 2, EarlyStop: roundtable.StopNever, Schedule: Preset(s), Seats: MediatorSeats(3, KindStitch)}}
+	table := func(name, title, kind string) protocol.LiveTable {
+		return protocol.LiveTable{Name: name, Title: title, Task: roundtable.TaskSpec{Kind: "text", Topic: q},
+			Rule: vote.Schulze, Tie: vote.TieRandom, Rounds: 2, EarlyStop: roundtable.StopNever, Schedule: Preset(s), Seats: MediatorSeats(3, kind)}
+	}
+	return []protocol.LiveTable{
+		table(Name, "Mediation: agree on a group statement (model-free mediator)", KindStitch),
+		table(Name+"-llm", "Mediation: agree on a group statement (language-model mediator)", KindStitch+":llm"),
+	}
 }
 
 // MediatorSeats are n mediator seats played by agent kind ("stitch", or
 // "stitch:llm[:ENDPOINT]" for a language model), "agent:mediation-1"
-// onwards; a model-free mediator says so in its name.
+// onwards ("agent:mediation-llm-1" for a model); a model-free mediator
+// says so in its name.
 func MediatorSeats(n int, kind string) []roundtable.Participant {
 	out := make([]roundtable.Participant, n)
 	for i := range out {
-		name := fmt.Sprintf("Mediator %d", i+1)
-		if kind == KindStitch {
-			name = fmt.Sprintf("Mediator %d (model-free: stitches sentences)", i+1)
+		id, name := fmt.Sprintf("agent:%s-%d", Name, i+1), fmt.Sprintf("Mediator %d (model-free: stitches sentences)", i+1)
+		if kind != KindStitch {
+			id, name = fmt.Sprintf("agent:%s-llm-%d", Name, i+1), fmt.Sprintf("Mediator %d (language model)", i+1)
 		}
-		out[i] = roundtable.Participant{ID: fmt.Sprintf("agent:%s-%d", Name, i+1), Name: name, Kind: roundtable.Bot, Agent: kind,
+		out[i] = roundtable.Participant{ID: id, Name: name, Kind: roundtable.Bot, Agent: kind,
 			Parts: []roundtable.Part{roundtable.PartPropose, roundtable.PartMediate}}
 	}
 	return out
