@@ -149,12 +149,13 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	switch r.Verb {
 	case verbWrite, verbPrivate:
-		label := "Your message to the table"
+		f := Field{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}
 		if r.Verb == verbPrivate {
-			label = wordsPrivateLabel
+			f.Label = wordsPrivateLabel
+			lt.table.Read(func(st *roundtable.State) { mediatedField(st, &f) })
 		}
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
-			Fields: []Field{{ID: "text", Label: label, Long: true, MaxLen: maxInput}}}}, nil
+			Fields: []Field{f}}}, nil
 	case verbPropose:
 		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: maxInput, Placeholder: lt.proposalHint()}}}}, nil

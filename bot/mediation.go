@@ -107,3 +107,15 @@ func renderMediatorTurn(s *roundtable.State) string {
 	}
 	return line
 }
+
+// mediatedField words the private box of a mediated table: an opinion,
+// or a critique of the statement (which the phase's post quotes).
+func mediatedField(s *roundtable.State, f *Field) {
+	switch {
+	case !s.Config.Protocol.Mediated():
+	case s.Decision == nil:
+		f.Label, f.Placeholder = "Your opinion, for the mediator only", "What do you think, and why? Your name is not passed on."
+	default:
+		f.Label, f.Placeholder = "Your critique of the group's statement", "What does it get wrong or leave out for you?"
+	}
+}

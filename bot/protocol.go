@@ -103,6 +103,7 @@ func stepText(st roundtable.Step) string {
 		roundtable.SpeakRandom: "one person, never the last speaker", roundtable.SpeakAllButOne: "everyone but the last speaker",
 		roundtable.SpeakPair: "one of a drawn pair, to the other", roundtable.SpeakBoth: "a drawn pair, to each other",
 		roundtable.SpeakListener: "the one written to", roundtable.SpeakOne: "one person, drawn",
+		roundtable.SpeakMediators: "the mediator, from what people wrote privately",
 	}[st.Speakers]
 	if who == "" {
 		who = "everyone"

@@ -299,7 +299,7 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	r.Text = roomWords.Replace(r.Text)
 	switch {
 	case r.Form != nil:
-		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
+		budget, cands, list, about := 0, map[string]bool(nil), []candView(nil), ""
 		var scale *roundtable.Scale
 		if st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
@@ -309,9 +309,10 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 			if isSurvey(r.Form.ID) {
 				scale = st.Scale()
 			}
+			about = critiqued(st)
 		}
 		fv := viewForm(*r.Form, budget, cands)
-		fv.Candidates = list
+		fv.Candidates, fv.About = list, about
 		answerScale(fv, scale)
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:

@@ -25,6 +25,10 @@ var scriptWords = map[string]string{
 	"control.send":   "Send",
 	"file.download":  "Download {0}",
 
+	// The side card of proposals and text ballots.
+	"card.propose": "Propose",
+	"card.rank":    "Rank by text",
+
 	// The composer.
 	"say.message": "Write to the table (Enter sends, Shift+Enter for a new line)",
 	"say.other":   "Messages are taken in the message phase; commands such as /roundtable vote B work here.",

@@ -88,6 +88,7 @@ type stateView struct {
 	RuleText     string      `json:"rule_text"`
 	Mode         string      `json:"mode"`
 	Proposes     bool        `json:"proposes"` // the schedule has a proposal or a vote phase
+	Mediated     bool        `json:"mediated"` // a mediator writes the candidates: people rank, never propose
 	RemainingMS  int64       `json:"remaining_ms,omitempty"`
 	Participants []seatView  `json:"participants"`
 	Seated       bool        `json:"seated"`
@@ -133,7 +134,8 @@ type roundView struct {
 func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	v := &stateView{Table: s.ID, Title: titleOf(s), Status: string(s.Status), Round: s.Round, Rounds: s.Config.Rounds,
 		Phase: s.Phase.String(), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode),
-		Proposes: s.Config.Protocol.Plays(roundtable.PhaseProposal) || s.Config.Protocol.Plays(roundtable.PhaseVote)}
+		Proposes: s.Config.Protocol.Plays(roundtable.PhaseProposal) || s.Config.Protocol.Plays(roundtable.PhaseVote),
+		Mediated: s.Config.Protocol.Mediated()}
 	if !s.Deadline.IsZero() && s.Status == roundtable.StatusRunning {
 		v.RemainingMS = max(0, s.Deadline.Sub(now).Milliseconds())
 	}
@@ -225,4 +227,13 @@ func ballotBudget(s *roundtable.State) (int, map[string]bool) {
 		ids[c.ID] = true
 	}
 	return len(s.Candidates), ids
+}
+
+// critiqued is the group's statement a mediation's private step asks
+// people to critique, in words for the form, or "" (docs/protocol.md#mediation).
+func critiqued(s *roundtable.State) string {
+	if s.Phase != roundtable.PhasePrivate || !s.Config.Protocol.Mediated() || s.Decision == nil {
+		return ""
+	}
+	return "The group's statement so far: “" + s.Decision.Proposal.Text + "”"
 }

@@ -77,6 +77,9 @@ type formView struct {
 	Unique bool        `json:"unique,omitempty"` // selects must differ (rankings)
 	// Candidates, in a ballot form, are what each letter stands for.
 	Candidates []candView `json:"candidates,omitempty"`
+	// About is what the form is about, shown above its fields: at a
+	// mediation's critique, the group's statement being critiqued.
+	About string `json:"about,omitempty"`
 }
 
 type fieldView struct {

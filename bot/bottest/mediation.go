@@ -26,7 +26,8 @@ func mediatorSeats() []roundtable.Participant {
 	return mediation.MediatorSeats(2, mediation.KindStitch+":llm")
 }
 
-func mediationPreset() bot.Preset {
+// Mediation is the suite's mediation preset (MediationPreset).
+func Mediation() bot.Preset {
 	q := "What should we do about the old centre's traffic?"
 	cfg := roundtable.Config{Title: "Traffic mediation", Task: roundtable.TaskSpec{Kind: "text", Topic: q}, Rule: vote.Schulze, Tie: vote.TieRandom, Rounds: 2,
 		Mode: roundtable.Sealed, Durations: roundtable.Durations{Message: phaseTime, Proposal: phaseTime, Vote: phaseTime},

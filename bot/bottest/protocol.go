@@ -37,7 +37,7 @@ func protocolPresets() map[string]bot.Preset {
 			Config: base("Vaccines dyads", 2, dyads.Preset(protocol.Settings{Question: "Vaccines cause autism."}))},
 		DyadsControlPreset: {Name: DyadsControlPreset, Agents: []string{"Scribe"},
 			Config: base("Vaccines, no interaction", 3, dyads.Preset(protocol.Settings{Question: "Vaccines cause autism.", Control: dyads.ControlNoInteraction}))},
-		MediationPreset: mediationPreset(),
+		MediationPreset: Mediation(),
 		PanelPreset: {Name: PanelPreset, Agents: []string{"Scribe"},
 			Config: base("Hiring panel", 3, panel.Preset(protocol.Settings{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
 	}

@@ -149,6 +149,9 @@
     byId('propcard').classList.toggle('idle', !(running && (s.phase === 'proposal' || s.phase === 'vote')));
     // A schedule without proposals or a vote (a chatroom, dyads) has no use for the card.
     byId('propcard').hidden = !s.proposes;
+    // At a mediation the mediator writes the candidates: people rank them, by the ballot or by text.
+    byId('propose').hidden = !!s.mediated;
+    byId('prop-h').textContent = s.mediated ? W('card.rank') : W('card.propose');
     document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
@@ -244,6 +247,7 @@
     byId('dialog-error').textContent = '';
     var box = byId('dialog-fields');
     box.replaceChildren();
+    if (f.about) { box.append(el('p', 'about', f.about)); }
     if (f.candidates) {
       var list = el('dl', 'cands');
       f.candidates.forEach(function (c) { list.append(el('dt', '', c.id), el('dd', '', c.text)); });
