@@ -106,10 +106,27 @@ func TestBrowserMediationRankingAndCritique(t *testing.T) {
 	}
 	send(ann, "Ann")
 	send(bob, "Bob")
-	do(t, ann, "the revision's ranking", waitText(`#phase`, "Round 2 of 2 · vote"))
+	for name, tab := range tabsOf {
+		do(t, tab, name+" ranks the statement and its revisions", waitText(`#phase`, "Round 2 of 2 · vote"), press("Fill in your ballot"),
+			chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-rank1`)),
+			chromedp.Evaluate[chromedp.Void](`(() => { const f = document.querySelector('#dialog[open] #f-rank1'); f.value = f.options[1].value; })()`),
+			chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "is recorded"))
+	}
+	for name, tab := range tabsOf {
+		do(t, tab, name+" endorses", waitText(`#phase`, "survey phase"), press("Answer"), chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)))
+		fill(t, tab, "6")
+		do(t, tab, name+" sends the endorsement", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"))
+	}
+	do(t, ann, "the end", waitText(`#posts`, "The group's statement: “We propose slower streets"))
+	do(t, ann, "Ann's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`#mediation-results`, "Endorsement of the statement"))
+	if got := eval[string](t, ann, `[...document.querySelectorAll('#mediation-endorse tr')].map(r => r.textContent).join('|')`); !strings.Contains(got, "6strongly2") {
+		t.Errorf("the organiser's endorsement distribution %q, want both people at 6", got)
+	}
+	do(t, ann, "scroll to the agreement", chromedp.Evaluate[chromedp.Void](`document.querySelector('#mediation-results').scrollIntoView()`))
+	shot(t, ann, "mediation-dashboard-laptop-1280x800.png")
 	s := replayRoom(t, e, room)
-	if s.Round != 2 || len(s.Rounds[1].Candidates) < 2 || s.Rounds[0].Decision == nil {
-		t.Errorf("round %d with %d candidates after a decision %v; want round 2 ranking the statement and its revisions", s.Round, len(s.Rounds[1].Candidates), s.Rounds[0].Decision)
+	if a := mediation.Agree(s); s.Status != roundtable.StatusEnded || a.Rounds != 2 || len(a.Endorsements) != 2 || a.Statement == "" {
+		t.Errorf("the table is %s with agreement %+v; want it ended after one critique round with a statement and two endorsements", s.Status, a)
 	}
 }
 
