@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom" // a protocol that does not own drafts
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -165,5 +166,26 @@ func TestTheModelFreeMediatorIsLabelled(t *testing.T) {
 		if !strings.Contains(m.Name, "model-free") {
 			t.Errorf("seat %q does not say it is model-free", m.Name)
 		}
+	}
+}
+
+// The number of drafts is the mediation's own setting, checked and named.
+func TestDraftsSettingIsCheckedAndNamed(t *testing.T) {
+	cases := []struct {
+		s    protocol.Settings
+		want string
+	}{
+		{protocol.Settings{Key: "table[0].protocol", Protocol: Name, Drafts: 1}, "table[0].drafts: 1 drafts; the mediator writes 2 to 16 candidates"},
+		{protocol.Settings{Key: "--protocol", Protocol: Name, Drafts: 17}, "--drafts: 17 drafts"},
+		{protocol.Settings{Key: "--protocol", Protocol: "chatroom", Drafts: 3}, "--drafts: a setting of the mediation protocol"},
+	}
+	for _, c := range cases {
+		if _, err := protocol.Build(c.s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+	pr, err := protocol.Build(protocol.Settings{Protocol: Name, Drafts: 5})
+	if err != nil || pr.Params[ParamDrafts] != "5" || pr.Stop.Kind != roundtable.StopKept {
+		t.Errorf("drafts 5: %+v, %v", pr, err)
 	}
 }
