@@ -172,11 +172,17 @@ func (p *Protocol) Steps() iter.Seq[Step] {
 // Validate lets a schedule take turns in all its message steps or in none,
 // so this holds for every message of the table.
 func (p *Protocol) InTurn() bool {
+	return p.has(func(st Step) bool { return st.Speakers == SpeakInTurn })
+}
+
+// has reports whether some step of the schedule satisfies f; a nil
+// Protocol has none.
+func (p *Protocol) has(f func(Step) bool) bool {
 	if p == nil {
 		return false
 	}
 	for st := range p.Steps() {
-		if st.Speakers == SpeakInTurn {
+		if f(st) {
 			return true
 		}
 	}
@@ -185,15 +191,7 @@ func (p *Protocol) InTurn() bool {
 
 // Mediated reports whether the schedule has mediators (SpeakMediators).
 func (p *Protocol) Mediated() bool {
-	if p == nil {
-		return false
-	}
-	for st := range p.Steps() {
-		if st.Speakers == SpeakMediators {
-			return true
-		}
-	}
-	return false
+	return p.has(func(st Step) bool { return st.Speakers == SpeakMediators })
 }
 
 // Plays reports whether the schedule has a phase ph, in its rounds or at
