@@ -1,10 +1,14 @@
 package roundtable_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // Only a proposal step may be the mediators'; the kept stop rule needs a
@@ -37,5 +41,18 @@ func TestMediatorStepsAndTheKeptStopAreChecked(t *testing.T) {
 	p := roundtable.Participant{Parts: nil}
 	if p.Plays(roundtable.PartMediate) || !(roundtable.Participant{Parts: []roundtable.Part{roundtable.PartMediate}}).Mediates() {
 		t.Error("a person with every part mediates, or a listed mediator does not")
+	}
+}
+
+// A mediated table is refused without a mediator seated: nobody would
+// write its candidates.
+func TestAMediatedTableNeedsAMediator(t *testing.T) {
+	pr := &roundtable.Protocol{Name: "mediation", Round: []roundtable.Step{{Phase: roundtable.PhasePrivate},
+		{Phase: roundtable.PhaseProposal, Speakers: roundtable.SpeakMediators}, {Phase: roundtable.PhaseVote}}}
+	cfg := roundtable.Config{Rule: vote.Schulze, Rounds: 1, Protocol: pr, Task: roundtable.TaskSpec{Kind: "text", Topic: "t"},
+		Participants: []roundtable.Participant{{ID: "p", Name: "P", Kind: roundtable.Human}}}
+	_, err := roundtable.Create(context.Background(), roundtabletest.NewMemStore(), roundtabletest.NewClock(time.Unix(0, 0)), roundtable.TextTask{Topic: "t"}, "m", cfg)
+	if err == nil || !strings.Contains(err.Error(), `seat a bot that plays "mediates"`) {
+		t.Errorf("created without a mediator: %v", err)
 	}
 }

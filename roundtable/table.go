@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -36,6 +37,9 @@ func Create(ctx context.Context, store Store, clock Clock, task Task, id string,
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Protocol.Mediated() && !slices.ContainsFunc(cfg.Participants, Participant.Mediates) {
+		return nil, Errorf(Invalid, "participants: the %s schedule has the mediator write the candidates; seat a bot that plays %q (a mediation preset's mediator)", cfg.Protocol, PartMediate)
 	}
 	if task.Kind() != cfg.Task.Kind {
 		return nil, Errorf(Invalid, "task: config says %q but the task is %q", cfg.Task.Kind, task.Kind())
