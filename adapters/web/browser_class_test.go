@@ -245,14 +245,20 @@ type class struct {
 	rounds   string
 }
 
-// gather has the teacher organise a table of preset over rounds (with
-// fields set, see organise), and the students join it 45 s later, while
-// it waits.
+// gather has the teacher organise a table of preset over rounds with no
+// bot (and fields set, see organise), and the students join it 45 s
+// later, while it waits.
 func (e *browserEnv) gather(t *testing.T, preset, rounds string, fields ...string) class {
+	return e.gatherWith(t, preset, rounds, nil, fields...)
+}
+
+// gatherWith is gather with the bots named by agents seated.
+func (e *browserEnv) gatherWith(t *testing.T, preset, rounds string, agents []string, fields ...string) class {
 	tabs := e.browsers(t, 3)
 	c := class{teacher: tabs[0], students: map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}, rounds: rounds}
 	do(t, c.students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
-	room, link := e.organise(t, c.teacher, preset, rounds, fields...)
+	do(t, c.students["Cat"], "a laptop's screen", chromedp.EmulateViewport(1280, 800))
+	room, link := e.organise(t, c.teacher, preset, rounds, agents, fields...)
 	c.room = room
 	e.clock.Advance(45 * time.Second) // the link goes round the class
 	for _, name := range []string{"Cat", "Bob"} {
@@ -268,14 +274,16 @@ func (c class) start(t *testing.T) {
 }
 
 // organise creates a table of preset over rounds as an organiser who does
-// not sit, with no bot (and fields, name and value pairs, set), and returns its waiting room's path and join link.
-func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string, fields ...string) (string, string) {
-	do(t, tab, "the teacher creates a "+preset+" table with no bot, to organise only",
+// not sit, with the bots named by agents (and fields, name and value
+// pairs, set), and returns its waiting room's path and join link.
+func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string, agents []string, fields ...string) (string, string) {
+	do(t, tab, "the teacher creates a "+preset+" table to organise only",
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
 		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = `+jsString(preset)+`;
-			s.dispatchEvent(new Event('change')); document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = false }) })()`),
+			s.dispatchEvent(new Event('change')); const seat = `+jsStrings(agents)+`;
+			document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = seat.includes(b.value) }) })()`),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
 		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)))
 	for i := 0; i+1 < len(fields); i += 2 { // more of the form's fields, by name

@@ -146,6 +146,15 @@ func until(expr, what string) chromedp.Action[chromedp.Void] {
 	}
 }
 
+// jsStrings is a JavaScript array of the strings ss.
+func jsStrings(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = jsString(s)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
 }
