@@ -140,6 +140,9 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 			waitText(`#notes`, "Your message is recorded"))
 		spoke[speaker]++
 		last = speaker
+		if r == 1 {
+			c.shoot(t, e, "chatroom-room")
+		}
 	}
 	if spoke["Bob"] == 0 || spoke["Cat"] == 0 {
 		t.Errorf("the speakers were %v; want both students drawn", spoke)
@@ -157,11 +160,7 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 		do(t, students[name], name+" answers", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"))
 	}
 	do(t, teacher, "the end", waitText(`#posts`, "has ended"))
-	phone := students["Bob"]
-	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Download"))
-	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
-		t.Errorf("the chatroom's dashboard is %d px wide on a 390 px screen", sw)
-	}
+	e.dashboards(t, c, "chatroom", waitText(`main`, "Download"), waitText(`#survey-answers`, "Your survey answers"))
 	s := replayRoom(t, e, room)
 	var public, surveys int
 	for _, r := range s.Rounds {
@@ -223,8 +222,12 @@ func TestBrowserDyadsClassPairsTheStudents(t *testing.T) {
 		say(t, students[writer.Name], "It is false, "+reader.Name+".")
 		do(t, students[writer.Name], writer.Name+" wrote", waitText(`#notes`, "Your message is recorded"))
 		answer(t, students[reader.Name], "0.5")
+		if r == 1 {
+			c.shoot(t, e, "dyads-room")
+		}
 	}
 	do(t, teacher, "the end", waitText(`#posts`, "has ended"))
+	e.dashboards(t, c, "dyads", waitText(`#survey-answers`, "Your survey answers"))
 	s := replayRoom(t, e, room)
 	for _, r := range s.Rounds {
 		if len(r.Messages) != 1 || len(r.Surveys) != 1 || r.Surveys[0].By != r.Pair[1] || r.Surveys[0].Values[0] != 0.5 {
@@ -315,6 +318,7 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 		t.Errorf("the document's bold word reads %q in the room", got)
 	}
 	c.start(t)
+	c.shoot(t, e, "panel-room")
 	for r := 1; r <= 2; r++ {
 		round := fmt.Sprint(r)
 		for _, name := range []string{"Cat", "Bob"} { // in turn, in the order they took their seats
@@ -327,16 +331,10 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 		}
 	}
 	do(t, teacher, "the rankings", waitText(`#posts`, "The panel has ended"), waitText(`#posts`, "Borda count of everyone's final views: 1. Dana"))
-	phone := students["Bob"]
-	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"),
-		waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"))
-	if n := eval[int](t, phone, `document.querySelectorAll('#panel-answers tbody tr').length`); n != 2 {
+	e.dashboards(t, c, "panel", waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"))
+	if n := eval[int](t, students["Bob"], `document.querySelectorAll('#panel-answers tbody tr').length`); n != 2 {
 		t.Errorf("Bob's dashboard lists %d survey answers, want his own 2", n)
 	}
-	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
-		t.Errorf("the panel's dashboard is %d px wide on a 390 px screen", sw)
-	}
-	e.screenshot(t, phone, "panel-class-dashboard-390x844.png")
 	if s := replayRoom(t, e, room); s.EndReason != roundtable.EndConvergence || len(s.Participants) != 2 {
 		t.Errorf("ended by %q with %v seated; want convergence with the two students", s.EndReason, s.Participants)
 	}

@@ -99,10 +99,14 @@ func TestBrowserRoundTableClassDecidesWithTheFacilitator(t *testing.T) {
 		waitText(`#notes`, "Your proposal is recorded"))
 	do(t, cat, "Cat proposes", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
 		chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#notes`, "Your proposal is recorded"))
+	for name, tab := range c.students {
+		do(t, tab, name+"'s ballot", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
+	}
+	c.shoot(t, e, "roundtable-room")
 	vote(t, bob, "The lake")
 	vote(t, cat, "The lake")
 	do(t, c.teacher, "the end", waitText(`#posts`, "The table has ended"))
-	e.phoneDashboard(t, c, "the RoundTable text task's", waitText(`main`, "Decision: The lake"), waitText(`main`, "Ballots"))
+	e.dashboards(t, c, "roundtable", waitText(`main`, "Decision: The lake"), waitText(`main`, "Ballots"))
 	if n := eval[int](t, bob, `document.querySelectorAll('main table code').length`); n != 2 {
 		t.Errorf("the dashboard lists %d ballots; want the students' 2 (the Facilitator was not asked to vote)", n)
 	}
@@ -141,11 +145,14 @@ func TestBrowserExchangeClassGivesEverySeatAUtility(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#notes`, "Your proposal is recorded"))
 	}
 	for name, tab := range c.students {
-		do(t, tab, name+"'s vote", waitText(`#phase`, "vote phase"))
+		do(t, tab, name+"'s ballot", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
+	}
+	c.shoot(t, e, "exchange-room")
+	for _, tab := range c.students {
 		vote(t, tab, "agent 1: 34, 33, 33")
 	}
 	do(t, c.teacher, "the end", waitText(`#posts`, "The table has ended"))
-	e.phoneDashboard(t, c, "the exchange's", waitText(`main`, "Decision: agent 1: 34, 33, 33"), waitText(`main`, "Welfare of the decision"))
+	e.dashboards(t, c, "exchange", waitText(`main`, "Decision: agent 1: 34, 33, 33"), waitText(`main`, "Welfare of the decision"))
 	s := replayRoom(t, e, c.room)
 	if s.Config.Task.Params[roundtable.ParamSeats] != "3" || len(s.Participants) != 3 {
 		t.Errorf("the economy has %q seats for %d participants; want 3, the trader's and the students'", s.Config.Task.Params[roundtable.ParamSeats], len(s.Participants))
@@ -164,13 +171,17 @@ func TestBrowserQuestionnaireClassAnswersOnce(t *testing.T) {
 	e := newClassTasksEnv(t)
 	c := e.gatherWith(t, classQuestionnaire, "1", nil)
 	c.start(t)
+	for name, tab := range c.students {
+		do(t, tab, name+" is asked", waitText(`#todo`, "Your turn: answer the survey"))
+	}
+	c.shoot(t, e, "questionnaire-room")
 	for name, level := range map[string]string{"Cat": "2", "Bob": "-1"} {
 		do(t, c.students[name], name+"'s survey", press("Answer"), chromedp.WaitVisible(chromedp.CSS(`#dialog[open] fieldset#f-v0`)))
 		fill(t, c.students[name], level)
 		do(t, c.students[name], name+" answers", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"))
 	}
 	do(t, c.teacher, "the end", waitText(`#posts`, "has ended"))
-	e.phoneDashboard(t, c, "the questionnaire's", waitText(`#survey-answers`, "Your survey answers"))
+	e.dashboards(t, c, "questionnaire", waitText(`#survey-answers`, "Your survey answers"))
 	do(t, c.teacher, "the teacher's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(c.room, "/")+"/dashboard"),
 		waitText(`#survey-answers`, "Every survey answer"), waitText(`#survey-answers`, "Cat"), waitText(`#survey-answers`, "Bob"))
 	s := replayRoom(t, e, c.room)
@@ -179,14 +190,28 @@ func TestBrowserQuestionnaireClassAnswersOnce(t *testing.T) {
 	}
 }
 
-// phoneDashboard opens the dashboard on the phone (Bob's) and checks what
-// it shows, and that nothing overflows its 390 px.
-func (e *browserEnv) phoneDashboard(t *testing.T, c class, what string, shows ...chromedp.Action[chromedp.Void]) {
+// dashboards opens the dashboard on both students' screens, waits for
+// what it shows, checks that nothing overflows (at 390 px on Bob's phone,
+// 1280 px on Cat's laptop) and keeps screenshots of it (see shoot).
+func (e *browserEnv) dashboards(t *testing.T, c class, what string, shows ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	phone := c.students["Bob"]
-	do(t, phone, "Bob's dashboard", append([]chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(e.p.URL() + strings.TrimPrefix(c.room, "/") + "/dashboard"), chromedp.WaitVisible(chromedp.CSS(`main`))}, shows...)...)
-	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
-		t.Errorf("%s dashboard is %d px wide on a 390 px screen", what, sw)
+	for _, name := range []string{"Bob", "Cat"} {
+		tab := c.students[name]
+		do(t, tab, name+"'s dashboard", append([]chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(e.p.URL() + strings.TrimPrefix(c.room, "/") + "/dashboard"), chromedp.WaitVisible(chromedp.CSS(`main`))}, shows...)...)
+		if sw, w := eval[int](t, tab, `document.documentElement.scrollWidth`), eval[int](t, tab, `innerWidth`); sw > w {
+			t.Errorf("%s dashboard is %d px wide on %s's %d px screen", what, sw, name, w)
+		}
+	}
+	c.shoot(t, e, what+"-dashboard")
+}
+
+// shoot keeps screenshots of both students' pages, named what and the
+// screen's size, in ROUNDTABLE_SCREENSHOT_DIR (when it is set).
+func (c class) shoot(t *testing.T, e *browserEnv, what string) {
+	t.Helper()
+	for _, tab := range c.students {
+		size := fmt.Sprintf("%dx%d", eval[int](t, tab, `innerWidth`), eval[int](t, tab, `innerHeight`))
+		e.screenshot(t, tab, what+"-"+size+".png")
 	}
 }
