@@ -105,6 +105,20 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 	}
 }
 
+// brokenWords is a JavaScript expression: the words of the elements
+// matching css that the page breaks across lines, joined by " | ".
+func brokenWords(css string) string {
+	return `[...document.querySelectorAll(` + jsString(css) + `)].flatMap(el => {
+		const out = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+		for (let n; (n = walk.nextNode());) {
+			for (const m of n.data.matchAll(/\S+/g)) {
+				const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+				if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) out.push(m[0]);
+			}
+		}
+		return out }).join(' | ')`
+}
+
 // replayRoom is the table in a room, replayed from its stored log.
 func replayRoom(t *testing.T, e *browserEnv, room string) *roundtable.State {
 	t.Helper()
@@ -307,7 +321,7 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
 	c := e.gather(t, bottest.PanelPreset, "3",
-		"item1_title", "Dana", "item1_document", "Dana led the **robotics** club for two years.",
+		"item1_title", "Dana Ionescu", "item1_document", "Dana led the **robotics** club for two years.",
 		"item2_title", "Eli", "item2_document", "Eli wrote the school paper's science page.")
 	teacher, students, room := c.teacher, c.students, c.room
 	for name, tab := range students {
@@ -332,6 +346,22 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 	}
 	do(t, teacher, "the rankings", waitText(`#posts`, "The panel has ended"), waitText(`#posts`, "Borda count of everyone's final views: 1. Dana"))
 	e.dashboards(t, c, "panel", waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"))
+	for _, tab := range students {
+		if broken := eval[string](t, tab, brokenWords(`#panel-results td, #panel-results th`)); broken != "" {
+			t.Errorf("the panel's tables break words: %s", broken)
+		}
+	}
+	for _, v := range viewports {
+		do(t, teacher, "the teacher's dashboard at "+v.name, chromedp.EmulateViewport(v.w, v.h),
+			chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`#panel-results`, "Every survey answer"))
+		if broken := eval[string](t, teacher, brokenWords(`#panel-results td, #panel-results th`)); broken != "" {
+			t.Errorf("at %s the organiser's panel tables break words: %s", v.name, broken)
+		}
+		if sw := eval[int](t, teacher, `document.documentElement.scrollWidth`); sw > int(v.w) {
+			t.Errorf("the organiser's panel dashboard is %d px wide at %s", sw, v.name)
+		}
+		e.screenshot(t, teacher, "panel-organiser-dashboard-"+v.name+".png")
+	}
 	if n := eval[int](t, students["Bob"], `document.querySelectorAll('#panel-answers tbody tr').length`); n != 2 {
 		t.Errorf("Bob's dashboard lists %d survey answers, want his own 2", n)
 	}

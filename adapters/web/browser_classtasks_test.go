@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -85,8 +86,19 @@ func TestBrowserRoundTableClassDecidesWithTheFacilitator(t *testing.T) {
 			t.Errorf("%s reads that the Facilitator votes: %q", name, got)
 		}
 	}
+	do(t, c.students["Bob"], "Bob is told the table waits", waitText(`#notes`, "has not started yet"))
 	c.start(t)
 	cat, bob := c.students["Cat"], c.students["Bob"]
+	for name, tab := range map[string]context.Context{"Bob": bob, "the teacher": c.teacher} {
+		do(t, tab, name+" is told it has started", waitText(`#notes`, "The table has started"))
+		if got := eval[string](t, tab, `document.querySelector('#notes').textContent`); strings.Contains(got, "not started") || strings.Contains(got, "begin") {
+			t.Errorf("once started, %s's notes still say %q", name, got)
+		}
+	}
+	do(t, cat, "Cat reloads", chromedp.Reload(), waitText(`#phase`, "Round 1 of 1"), chromedp.WaitVisible(chromedp.CSS(`#posts .post`)))
+	if got := eval[string](t, cat, `new Promise(r => setTimeout(() => r(document.querySelector('#notes').textContent), 300))`); strings.Contains(got, "not started") {
+		t.Errorf("reloaded after the start, Cat's notes say %q", got)
+	}
 	say(t, cat, "The lake, we can swim.")
 	say(t, bob, "The castle: it rains in spring.")
 	for name, tab := range c.students {

@@ -53,6 +53,7 @@ var scriptWords = map[string]string{
 	"todo.ended":    "The table has ended.",
 	"todo.watching": "You are watching: press Join to take a seat.",
 	"todo.waiting":  "Waiting for the table to start.",
+	"note.started":  "The table has started: act in each phase as the conversation asks.",
 	"todo.notTurn":  "Not your turn in this phase: waiting for {0}.",
 	"todo.done":     "Done for this phase: waiting for the others.",
 	"todo.acted":    "{0} of {1} acted",

@@ -235,7 +235,8 @@
       byId('notes').prepend(li);
       return;
     }
-    note(p.text, '', p.html);
+    if (p.waiting && lastState && lastState.status !== 'created') { return; } // said of the start, which is past
+    note(p.text, p.waiting ? 'waiting' : '', p.html);
   }
 
   function showForm(f) {
@@ -483,9 +484,17 @@
     });
   }
 
+  // started replaces what the notes said while the table waited (how it
+  // starts) by the news that it has.
+  function started() {
+    byId('notes').querySelectorAll('li.waiting').forEach(function (li) { li.remove(); });
+    note(W('note.started'));
+  }
+
   var autojoin = document.body.dataset.autojoin === 'yes';
 
   function renderState(s) {
+    if (lastState && lastState.status === 'created' && s.status !== 'created') { started(); }
     lastState = s;
     if (autojoin && !s.seated && s.status !== 'ended') {
       autojoin = false; // once: a refusal is shown, not retried
