@@ -345,7 +345,11 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 		}
 	}
 	do(t, teacher, "the rankings", waitText(`#posts`, "The panel has ended"), waitText(`#posts`, "Borda count of everyone's final views: 1. Dana"))
-	e.dashboards(t, c, "panel", waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"))
+	e.dashboards(t, c, "panel", waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"),
+		waitText(`#sentiment-chart .legend`, "Dana Ionescu"))
+	if n := eval[int](t, students["Bob"], `document.querySelectorAll('#sentiment-chart polyline').length`); n != 2 {
+		t.Errorf("the sentiment chart draws %d lines; want one per item", n)
+	}
 	for _, tab := range students {
 		if broken := eval[string](t, tab, brokenWords(`#panel-results td, #panel-results th`)); broken != "" {
 			t.Errorf("the panel's tables break words: %s", broken)
