@@ -33,7 +33,7 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), "Which trip do we take in spring?"),
+		sendKeys(chromedp.CSS(`#topic`), "Which trip do we take in spring?"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
@@ -63,15 +63,15 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 	}
 	e.screenshot(t, phone, "class-room-390x844.png")
 
-	do(t, laptop, "Cat writes", waitText(`#phase`, "message"), chromedp.SendKeys(chromedp.CSS(`#say`), "The lake, we can swim.\r"))
-	do(t, phone, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "The castle: it rains in spring.\r"), waitText(`#phase`, "proposal phase"))
+	do(t, laptop, "Cat writes", waitText(`#phase`, "message"), sendKeys(chromedp.CSS(`#say`), "The lake, we can swim.\r"))
+	do(t, phone, "Bob writes", sendKeys(chromedp.CSS(`#say`), "The castle: it rains in spring.\r"), waitText(`#phase`, "proposal phase"))
 	long := "The castle of Gruyères with the cheese dairy on the way back, lunch in the courtyard and a guided tour of the museum for everyone"
 	do(t, phone, "Bob proposes in the dialog", press("Propose"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] textarea`)),
-		chromedp.SendKeys(chromedp.CSS(`#dialog[open] textarea`), long),
+		sendKeys(chromedp.CSS(`#dialog[open] textarea`), long),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes`, "Your proposal is recorded"))
-	do(t, laptop, "Cat proposes", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
+	do(t, laptop, "Cat proposes", sendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
 		chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"))
 	do(t, phone, "the ballot on the phone", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
 	if wide := eval[string](t, phone, `[...document.querySelectorAll('#posts .controls select, #posts .controls button')]
@@ -148,9 +148,9 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 		speaker, other := e.speaker(t, students, round)
 		do(t, students[other], other+" out of turn in round "+round,
 			waitText(`#todo`, "Not your turn in this phase: waiting for "+speaker),
-			chromedp.SendKeys(chromedp.CSS(`#say`), "me first\r"),
+			sendKeys(chromedp.CSS(`#say`), "me first\r"),
 			waitText(`#notes`, "may act in the message phase of round "+round))
-		do(t, students[speaker], speaker+" speaks in round "+round, chromedp.SendKeys(chromedp.CSS(`#say`), speaker+" in round "+round+"\r"),
+		do(t, students[speaker], speaker+" speaks in round "+round, sendKeys(chromedp.CSS(`#say`), speaker+" in round "+round+"\r"),
 			waitText(`#notes`, "Your message is recorded"))
 		spoke[speaker]++
 		last = speaker
@@ -165,7 +165,7 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 	do(t, students[writer], writer+"'s private message", waitText(`#phase`, "private phase"),
 		press("Write private message"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of "+writer),
+		sendKeys(chromedp.CSS(`#f-text`), "secret of "+writer),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
 	for _, name := range []string{"Bob", "Cat"} {

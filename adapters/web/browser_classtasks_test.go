@@ -106,10 +106,10 @@ func TestBrowserRoundTableClassDecidesWithTheFacilitator(t *testing.T) {
 	}
 	do(t, bob, "Bob proposes in the dialog", press("Propose"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] textarea`)),
-		chromedp.SendKeys(chromedp.CSS(`#dialog[open] textarea`), "The castle of Gruyères"),
+		sendKeys(chromedp.CSS(`#dialog[open] textarea`), "The castle of Gruyères"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes`, "Your proposal is recorded"))
-	do(t, cat, "Cat proposes", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
+	do(t, cat, "Cat proposes", sendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
 		chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#notes`, "Your proposal is recorded"))
 	for name, tab := range c.students {
 		do(t, tab, name+"'s ballot", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
@@ -153,7 +153,7 @@ func TestBrowserExchangeClassGivesEverySeatAUtility(t *testing.T) {
 	for _, name := range []string{"Cat", "Bob"} {
 		tab := c.students[name]
 		do(t, tab, name+" proposes an allocation", waitText(`#phase`, "proposal phase"),
-			chromedp.SendKeys(chromedp.CSS(`#proposal-text`), allocations[name]),
+			sendKeys(chromedp.CSS(`#proposal-text`), allocations[name]),
 			chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#notes`, "Your proposal is recorded"))
 	}
 	for name, tab := range c.students {

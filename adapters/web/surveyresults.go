@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
@@ -85,7 +86,7 @@ func firstScale(pr *roundtable.Protocol) *roundtable.Scale {
 }
 
 // answerWords writes an answer's values, each with its level's label
-// when the scale names its levels: "2 (strongly agree with the statement)".
+// when the scale names its levels, in the words the survey's buttons use.
 func answerWords(sc *roundtable.Scale, values []float64) string {
 	out := make([]string, len(values))
 	for i, x := range values {
@@ -94,7 +95,7 @@ func answerWords(sc *roundtable.Scale, values []float64) string {
 			continue
 		}
 		if k := math.Round((x - sc.Min) / sc.Step); k >= 0 && int(k) < len(sc.Labels) {
-			out[i] = fmt.Sprintf("%s (%s)", out[i], sc.Labels[int(k)])
+			out[i] = fmt.Sprintf("%s (%s)", out[i], bot.LevelWords(sc.Labels[int(k)]))
 		}
 	}
 	return strings.Join(out, ", ")
