@@ -115,6 +115,9 @@ func TestBrowserRoundTableClassDecidesWithTheFacilitator(t *testing.T) {
 		do(t, tab, name+"'s ballot", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
 	}
 	c.shoot(t, e, "roundtable-room")
+	if got := eval[string](t, bob, `[...document.querySelectorAll('#people li')].find(li => li.textContent.startsWith('Facilitator'))?.textContent`); strings.Contains(got, "waiting") {
+		t.Errorf("in the vote phase the room lists the Facilitator, who does not vote, as %q", got)
+	}
 	vote(t, bob, "The lake")
 	vote(t, cat, "The lake")
 	do(t, c.teacher, "the end", waitText(`#posts`, "The table has ended"))
@@ -148,6 +151,10 @@ func TestBrowserExchangeClassGivesEverySeatAUtility(t *testing.T) {
 	}
 	if got := eval[string](t, c.students["Bob"], `document.querySelector('#brief').textContent`); !strings.Contains(got, "3 agents") && !strings.Contains(got, "agent ") {
 		t.Errorf("Bob's brief reads %q", got)
+	}
+	do(t, c.students["Cat"], "the trader speaks", waitText(`#posts .post.agent`, "Trader 1 here"))
+	if got := eval[string](t, c.students["Cat"], `[...document.querySelectorAll('#posts .post.agent')].map(p => p.textContent).join(' | ')`); strings.Contains(got, "Agent ") {
+		t.Errorf("the trader speaks under another name than its own: %q", got)
 	}
 	allocations := map[string]string{"Cat": "34 33 33; 33 34 33; 33 33 34", "Bob": "50 25 25; 25 50 25; 25 25 50"}
 	for _, name := range []string{"Cat", "Bob"} {
@@ -194,6 +201,9 @@ func TestBrowserQuestionnaireClassAnswersOnce(t *testing.T) {
 	}
 	do(t, c.teacher, "the end", waitText(`#posts`, "has ended"))
 	e.dashboards(t, c, "questionnaire", waitText(`#survey-answers`, "Your survey answers"))
+	if got := eval[string](t, c.students["Bob"], `[...document.querySelectorAll('#survey-answers tbody tr')].map(r => r.textContent).join(' | ')`); got != "1you−1 (slightly disagree)" {
+		t.Errorf("Bob's dashboard lists the answers %q; want his own alone, in plain words", got)
+	}
 	do(t, c.teacher, "the teacher's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(c.room, "/")+"/dashboard"),
 		waitText(`#survey-answers`, "Every survey answer"), waitText(`#survey-answers`, "Cat"), waitText(`#survey-answers`, "Bob"))
 	s := replayRoom(t, e, c.room)

@@ -59,9 +59,13 @@ func TestBrowserFormErrorKeepsEveryInput(t *testing.T) {
 			t.Errorf("the form given back lacks %s", must)
 		}
 	}
+	// By script: the page given back came by a form's post, which the
+	// script's wait above saw before chromedp's copy of the DOM may have:
+	// a node query could still meet the old page's nodes ("Could not find
+	// node with given id").
 	do(t, tab, "fix the name and create again",
-		chromedp.SetValue(chromedp.CSS(`#name`), "Hana"),
-		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#name').value = 'Hana';
+			document.querySelector('form[action="/start"] button[type=submit]').click()`),
 		until(`location.pathname.startsWith('/r/')`, "for the room"))
 	s, err := roundtable.Replay(e.events(t, eval[string](t, tab, `location.pathname`)))
 	if err != nil {

@@ -211,7 +211,7 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	sheet := q.Get("format") == "sheet" // one row per proposal or ballot
+	sheet := q.Get("format") == "sheet" // one row per proposal, ballot or survey answer
 	if sheet {
 		q.Set("format", string(export.CSV))
 	}

@@ -26,10 +26,11 @@ var scriptWords = map[string]string{
 	"file.download":  "Download {0}",
 
 	// The composer.
-	"say.message": "Write to the table (Enter sends, Shift+Enter for a new line)",
-	"say.other":   "Messages are taken in the message phase; commands such as /roundtable vote B work here.",
-	"say.waiting": "The table has not started yet: messages are taken once it does.",
-	"say.ended":   "The table has ended.",
+	"say.message":     "Write to the table (Enter sends, Shift+Enter for a new line)",
+	"say.other":       "Messages are taken in the message phase; commands such as /roundtable vote B work here.",
+	"say.otherNoVote": "Messages are taken in the message phase; commands such as /roundtable status work here.",
+	"say.waiting":     "The table has not started yet: messages are taken once it does.",
+	"say.ended":       "The table has ended.",
 
 	// Dialogs.
 	"form.optional":   " (optional)",

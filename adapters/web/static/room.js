@@ -138,7 +138,7 @@
     var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
     set('say', running);
     set('say-send', running);
-    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? W('say.other') :
+    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? W(s.proposes ? 'say.other' : 'say.otherNoVote') :
       s.status === 'created' ? W('say.waiting') : W('say.ended');
     set('proposal-text', running && s.phase === 'proposal');
     set('propose-send', running && s.phase === 'proposal');
@@ -521,7 +521,8 @@
     people.replaceChildren();
     (s.participants || []).forEach(function (p) {
       var li = el('li', p.acted ? 'acted' : '', seatLine(p));
-      if (s.status === 'running') { li.append(el('span', 'hint', p.acted ? W('people.acted') : W('people.waiting'))); }
+      // only those the phase asks to act: a bot that does not vote is not "waiting" in the vote
+      if (s.status === 'running' && p.turn) { li.append(el('span', 'hint', p.acted ? W('people.acted') : W('people.waiting'))); }
       people.append(li);
     });
     var hist = byId('history');
