@@ -138,7 +138,7 @@
     var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
     set('say', running);
     set('say-send', running);
-    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? W(s.proposes ? 'say.other' : 'say.otherNoVote') :
+    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? (s.proposes ? W('say.other') : W('say.otherNoVote')) :
       s.status === 'created' ? W('say.waiting') : W('say.ended');
     set('proposal-text', running && s.phase === 'proposal');
     set('propose-send', running && s.phase === 'proposal');
