@@ -228,12 +228,16 @@ func (e *browserEnv) dashboards(t *testing.T, c class, what string, shows ...chr
 	c.shoot(t, e, what+"-dashboard")
 }
 
-// shoot keeps screenshots of both students' pages, named what and the
-// screen's size, in ROUNDTABLE_SCREENSHOT_DIR (when it is set).
+// shoot checks that both students' pages fit their screens' width and
+// keeps screenshots of them, named what and the screen's size, in
+// ROUNDTABLE_SCREENSHOT_DIR (when it is set).
 func (c class) shoot(t *testing.T, e *browserEnv, what string) {
 	t.Helper()
-	for _, tab := range c.students {
-		size := fmt.Sprintf("%dx%d", eval[int](t, tab, `innerWidth`), eval[int](t, tab, `innerHeight`))
-		e.screenshot(t, tab, what+"-"+size+".png")
+	for name, tab := range c.students {
+		w, h := eval[int](t, tab, `innerWidth`), eval[int](t, tab, `innerHeight`)
+		if sw := eval[int](t, tab, `document.documentElement.scrollWidth`); sw > w {
+			t.Errorf("%s: %s's page is %d px wide on a %d px screen", what, name, sw, w)
+		}
+		e.screenshot(t, tab, fmt.Sprintf("%s-%dx%d.png", what, w, h))
 	}
 }
