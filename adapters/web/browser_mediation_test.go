@@ -78,7 +78,7 @@ func TestBrowserMediationRankingAndCritique(t *testing.T) {
 	write := func(tab context.Context, who, text string) {
 		do(t, tab, who+" writes privately", waitText(`#phase`, "private phase"), press("Write private message"),
 			chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
-			chromedp.SendKeys(chromedp.CSS(`#f-text`), text))
+			sendKeys(chromedp.CSS(`#f-text`), text))
 	}
 	send := func(tab context.Context, who string) {
 		do(t, tab, who+" sends", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your message is recorded"))

@@ -29,6 +29,7 @@ type dashboardPage struct {
 	Models                                  []selfModelRow // mental models of self, for the organiser after the end
 	ModelsNote                              string
 	Panel                                   *panelView     // a panel's rankings and answers
+	Surveys                                 *surveyView    // the survey answers of a table that judges no items
 	Mediation                               *mediationView // a mediation's agreement
 }
 
@@ -79,6 +80,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	page.Usage = usage(st, actorNames(raw, evs))
 	page.UChart = p.utilityChart(r.Context(), roomID, st)
 	page.Panel = p.panelResults(r.Context(), roomID, st, viewer, org)
+	page.Surveys = p.surveyAnswers(r.Context(), roomID, st, viewer, org)
 	page.Mediation = p.mediationResults(r.Context(), roomID, st, org)
 	page.Models, page.ModelsNote = p.selfModels(r.Context(), roomID, viewer, org, st)
 	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org); err != nil {
@@ -211,7 +213,7 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	sheet := q.Get("format") == "sheet" // one row per proposal or ballot
+	sheet := q.Get("format") == "sheet" // one row per proposal, ballot or survey answer
 	if sheet {
 		q.Set("format", string(export.CSV))
 	}
