@@ -102,6 +102,9 @@ func TestBrowserMediationRankingAndCritique(t *testing.T) {
 	for name, tab := range tabsOf {
 		do(t, tab, name+" sees the statement to critique", waitText(`#posts`, "The group's statement so far"))
 		fitsScreen(t, tab, name+" critique")
+		if w := eval[string](t, tab, `[...document.querySelectorAll('#people li')].filter(li => li.textContent.includes('Mediator') && li.querySelector('.hint')).map(li => li.textContent).join(' | ')`); w != "" {
+			t.Errorf("%s: the mediator is listed as acting in the private step: %s", name, w)
+		}
 		shot(t, tab, "mediation-critique-"+name+".png")
 	}
 	send(ann, "Ann")
