@@ -119,6 +119,27 @@ type liveStudy struct {
 	byVisit map[string]*studySeat
 	rooms   map[string]*studyTable // "COND/TABLE"
 	started map[int]bool           // waves
+
+	// The results of the tables ended when they were last measured.
+	resultsMu  sync.Mutex
+	measured   int
+	results    StudyResults
+	resultsErr error
+}
+
+// resultsOf returns the study's results, measured again only when more
+// of its tables have ended (ended of them now).
+func (s *liveStudy) resultsOf(ctx context.Context, ended int) (StudyResults, error) {
+	s.resultsMu.Lock()
+	defer s.resultsMu.Unlock()
+	if ended == 0 || s.cfg.Results == nil {
+		return StudyResults{}, nil
+	}
+	if ended != s.measured {
+		s.results, s.resultsErr = s.cfg.Results(ctx)
+		s.measured = ended
+	}
+	return s.results, s.resultsErr
 }
 
 // studyTable is a table of the study: its room once created, and who is

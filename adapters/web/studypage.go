@@ -111,6 +111,7 @@ func (p *Platform) studyDash(ctx context.Context, s *liveStudy) studyDash {
 		d.Waves = append(d.Waves, wd)
 	}
 	s.mu.Unlock()
+	ended := 0
 	for _, rf := range refs {
 		if rf.room == "" {
 			continue
@@ -122,16 +123,17 @@ func (p *Platform) studyDash(ctx context.Context, s *liveStudy) studyDash {
 			continue
 		}
 		td.Status, td.Round, td.Waiting = string(st.Status), st.Round, len(st.Pending())
-		if st.Status == roundtable.StatusRunning {
+		switch st.Status {
+		case roundtable.StatusRunning:
 			td.Phase = st.Phase.String()
+		case roundtable.StatusEnded:
+			ended++
 		}
 	}
-	if s.cfg.Results != nil {
-		res, err := s.cfg.Results(ctx)
-		d.Results, d.HasResults = res, err == nil && len(res.Rows) > 0
-		if err != nil {
-			d.ResultsError = err.Error()
-		}
+	res, err := s.resultsOf(ctx, ended)
+	d.Results, d.HasResults = res, err == nil && len(res.Rows) > 0
+	if err != nil {
+		d.ResultsError = err.Error()
 	}
 	return d
 }
