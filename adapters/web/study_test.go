@@ -203,3 +203,56 @@ func (e *studyEnv) allEnded(t *testing.T, rooms map[string]int) bool {
 	}
 	return true
 }
+
+// TestStudyHostStartsAWaveThatIsNotFull: four people of a wave of six
+// wait at their tables; a student cannot start the wave, the host can,
+// from the dashboard, and both tables start with whoever is there. A
+// person without a name, or with a wrong code, is told why.
+func TestStudyHostStartsAWaveThatIsNotFull(t *testing.T) {
+	e := newStudyEnv(t, classStudy)
+	_, code := e.p.CohortURL()
+	rooms := map[string]bool{}
+	for i := range 4 {
+		room, err := e.arrive(&http.Client{Jar: newJar()}, code, fmt.Sprintf("Student %d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rooms[room] = true
+	}
+	for room := range rooms {
+		if st := e.state(t, room); st.Status != roundtable.StatusCreated {
+			t.Fatalf("room %s is %s before its wave is full", room, st.Status)
+		}
+	}
+	nameless := &http.Client{Jar: newJar()}
+	if code, body := e.send(t, nameless, "POST", "/c/"+code, url.Values{}); code != http.StatusBadRequest || !strings.Contains(body, `id="cohort-error"`) {
+		t.Errorf("a person without a name: %d\n%.300s", code, body)
+	}
+	if code, _ := e.send(t, nameless, "GET", "/c/NOPE12", nil); code != http.StatusNotFound {
+		t.Errorf("a wrong code: %d, want 404", code)
+	}
+	if got, body := e.send(t, nameless, "GET", "/c?code="+strings.ToLower(code), nil); got != http.StatusOK || !strings.Contains(body, `action="/c/`+code+`"`) {
+		t.Errorf("the typed code: %d\n%.300s", got, body)
+	}
+	student := e.browser(t, "Eve")
+	if got, _ := e.send(t, student, "POST", "/study/wave", url.Values{"wave": {"1"}}); got != http.StatusForbidden {
+		t.Errorf("a student starts a wave: %d, want 403", got)
+	}
+	host := e.browser(t, "")
+	e.send(t, host, "GET", e.p.HostURL(), nil)
+	if _, dash := e.send(t, host, "GET", "/study", nil); !strings.Contains(dash, "4 of 6") || !strings.Contains(dash, "Start wave 1") {
+		t.Fatalf("the dashboard before the start:\n%s", dash)
+	}
+	if got, body := e.send(t, host, "POST", "/study/wave", url.Values{"wave": {"2"}}); got != http.StatusBadRequest {
+		t.Errorf("the host starts a wave nobody is in: %d %.200s", got, body)
+	}
+	got, dash := e.send(t, host, "POST", "/study/wave", url.Values{"wave": {"1"}})
+	if got != http.StatusOK || strings.Contains(dash, "Start wave 1") || strings.Contains(dash, `role="alert"`) {
+		t.Errorf("the host starts wave 1: %d\n%s", got, dash)
+	}
+	for room := range rooms {
+		if st := e.state(t, room); st.Status != roundtable.StatusRunning {
+			t.Errorf("room %s is %s after the host started its wave", room, st.Status)
+		}
+	}
+}
