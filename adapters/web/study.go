@@ -103,6 +103,8 @@ type studySeat struct {
 	Room      string    `json:"room,omitempty"`
 	Joined    time.Time `json:"joined,omitzero"`
 	Left      time.Time `json:"left,omitzero"`
+	// unsaved marks a seat given but not yet recorded.
+	unsaved bool
 }
 
 // liveStudy is the open study's state: every seat given, the rooms of
@@ -276,22 +278,31 @@ func (s *liveStudy) saveSeat(ctx context.Context, st studySeat) error {
 }
 
 // assign gives visitor a seat: the one given before, or the next
-// arrival's. The seat is recorded before it is returned.
+// arrival's. The seat is recorded before it is returned; the records of
+// people arriving together share the store's transactions.
 func (s *liveStudy) assign(ctx context.Context, visitor, person string, now time.Time) (studySeat, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st, ok := s.byVisit[visitor]; ok {
-		return *st, nil
+	st, ok := s.byVisit[visitor]
+	if !ok {
+		n := len(s.seats)
+		cond, table, seat := s.cfg.seatOf(n)
+		st = &studySeat{N: n, Visitor: visitor, Person: person, Condition: s.cfg.Conditions[cond].Name, Table: table, Seat: seat, Joined: now, unsaved: true}
+		s.seats = append(s.seats, st)
+		s.byVisit[visitor] = st
 	}
-	n := len(s.seats)
-	cond, table, seat := s.cfg.seatOf(n)
-	st := &studySeat{N: n, Visitor: visitor, Person: person, Condition: s.cfg.Conditions[cond].Name, Table: table, Seat: seat, Joined: now}
-	if err := s.saveSeat(ctx, *st); err != nil {
-		return studySeat{}, err
+	seat, unsaved := *st, st.unsaved
+	seat.unsaved = false
+	s.mu.Unlock()
+	if !unsaved {
+		return seat, nil
 	}
-	s.seats = append(s.seats, st)
-	s.byVisit[visitor] = st
-	return *st, nil
+	if err := s.saveSeat(ctx, seat); err != nil {
+		return studySeat{}, err // kept unsaved: the person's next try saves it
+	}
+	s.mu.Lock()
+	st.unsaved = false
+	s.mu.Unlock()
+	return seat, nil
 }
 
 // condition is the study's condition named name.

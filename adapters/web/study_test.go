@@ -67,7 +67,7 @@ func newStudyEnv(t testing.TB, text string) *studyEnv {
 		conds = append(conds, web.StudyCondition{Name: c.Name, Preset: "study:" + c.Name, People: c.People})
 	}
 	e := &studyEnv{study: s}
-	e.liveEnv = newLiveEnvWith(t.(*testing.T), web.Config{}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+	e.liveEnv = newLiveEnvWith(t, web.Config{}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
 		cfg := bot.Config{Defaults: roundtable.Config{Rule: rtvote.Plurality, Rounds: 1}, Policy: bot.Policy{Manager: true}, Presets: presets,
 			RetryMin: 5 * time.Millisecond, RetryMax: 50 * time.Millisecond}
 		deps := bot.Deps{Store: db, Clock: clock,

@@ -174,15 +174,17 @@ func (s *liveStudy) organiser() bot.User {
 // whether that made the visitor's wave full (every table of it seated).
 func (s *liveStudy) seated(ctx context.Context, visitor, room string, t *studyTable) (bool, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.byVisit[visitor]
 	if st.Room != "" {
+		s.mu.Unlock()
 		return false, nil
 	}
 	st.Room = room
 	t.seated++
-	err := s.saveSeat(ctx, *st)
-	return !s.started[st.Table] && s.waveFull(st.Table), err
+	full := !s.started[st.Table] && s.waveFull(st.Table)
+	seat := *st
+	s.mu.Unlock()
+	return full, s.saveSeat(ctx, seat)
 }
 
 // waveFull reports whether every table of wave w is full; s.mu held.
