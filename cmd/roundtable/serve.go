@@ -25,7 +25,8 @@ import (
 )
 
 func (a *App) serveCmd() *cobra.Command {
-	var webAddr, study string
+	var webAddr string
+	var studies []string
 	cmd := &cobra.Command{
 		Use:   "serve [--config FILE] [--web-addr ADDR] [--study FILE]",
 		Short: "Run live tables in Discord, Slack and/or the built-in web channel",
@@ -35,7 +36,9 @@ free port) and prints its URL. Open tables resume where they were: every
 accepted action is in the database before it is acknowledged.
 
 --study FILE runs a study live on the web channel: it prints one cohort link
-and a short code for the class, and the host's study dashboard. Each person
+and a short code for the class, and the host's study dashboard. With several
+--study files, the host opens one with /roundtable study start NAME in
+Discord or Slack (which posts the link there). Each person
 who opens the link is seated at a table of a condition (balanced blocked
 assignment from the study's seed, kept in the database); a wave's tables
 start together once all are full, or when the host starts the wave.`,
@@ -54,15 +57,15 @@ start together once all are full, or when the host starts the wave.`,
 					cfg.Web.Enabled = "on"
 				}
 			}
-			return a.serve(cmd.Context(), cfg, study)
+			return a.serve(cmd.Context(), cfg, studies)
 		},
 	}
 	cmd.Flags().StringVar(&webAddr, "web-addr", "", "address of the web channel (default from [web], 127.0.0.1:8080)")
-	cmd.Flags().StringVar(&study, "study", "", "a study file to run live: people are seated at its conditions' tables")
+	cmd.Flags().StringArrayVar(&studies, "study", nil, "a study file to run live: people are seated at its conditions' tables (repeatable)")
 	return cmd
 }
 
-func (a *App) serve(ctx context.Context, cfg Config, studyPath string) error {
+func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error {
 	db, err := store.Open(cfg.Store.Path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
@@ -79,9 +82,9 @@ func (a *App) serve(ctx context.Context, cfg Config, studyPath string) error {
 	if err != nil {
 		return fmt.Errorf("%s%w", a.configFile(), err)
 	}
-	var study *liveStudy
-	if studyPath != "" {
-		if study, err = openStudyFile(cfg, studyPath, &botCfg); err != nil {
+	var shelf *studyShelf
+	if len(studyPaths) > 0 {
+		if shelf, err = loadStudies(cfg, studyPaths, &botCfg); err != nil {
 			return err
 		}
 	}
@@ -89,15 +92,18 @@ func (a *App) serve(ctx context.Context, cfg Config, studyPath string) error {
 	if err != nil {
 		return err
 	}
-	if study != nil {
-		dir, err := study.open(ctx, webp, db)
-		if err != nil {
-			return err
+	deps := bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: a.logger(), Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}
+	if shelf != nil {
+		shelf.web, shelf.db, shelf.out = webp, db, func(f string, args ...any) { fmt.Fprintf(a.Stdout, f, args...) }
+		deps.Studies = shelf
+		if len(shelf.list) == 1 {
+			if _, err := shelf.OpenStudy(ctx, shelf.list[0].study.Name); err != nil {
+				return err
+			}
 		}
-		fmt.Fprintf(a.Stdout, "roundtable: study %s is open live; the dashboard measures ended tables into %s\n", study.study.Name, dir)
 	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
+	svc := bot.New(botCfg, deps, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {

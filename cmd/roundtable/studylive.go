@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -80,6 +82,60 @@ func (ls *liveStudy) open(ctx context.Context, p *web.Platform, db *store.DB) (s
 			return r, err
 		}})
 	return dir, err
+}
+
+// studyShelf is the studies serve --study loaded: the host opens one on
+// the web channel (at once when there is one, or with /roundtable study
+// start NAME in Discord and Slack).
+type studyShelf struct {
+	list []*liveStudy
+	web  *web.Platform
+	db   *store.DB
+	out  func(format string, args ...any)
+}
+
+var _ bot.Studies = (*studyShelf)(nil)
+
+// loadStudies reads every study file and adds their conditions to bc as
+// presets; two studies of one name are an error.
+func loadStudies(cfg Config, paths []string, bc *bot.Config) (*studyShelf, error) {
+	sh := &studyShelf{}
+	for _, path := range paths {
+		ls, err := openStudyFile(cfg, path, bc)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(sh.list, func(o *liveStudy) bool { return o.study.Name == ls.study.Name }) {
+			return nil, usagef("--study %s: another study file is named %q too", path, ls.study.Name)
+		}
+		sh.list = append(sh.list, ls)
+	}
+	return sh, nil
+}
+
+// Names implements bot.Studies.
+func (sh *studyShelf) Names() []string {
+	out := make([]string, len(sh.list))
+	for i, ls := range sh.list {
+		out[i] = ls.study.Name
+	}
+	return out
+}
+
+// OpenStudy implements bot.Studies: it opens the study on the web
+// channel, in place of any other (whose seats stay kept).
+func (sh *studyShelf) OpenStudy(ctx context.Context, name string) (bot.StudyLink, error) {
+	i := slices.IndexFunc(sh.list, func(ls *liveStudy) bool { return strings.EqualFold(ls.study.Name, name) })
+	if i < 0 {
+		return bot.StudyLink{}, roundtable.Errorf(roundtable.NotFound, "no study is named %q here (studies: %s)", name, strings.Join(sh.Names(), ", "))
+	}
+	dir, err := sh.list[i].open(ctx, sh.web, sh.db)
+	if err != nil {
+		return bot.StudyLink{}, err
+	}
+	sh.out("roundtable: study %s is open live; the dashboard measures ended tables into %s\n", sh.list[i].study.Name, dir)
+	link, code := sh.web.CohortURL()
+	return bot.StudyLink{Name: sh.list[i].study.Name, Link: link, Code: code, CodeAt: sh.web.PublicURL() + "c"}, nil
 }
 
 // isStudyPreset reports whether a preset is a live study's condition.
