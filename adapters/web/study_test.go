@@ -50,6 +50,17 @@ type studyEnv struct {
 
 func newStudyEnv(t testing.TB, text string) *studyEnv {
 	t.Helper()
+	s, conds, svc := studyService(t, text)
+	e := &studyEnv{study: s}
+	e.liveEnv = newLiveEnvWith(t, web.Config{}, svc)
+	openStudy(t, e.p, e.db, s, conds)
+	return e
+}
+
+// studyService reads a study, and makes the bot service whose presets
+// are its conditions (their bots are Scribes).
+func studyService(t testing.TB, text string) (*experiment.Study, []web.StudyCondition, func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) {
+	t.Helper()
 	s, err := experiment.ParseStudy(filepath.Join(t.TempDir(), "study.toml"), []byte(text))
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +77,7 @@ func newStudyEnv(t testing.TB, text string) *studyEnv {
 		presets["study:"+c.Name] = bot.Preset{Name: "study:" + c.Name, Config: cfg.WithDefaults()}
 		conds = append(conds, web.StudyCondition{Name: c.Name, Preset: "study:" + c.Name, People: c.People})
 	}
-	e := &studyEnv{study: s}
-	e.liveEnv = newLiveEnvWith(t, web.Config{}, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
+	return s, conds, func(p bot.Platform, db *store.DB, clock *bottest.Clock) *bot.Service {
 		cfg := bot.Config{Defaults: roundtable.Config{Rule: rtvote.Plurality, Rounds: 1}, Policy: bot.Policy{Manager: true}, Presets: presets,
 			RetryMin: 5 * time.Millisecond, RetryMax: 50 * time.Millisecond}
 		deps := bot.Deps{Store: db, Clock: clock,
@@ -76,14 +86,18 @@ func newStudyEnv(t testing.TB, text string) *studyEnv {
 				return roundtable.TextTask{Topic: spec.Topic}, nil
 			}}
 		return bot.New(cfg, deps, p)
-	})
+	}
+}
+
+// openStudy opens s on p, its results measured from db.
+func openStudy(t testing.TB, p *web.Platform, db *store.DB, s *experiment.Study, conds []web.StudyCondition) {
+	t.Helper()
 	out := t.TempDir()
-	err = e.p.OpenStudy(context.Background(), web.StudyConfig{Name: s.Name, Seed: s.Seed, Conditions: conds,
-		Results: func(ctx context.Context) (web.StudyResults, error) { return results(ctx, e.db, s, out) }})
+	err := p.OpenStudy(context.Background(), web.StudyConfig{Name: s.Name, Seed: s.Seed, Conditions: conds,
+		Results: func(ctx context.Context) (web.StudyResults, error) { return results(ctx, db, s, out) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e
 }
 
 // results are the study's results as `study analyze` computes them.

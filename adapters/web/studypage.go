@@ -124,6 +124,8 @@ func (p *Platform) studyDash(ctx context.Context, s *liveStudy) studyDash {
 		}
 		td.Status, td.Round, td.Waiting = string(st.Status), st.Round, len(st.Pending())
 		switch st.Status {
+		case roundtable.StatusCreated:
+			td.Status = "waiting for its wave"
 		case roundtable.StatusRunning:
 			td.Phase = st.Phase.String()
 		case roundtable.StatusEnded:
