@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -98,13 +95,5 @@ func seatFromPost(t *testing.T, d *driver, name string) {
 		}
 		return false
 	})
-	jar, _ := cookiejar.New(nil)
-	resp, err := (&http.Client{Jar: jar}).PostForm(found, url.Values{"name": {"Dora"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.Path, "/r/") {
-		t.Errorf("%s: the cohort link %s seats nobody: %d at %s", name, found, resp.StatusCode, resp.Request.URL)
-	}
+	seatAt(t, found, "Dora")
 }

@@ -59,19 +59,7 @@ func TestServeStudySeatsACohort(t *testing.T) {
 	host := srv.waitOutput(regexp.MustCompile(`Open (http://\S+/host\?k=\S+)`))[1]
 	rooms := map[string]int{}
 	for i := range 4 {
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar}
-		resp, err := c.PostForm(cohort, url.Values{"name": {fmt.Sprintf("Student %d", i+1)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		room, ok := strings.CutPrefix(resp.Request.URL.Path, "/r/")
-		if resp.StatusCode != http.StatusOK || !ok {
-			t.Fatalf("student %d: %d at %s\n%.400s", i+1, resp.StatusCode, resp.Request.URL, body)
-		}
-		rooms[room]++
+		rooms[seatAt(t, cohort, fmt.Sprintf("Student %d", i+1))]++
 	}
 	if len(rooms) != 2 {
 		t.Fatalf("4 people sat at %v, want 2 tables of 2", rooms)
@@ -101,6 +89,24 @@ func TestServeStudySeatsACohort(t *testing.T) {
 		}
 	}
 	srv.stop()
+}
+
+// seatAt opens a study's cohort link as a new person named name, takes a
+// seat and returns the room it leads to.
+func seatAt(t *testing.T, cohort, name string) string {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	resp, err := (&http.Client{Jar: jar}).PostForm(cohort, url.Values{"name": {name}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	room, ok := strings.CutPrefix(resp.Request.URL.Path, "/r/")
+	if resp.StatusCode != http.StatusOK || !ok {
+		t.Fatalf("%s at %s: %d at %s\n%.400s", name, cohort, resp.StatusCode, resp.Request.URL, body)
+	}
+	return room
 }
 
 // TestServeStudyRefusesWhatLiveTablesDoNotPlay: a study whose condition
