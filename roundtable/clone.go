@@ -74,7 +74,10 @@ func (c Candidate) clone() Candidate {
 }
 
 func (r RoundRecord) clone() RoundRecord {
-	r.Messages = cloneEach(r.Messages, func(m Message) Message { m.To, m.Self = slices.Clone(m.To), m.Self.clone(); return m })
+	r.Messages = cloneEach(r.Messages, func(m Message) Message {
+		m.To, m.Self, m.Persona = slices.Clone(m.To), m.Self.clone(), m.Persona.clone()
+		return m
+	})
 	r.Proposals = cloneEach(r.Proposals, func(p ProposalRecord) ProposalRecord { p.Proposal = p.Proposal.clone(); return p })
 	r.Skipped = slices.Clone(r.Skipped)
 	r.Failures = slices.Clone(r.Failures)

@@ -60,6 +60,9 @@ type AgentProvenance struct {
 	// Template is the version of the agent's prompts: a hash of their
 	// text, which changes whenever the wording does.
 	Template string `json:"template,omitempty"`
+	// PersonaSignal is the opinion signal classifier a chatroom seat's
+	// persona follows (docs/protocol.md#chatroom); "" for a fixed persona.
+	PersonaSignal string `json:"persona_signal,omitempty"`
 }
 
 // Described is an Agent that says what it thinks with at a table of

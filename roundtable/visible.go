@@ -122,7 +122,7 @@ func withoutReasoning(p Payload) Payload {
 		d.Reason = ""
 		return d
 	case MessagePosted:
-		d.Self = nil
+		d.Self, d.Persona = nil, nil
 		return d
 	}
 	return p

@@ -98,7 +98,7 @@ func (e *Experiment) cellDesign(base protocolPlan, name string, c protocol.Cell,
 			return nil, invalid("--agent llm: no language model is configured")
 		}
 		plan.model = e.opt.Model
-		plan.memory = ModelOptions{Memory: modelMemory(played), ContextChars: played.ContextChars}
+		plan.memory = ModelOptions{Memory: modelMemory(played), ContextChars: played.ContextChars, PersonaUpdate: played.PersonaUpdate}
 		if len(played.Temperatures) == 1 {
 			plan.memory.Temperature = &played.Temperatures[0]
 		}
@@ -144,7 +144,7 @@ func (p protocolPlan) agents(task roundtable.Task, ps []roundtable.Participant) 
 		}
 		own, _ := p.seating.at(i, len(ps))
 		o := own.Model
-		o.Memory, o.Window, o.ContextChars = p.memory.Memory, 0, p.memory.ContextChars
+		o.Memory, o.Window, o.ContextChars, o.PersonaUpdate = p.memory.Memory, 0, p.memory.ContextChars, p.memory.PersonaUpdate
 		if p.memory.Temperature != nil { // the grid cell's, over the seat's
 			o.Temperature = p.memory.Temperature
 		}
