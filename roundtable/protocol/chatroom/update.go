@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
@@ -44,4 +45,38 @@ func checkPersonaUpdate(s protocol.Settings) error {
 		return fmt.Errorf("%s: %v", s.Field("persona_update"), err)
 	}
 	return nil
+}
+
+// personaKeys are the figures of a chatroom whose model agents' personas
+// followed the opinion signal (personaScalars).
+var personaKeys = []string{"persona_updates", "updated_agents", "signal_missing"}
+
+// personaScalars reads the personas a table's agents wrote with, from its
+// log: the messages after which the author's persona moved to another
+// level, the agents whose persona moved at least once, and the messages
+// whose signal is missing (the classifier failed; the persona stayed).
+// ok is false when no message was classified (fixed or offline personas).
+func personaScalars(s *roundtable.State) (map[string]float64, bool) {
+	updates, missing, classified := 0.0, 0.0, false
+	moved := map[string]bool{}
+	for _, r := range s.Rounds {
+		for _, m := range r.Messages {
+			p := m.Persona
+			if p == nil || p.Signal == nil {
+				continue
+			}
+			classified = true
+			if p.Signal.Missing != "" {
+				missing++
+			}
+			if p.Updated() {
+				updates++
+				moved[m.From] = true
+			}
+		}
+	}
+	if !classified {
+		return nil, false
+	}
+	return map[string]float64{"persona_updates": updates, "updated_agents": float64(len(moved)), "signal_missing": missing}, true
 }
