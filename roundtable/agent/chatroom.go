@@ -71,4 +71,3 @@ func chatLines(v roundtable.View) []string {
 	}
 	return out
 }
-
