@@ -8,6 +8,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
@@ -72,7 +73,7 @@ type ProtocolSettings struct {
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal, Speaking: panel.SpeakInTurn}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal, PersonaUpdate: chatroom.PersonaSignal, Speaking: panel.SpeakInTurn}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {

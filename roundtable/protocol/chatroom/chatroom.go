@@ -82,7 +82,7 @@ func OwnSettings(s protocol.Settings) []string {
 	if s.ContextChars != 0 {
 		out = append(out, "context_chars")
 	}
-	if s.PersonaUpdate != "" {
+	if s.PersonaUpdate != "" && s.PersonaUpdate != PersonaSignal {
 		out = append(out, "persona_update")
 	}
 	return out
@@ -126,7 +126,7 @@ func (Headless) CheckLive(s protocol.Settings) error {
 	if s.ContextChars != 0 {
 		return fmt.Errorf("%s: a live table's agents keep the memory of their [[agent]] preset (context_chars there)", s.Field("context_chars"))
 	}
-	if s.PersonaUpdate != "" {
+	if s.PersonaUpdate != "" && s.PersonaUpdate != PersonaSignal {
 		return fmt.Errorf("%s: a live table's agents follow the persona_update of their [[agent]] preset", s.Field("persona_update"))
 	}
 	if s.Complement != "" {
