@@ -86,7 +86,10 @@ func (r RoundRecord) clone() RoundRecord {
 	r.Tally = clonePtr(r.Tally, Tally.clone)
 	r.Decision = clonePtr(r.Decision, Candidate.clone)
 	r.Usage = maps.Clone(r.Usage)
-	r.Surveys = cloneEach(r.Surveys, func(a SurveyAnswer) SurveyAnswer { a.Values = slices.Clone(a.Values); return a })
+	r.Surveys = cloneEach(r.Surveys, func(a SurveyAnswer) SurveyAnswer {
+		a.Values, a.Persona = slices.Clone(a.Values), a.Persona.clone()
+		return a
+	})
 	r.Pair = slices.Clone(r.Pair)
 	return r
 }

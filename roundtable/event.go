@@ -73,6 +73,9 @@ type (
 		Values []float64 `json:"values"`
 		Reason string    `json:"reason,omitempty"`
 		Usage  *Usage    `json:"usage,omitempty"`
+		// Persona is the chatroom persona the answer was given with,
+		// private like Reason.
+		Persona *OpinionPersona `json:"persona,omitempty"`
 	}
 	// ProposalMade is the actor's proposal; Reasoning is private.
 	ProposalMade struct {

@@ -266,7 +266,7 @@ func (s *State) apply(e Event) error {
 		s.acted(e.Actor, d.Usage)
 	case SurveyAnswered:
 		r := s.record(d.Round)
-		r.Surveys = append(r.Surveys, SurveyAnswer{By: e.Actor, Values: d.Values, Reason: d.Reason})
+		r.Surveys = append(r.Surveys, SurveyAnswer{By: e.Actor, Values: d.Values, Reason: d.Reason, Persona: d.Persona})
 		s.acted(e.Actor, d.Usage)
 	case ProposalMade:
 		r := s.record(d.Round)

@@ -143,7 +143,7 @@ func (r RoundRecord) sameAs(o RoundRecord) bool {
 		}
 	}
 	for i, a := range r.Surveys {
-		if a.Reason != o.Surveys[i].Reason {
+		if a.Reason != o.Surveys[i].Reason || (a.Persona == nil) != (o.Surveys[i].Persona == nil) {
 			return false
 		}
 	}
@@ -209,7 +209,7 @@ func (r RoundRecord) seenBy(v Viewer, g Stage) RoundRecord {
 	r.Surveys = kept(r.Surveys, func(a SurveyAnswer) (SurveyAnswer, bool) {
 		x := Sight{Author: a.By, Round: r.Round, Phase: PhaseSurvey, Private: true}
 		if !may(x.reasoning()) {
-			a.Reason = ""
+			a.Reason, a.Persona = "", nil
 		}
 		return a, may(x)
 	})

@@ -119,7 +119,7 @@ func withoutReasoning(p Payload) Payload {
 		d.Reasoning = ""
 		return d
 	case SurveyAnswered:
-		d.Reason = ""
+		d.Reason, d.Persona = "", nil
 		return d
 	case MessagePosted:
 		d.Self, d.Persona = nil, nil

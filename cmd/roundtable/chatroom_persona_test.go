@@ -69,7 +69,7 @@ func messageBy(t *testing.T, s *roundtable.State, prefix string) roundtable.Mess
 // Under the default persona update (the paper's, section 3.1), a model
 // agent's message classified at another level rewrites its persona: its
 // next prompts state the new level, and the log records the persona of
-// every message with the signal read in it. A signal that cannot be
+// every message, with the signal read in it, and of every survey answer. A signal that cannot be
 // read keeps the persona, is recorded as missing, and the chat goes on.
 // analyze reads the updates back from the log.
 func TestChatroomPersonaFollowsOpinionSignal(t *testing.T) {
@@ -136,6 +136,19 @@ func TestChatroomPersonaFollowsOpinionSignal(t *testing.T) {
 				t.Errorf("%s's message %q after a missing signal was recorded with persona %+v, want level 2 kept", m.From, m.Text, m.Persona)
 			}
 		}
+	}
+	reports := 0
+	for _, r := range s.Rounds {
+		for _, a := range r.Surveys {
+			want := map[bool]float64{true: -2, false: 2}[a.By == first.From]
+			if a.Persona == nil || a.Persona.Level != want || a.Persona.Signal != nil {
+				t.Errorf("%s's survey answer was recorded with persona %+v, want level %g", a.By, a.Persona, want)
+			}
+			reports++
+		}
+	}
+	if reports != 3 {
+		t.Errorf("%d survey answers, want 3", reports)
 	}
 	rows := chatroomRows(t, dir)
 	if len(rows) != 1 || rows[0]["persona_updates"] != "1.0000" || rows[0]["updated_agents"] != "1.0000" || rows[0]["signal_missing"] != "1.0000" {

@@ -77,18 +77,25 @@ func statedPersona(v roundtable.View) (text string, level float64, ok bool) {
 	return text, level, true
 }
 
-// withPersona records, on a chatroom agent's message, the persona it was
-// written with and, when the agent's persona follows the opinion signal,
+// withPersona records, on a chatroom agent's message or survey answer,
+// the persona it was written with and, for a message, when the agent's persona follows the opinion signal,
 // what the signal reads in it. A classifier that fails or runs out of
 // time is recorded as missing and the persona stays; the message is
 // posted all the same.
 func (a *Agent) withPersona(ctx context.Context, v roundtable.View, act roundtable.Action) roundtable.Action {
-	say, isSay := act.(roundtable.Say)
-	if !isSay || briefingOf(v).Persona != roundtable.PersonaStance {
+	if briefingOf(v).Persona != roundtable.PersonaStance {
 		return act
 	}
 	text, level, ok := statedPersona(v)
 	if !ok {
+		return act
+	}
+	if rep, isReport := act.(roundtable.Report); isReport {
+		rep.Persona = &roundtable.OpinionPersona{Level: level, Text: text}
+		return rep
+	}
+	say, isSay := act.(roundtable.Say)
+	if !isSay {
 		return act
 	}
 	say.Persona = &roundtable.OpinionPersona{Level: level, Text: text}
