@@ -139,7 +139,7 @@ func richState() *roundtable.State {
 			Secret: roundtable.Secrecy{Ballots: true, Research: true, Key: "k"},
 			Provenance: &roundtable.Provenance{Software: roundtable.Software{Version: "v1", Revision: "abc", Modified: true},
 				Agents: map[string]roundtable.AgentProvenance{"p1": {Endpoint: "e", Model: "m", Temperature: new(0.5), MaxTokens: 9,
-					Memory: "window", Window: 2, ContextChars: 100, Template: "t", PersonaSignal: "s"}}},
+					Memory: "window", Window: 2, ContextChars: 100, Template: "t", PersonaSignal: "s", PersonaSignalVersion: "v"}}},
 			Start: roundtable.Start{When: roundtable.StartAt, Seats: 2, At: t0, People: 1}},
 		Created: t0, Started: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
 		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},

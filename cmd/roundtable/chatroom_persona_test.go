@@ -9,6 +9,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 )
 
 const (
@@ -95,8 +96,8 @@ func TestChatroomPersonaFollowsOpinionSignal(t *testing.T) {
 	if p := second.Persona; p == nil || p.Level != 2 || p.Signal == nil || p.Signal.Missing == "" || p.Updated() {
 		t.Fatalf("message 2's persona record: %+v, want level 2 with the signal missing", p)
 	}
-	if ap := s.Config.Provenance.Agents[first.From]; ap.PersonaSignal != "default" {
-		t.Errorf("provenance of %s: %+v, want persona_signal default", first.From, ap)
+	if ap := s.Config.Provenance.Agents[first.From]; ap.PersonaSignal != "default" || ap.PersonaSignalVersion != (stance.Classifier{}).Version() {
+		t.Errorf("provenance of %s: %+v, want persona_signal default with the classifier prompts' version", first.From, ap)
 	}
 	name := map[string]string{}
 	for _, p := range s.Participants {

@@ -52,6 +52,9 @@ func (a *Agent) Provenance(pr *roundtable.Protocol) roundtable.AgentProvenance {
 	}
 	if b, ok := pr.Briefing(); ok && b.Persona == roundtable.PersonaStance && a.opt.Signal != nil {
 		p.PersonaSignal = a.opt.Signal.Model()
+		if v, ok := a.opt.Signal.(interface{ Version() string }); ok {
+			p.PersonaSignalVersion = v.Version()
+		}
 	}
 	return p
 }

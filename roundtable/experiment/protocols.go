@@ -48,6 +48,9 @@ func (e *Experiment) protocolDesigns(p protocol.Protocol, h protocol.Headless) e
 		base.table = t.Task(played)
 	}
 	e.protocol, e.units, e.printer = pr, h.Units(), protocolPrinter{}
+	if in, ok := h.(protocol.Instrumented); ok {
+		e.instruments = in.Instruments(played)
+	}
 	name := p.Name() + "-" + e.agent + h.Tag(s)
 	cells := []protocol.Cell{{}}
 	if g, ok := p.(protocol.Gridded); ok {

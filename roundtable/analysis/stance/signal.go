@@ -51,3 +51,12 @@ func (s Signal) Model() string {
 	}
 	return s.Labeler.Model()
 }
+
+// Version is the version of what reads the signal: the model
+// classifiers' prompts, or the lexicon's cues.
+func (s Signal) Version() string {
+	if s.Labeler == nil {
+		return Lexicon{}.Version()
+	}
+	return Classifier{}.Version()
+}
