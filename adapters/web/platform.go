@@ -315,7 +315,7 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 		answerScale(fv, scale)
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:
-		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text}, nil)
+		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text, Waiting: p.waits(ctx, ev.Channel)}, nil)
 	default:
 		if _, err := p.Post(ctx, ev.Channel, bot.Message{Text: r.Text}); err != nil {
 			return fmt.Errorf("web: reply: %w", err)
