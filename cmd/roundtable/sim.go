@@ -108,6 +108,17 @@ func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	pick(set, "seed", &f.seed, c.Seed)
 	pick(set, "concurrency", &f.concurrency, c.Concurrency)
 	pick(set, "phase-timeout", &f.phaseTimeout, time.Duration(c.PhaseTimeout))
+	// A protocol with a rule of its own (a mediation's Schulze and drawn
+	// ties) keeps it unless the flags or the [sim] section name another.
+	if rule, tie, ok := protocol.RuledOf(f.proto.Protocol); ok {
+		def := DefaultConfig().Sim
+		if !set("rule") && c.Rule == def.Rule {
+			f.rule = string(rule)
+		}
+		if !set("tie") && c.Tie == def.Tie {
+			f.tie = string(tie)
+		}
+	}
 }
 
 func (f simFlags) rules() ([]vote.Rule, error) {

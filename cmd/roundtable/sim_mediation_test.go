@@ -83,3 +83,33 @@ func TestSimMediationWithLLMAgentsIsAnalysed(t *testing.T) {
 		t.Errorf("endorsement distribution %v", col)
 	}
 }
+
+// A headless mediation that names no rule or tie policy draws among tied
+// statements (seeded), as its reference does, so every table ends with a
+// group statement, by Schulze; an explicit --rule and --tie still rule.
+func TestSimMediationDrawsTiesUnlessTold(t *testing.T) {
+	share := func(args ...string) string {
+		dir := t.TempDir()
+		args = append([]string{"sim", "--protocol", "mediation", "--question", "What should our town do about traffic?", "--agents", "4", "--rounds", "2", "--runs", "8", "--out", dir}, args...)
+		if code, _, errOut := run(t, "", args...); code != 0 {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		if code, _, errOut := run(t, "", "analyze", dir); code != 0 {
+			t.Fatalf("analyze: exit %d: %s", code, errOut)
+		}
+		rows := readCSV(t, filepath.Join(dir, "analysis", "mediation_agreement.csv"))
+		for i, h := range rows[0] {
+			if h == "statement" {
+				return rows[1][i]
+			}
+		}
+		t.Fatalf("no statement column in %v", rows[0])
+		return ""
+	}
+	if got := share(); got != "1.0000" {
+		t.Errorf("share of tables with a statement, no --tie: %s, want 1.0000", got)
+	}
+	if got := share("--rule", "majority", "--tie", "defer"); got == "1.0000" {
+		t.Errorf("--rule majority --tie defer: every table has a statement; want the flags to rule")
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // Protocol is a registered protocol. Its optional capabilities are the
@@ -45,6 +46,26 @@ type Protocol interface {
 // that every View of its tables carries it.
 type Briefer interface {
 	Briefing() roundtable.Briefing
+}
+
+// Ruled is a protocol whose headless tables decide by a rule and break
+// ties by a policy of their own when a run names neither (a mediation
+// ranks by Schulze and draws among tied statements, seeded, as its
+// reference does, so that every ranking picks a statement).
+type Ruled interface {
+	Rule() vote.Rule
+	Tie() vote.TiePolicy
+}
+
+// RuledOf is the protocol named name's own rule and tie policy; ok is
+// false when it has none (Ruled).
+func RuledOf(name string) (rule vote.Rule, tie vote.TiePolicy, ok bool) {
+	if p, found := Lookup(name); found {
+		if r, is := p.(Ruled); is {
+			return r.Rule(), r.Tie(), true
+		}
+	}
+	return "", "", false
 }
 
 // registry holds the registered protocols by name.

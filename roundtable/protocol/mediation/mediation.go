@@ -48,7 +48,14 @@ var (
 	_ protocol.Analyst  = definition{}
 	_ protocol.Modeller = definition{}
 	_ protocol.Reporter = definition{}
+	_ protocol.Ruled    = definition{}
 )
+
+// Rule implements protocol.Ruled: Schulze, as the reference.
+func (definition) Rule() vote.Rule { return vote.Schulze }
+
+// Tie implements protocol.Ruled: a ranking always picks a statement.
+func (definition) Tie() vote.TiePolicy { return vote.TieRandom }
 
 // Name implements protocol.Protocol.
 func (definition) Name() string { return Name }
