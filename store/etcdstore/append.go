@@ -1,0 +1,176 @@
+package etcdstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// appendAttempts bounds the tries of an append that other writers keep
+// overtaking while its events still follow the log.
+const appendAttempts = 8
+
+// Append implements roundtable.Store: the events and the table's head in
+// one transaction (or several, see the package doc) compared against the
+// head this process last saw.
+func (db *DB) Append(ctx context.Context, table string, events []roundtable.Event) error {
+	return db.append(ctx, table, events, nil)
+}
+
+// AppendSnapshot implements roundtable.SnapshotStore: Append, and in the
+// same transaction snap replaces the table's snapshot, with the ended
+// rounds it does not store yet.
+func (db *DB) AppendSnapshot(ctx context.Context, table string, events []roundtable.Event, snap *roundtable.State) error {
+	if snap == nil {
+		return roundtable.Errorf(roundtable.Invalid, "table %s: no snapshot to append", table)
+	}
+	if n := len(events); n == 0 || snap.Seq != events[n-1].Seq || snap.ID != table {
+		return roundtable.Errorf(roundtable.Invalid, "table %s: the snapshot (table %q, seq %d) is not the state after the appended events", table, snap.ID, snap.Seq)
+	}
+	return db.append(ctx, table, events, snap)
+}
+
+func (db *DB) append(ctx context.Context, table string, events []roundtable.Event, snap *roundtable.State) error {
+	if err := db.checkWrite(ctx, "append to table "+table); err != nil {
+		return err
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	enc, err := encodeEvents(table, events)
+	if err != nil {
+		return err
+	}
+	base, cached := db.heads.get(table)
+	for range appendAttempts {
+		if !cached {
+			if base, err = db.readHead(ctx, table); err != nil {
+				return fmt.Errorf("append to table %s: %w", table, err)
+			}
+		}
+		if events[0].Seq != base.seq()+1 {
+			if cached { // the cache may be behind: ask the cluster
+				cached = false
+				continue
+			}
+			return conflict(table, events[0].Seq, base.seq())
+		}
+		w, err := db.prepare(table, base, events, enc, snap)
+		if err != nil {
+			return err
+		}
+		rev, err := db.commit(ctx, w)
+		var stale *staleError
+		switch {
+		case err == nil:
+			w.next.rev = rev
+			db.heads.remember(table, w.next)
+			return nil
+		case errors.As(err, &stale):
+			base, cached = stale.head, true
+		case errors.Is(err, errTakenOver):
+			cached = false
+		default:
+			return err
+		}
+	}
+	return roundtable.Errorf(roundtable.Conflict, "table %s: other writers kept moving its head; %d attempts to append event %d failed", table, appendAttempts, events[0].Seq)
+}
+
+// encodeEvents checks that the events belong to table and are consecutive,
+// and encodes them.
+func encodeEvents(table string, events []roundtable.Event) ([][]byte, error) {
+	enc := make([][]byte, len(events))
+	for i, e := range events {
+		if e.Table != table {
+			return nil, roundtable.Errorf(roundtable.Invalid, "event %d belongs to table %q, not %q", e.Seq, e.Table, table)
+		}
+		if want := events[0].Seq + uint64(i); e.Seq != want {
+			return nil, conflict(table, e.Seq, want-1)
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("append to table %s: %w", table, err)
+		}
+		enc[i] = b
+	}
+	return enc, nil
+}
+
+// write is an append planned as puts: data (events, ended rounds, parts of
+// a long snapshot state) in order, then the snapshot's head and the
+// table's head, which make the data part of the table.
+type write struct {
+	table string
+	base  head // compared: the write applies to this head only
+	next  head // written
+	data  []put
+	final []put
+	// snapSeq and parts describe the snapshot written, if any: the
+	// transaction that writes its head deletes the other parts.
+	snap    bool
+	snapSeq uint64
+	parts   int
+}
+
+func (db *DB) prepare(table string, base head, events []roundtable.Event, enc [][]byte, snap *roundtable.State) (*write, error) {
+	w := &write{table: table, base: base, next: head{Summary: roundtable.Summarize(base.Summary, events), Rounds: base.Rounds}}
+	for i, b := range enc {
+		w.data = append(w.data, put{db.keys.event(table, events[i].Seq), b})
+	}
+	if snap != nil {
+		if err := db.prepareSnapshot(w, snap, enc[len(enc)-1]); err != nil {
+			return nil, fmt.Errorf("append to table %s: %w", table, err)
+		}
+	}
+	hb, err := json.Marshal(w.next)
+	if err != nil {
+		return nil, fmt.Errorf("encode head of table %s: %w", table, err)
+	}
+	w.final = append(w.final, put{db.keys.head(table), hb})
+	for _, p := range w.data {
+		if p.size() > db.budget()-sizeOf(w.final)-pendingReserve {
+			return nil, roundtable.Errorf(roundtable.Invalid, "table %s: %s is %d bytes, more than an etcd transaction takes (max %d; see etcd's --max-request-bytes)",
+				table, p.key, len(p.val), db.opt.MaxRequestBytes)
+		}
+	}
+	return w, nil
+}
+
+// prepareSnapshot adds snap, the state after the event encoded as last, to
+// w: the ended rounds the store does not hold yet, and its head, split
+// into parts when it is too long for one transaction.
+func (db *DB) prepareSnapshot(w *write, snap *roundtable.State, last []byte) error {
+	done := min(max(snap.Round-1, 0), len(snap.Rounds))
+	from := min(w.base.Rounds, done)
+	if from < snap.Archived {
+		return fmt.Errorf("snapshot: rounds %d-%d are archived but only %d are stored", from+1, snap.Archived, from)
+	}
+	rounds, err := store.EncodeRounds(snap.Rounds[from:done])
+	if err != nil {
+		return err
+	}
+	for i, b := range rounds {
+		w.data = append(w.data, put{db.keys.round(w.table, from+i+1), b})
+	}
+	hb, err := store.EncodeSnapshotHead(snap, done, last)
+	if err != nil {
+		return err
+	}
+	w.snap, w.snapSeq, w.next.Rounds = true, snap.Seq, done
+	if size := db.partSize(); len(hb) > size {
+		fixed, state := hb[:store.SnapshotHeadLen], hb[store.SnapshotHeadLen:]
+		for ; len(state) > 0; w.parts++ {
+			n := min(len(state), size)
+			w.data = append(w.data, put{db.keys.snapPart(w.table, snap.Seq, w.parts), state[:n]})
+			state = state[n:]
+		}
+		hb = fixed
+	}
+	w.final = append(w.final, put{db.keys.snap(w.table), hb})
+	return nil
+}
