@@ -120,7 +120,12 @@ type write struct {
 func (db *DB) prepare(table string, base head, events []roundtable.Event, enc [][]byte, snap *roundtable.State) (*write, error) {
 	w := &write{table: table, base: base, next: head{Summary: roundtable.Summarize(base.Summary, events), Rounds: base.Rounds}}
 	for i, b := range enc {
-		w.data = append(w.data, put{db.keys.event(table, events[i].Seq), b})
+		p := put{db.keys.event(table, events[i].Seq), b}
+		if p.size() > db.maxValue() {
+			return nil, roundtable.Errorf(roundtable.Invalid, "table %s: event %d is %d bytes, more than an etcd transaction takes (max %d; see etcd's --max-request-bytes)",
+				table, events[i].Seq, len(b), db.opt.MaxRequestBytes)
+		}
+		w.data = append(w.data, p)
 	}
 	if snap != nil {
 		if err := db.prepareSnapshot(w, snap, enc[len(enc)-1]); err != nil {
@@ -132,18 +137,14 @@ func (db *DB) prepare(table string, base head, events []roundtable.Event, enc []
 		return nil, fmt.Errorf("encode head of table %s: %w", table, err)
 	}
 	w.final = append(w.final, put{db.keys.head(table), hb})
-	for _, p := range w.data {
-		if p.size() > db.budget()-sizeOf(w.final)-pendingReserve {
-			return nil, roundtable.Errorf(roundtable.Invalid, "table %s: %s is %d bytes, more than an etcd transaction takes (max %d; see etcd's --max-request-bytes)",
-				table, p.key, len(p.val), db.opt.MaxRequestBytes)
-		}
-	}
 	return w, nil
 }
 
 // prepareSnapshot adds snap, the state after the event encoded as last, to
 // w: the ended rounds the store does not hold yet, and its head, split
-// into parts when it is too long for one transaction.
+// into parts when it is too long for one transaction. A snapshot with an
+// ended round too long for a transaction is left out: the table's rounds
+// are then read from its log, which is the record.
 func (db *DB) prepareSnapshot(w *write, snap *roundtable.State, last []byte) error {
 	done := min(max(snap.Round-1, 0), len(snap.Rounds))
 	from := min(w.base.Rounds, done)
@@ -154,9 +155,13 @@ func (db *DB) prepareSnapshot(w *write, snap *roundtable.State, last []byte) err
 	if err != nil {
 		return err
 	}
+	ps := make([]put, len(rounds))
 	for i, b := range rounds {
-		w.data = append(w.data, put{db.keys.round(w.table, from+i+1), b})
+		if ps[i] = (put{db.keys.round(w.table, from+i+1), b}); ps[i].size() > db.maxValue() {
+			return nil
+		}
 	}
+	w.data = append(w.data, ps...)
 	hb, err := store.EncodeSnapshotHead(snap, done, last)
 	if err != nil {
 		return err

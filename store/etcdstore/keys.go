@@ -3,7 +3,6 @@ package etcdstore
 import (
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -66,16 +65,6 @@ func unesc(s string) (string, error) {
 
 // hex16 writes n as 16 hex digits, so that keys sort as numbers do.
 func hex16(n uint64) string { return fmt.Sprintf("%016x", n) }
-
-// unhex16 reads the number at the end of key, after its last slash.
-func unhex16(key string) (uint64, error) {
-	s := key[strings.LastIndexByte(key, '/')+1:]
-	n, err := strconv.ParseUint(s, 16, 64)
-	if err != nil || len(s) != 16 {
-		return 0, fmt.Errorf("key %q does not end in a 16-digit number", key)
-	}
-	return n, nil
-}
 
 // firstName is the escaped name at the start of rest (up to its first
 // slash), unescaped.

@@ -16,8 +16,9 @@ import (
 // and the request's own fields.
 const (
 	opOverhead     = 32
-	requestSlack   = 16 << 10
+	requestSlack   = 4 << 10
 	pendingReserve = 1 << 10 // the pending key's put or delete and its comparison
+	headReserve    = 8 << 10 // a table's head and a snapshot's fixed part
 )
 
 // put is a key and value to write.
@@ -41,8 +42,12 @@ func sizeOf(ps []put) int {
 // budget is how many bytes of operations one transaction may carry.
 func (db *DB) budget() int { return db.opt.MaxRequestBytes - requestSlack }
 
+// maxValue is the longest key and value an append writes: room is left
+// for the table's head and the snapshot's in the same transaction.
+func (db *DB) maxValue() int { return db.budget() - headReserve }
+
 // partSize is the longest part of a snapshot state.
-func (db *DB) partSize() int { return db.budget() / 2 }
+func (db *DB) partSize() int { return db.maxValue() / 2 }
 
 // staleError is a write whose table head moved: head is the new one.
 type staleError struct{ head head }
