@@ -1,10 +1,13 @@
 package etcdstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -57,6 +60,9 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 				cached = false
 				continue
 			}
+			if landed, err := db.landed(ctx, table, events, enc, base); err != nil || landed {
+				return err
+			}
 			return conflict(table, events[0].Seq, base.seq())
 		}
 		w, err := db.prepare(table, base, events, enc, snap)
@@ -79,6 +85,29 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 		}
 	}
 	return roundtable.Errorf(roundtable.Conflict, "table %s: other writers kept moving its head; %d attempts to append event %d failed", table, appendAttempts, events[0].Seq)
+}
+
+// landed reports whether the log already holds events exactly as enc
+// encodes them: an append retried after an error that left its outcome
+// unknown (a connection lost before the reply) succeeds once, not twice.
+func (db *DB) landed(ctx context.Context, table string, events []roundtable.Event, enc [][]byte, h head) (bool, error) {
+	from, to := events[0].Seq, events[len(events)-1].Seq
+	if from == 0 || to > h.seq() {
+		return false, nil
+	}
+	resp, err := db.cli.Get(ctx, db.keys.event(table, from), clientv3.WithRange(db.keys.event(table, to+1)))
+	if err != nil {
+		return false, fmt.Errorf("append to table %s: %w", table, err)
+	}
+	if len(resp.Kvs) != len(enc) {
+		return false, nil
+	}
+	for i, kv := range resp.Kvs {
+		if !bytes.Equal(kv.Value, enc[i]) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // encodeEvents checks that the events belong to table and are consecutive,

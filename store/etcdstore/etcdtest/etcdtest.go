@@ -109,12 +109,17 @@ func freeURLs(n int) ([]url.URL, error) {
 func (c *Cluster) Endpoints() []string { return c.endpoints }
 
 // Stop stops member i, as a crash of its machine would.
-func (c *Cluster) Stop(i int) { c.members[i].Close() }
-
-// Close stops every member.
-func (c *Cluster) Close() {
-	for _, e := range c.members {
+func (c *Cluster) Stop(i int) {
+	if e := c.members[i]; e != nil {
 		e.Close()
+		c.members[i] = nil
+	}
+}
+
+// Close stops every member still running.
+func (c *Cluster) Close() {
+	for i := range c.members {
+		c.Stop(i)
 	}
 }
 
