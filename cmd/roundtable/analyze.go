@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
@@ -107,7 +106,7 @@ func (f *analyzeFlags) paths(args []string) error {
 	case f.out == "":
 		return usagef("--db needs --out DIR")
 	}
-	if _, err := os.Stat(f.db); err != nil {
+	if _, err := os.Stat(f.db); err != nil && f.db != etcdName {
 		return usagef("database %s: %v", f.db, err)
 	}
 	return nil
@@ -143,12 +142,12 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(f.db, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	db, err := a.openStore(ctx, cfg, f.db, false)
 	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
 	}
 	if err != nil {
-		return fmt.Errorf("open store %s: %w", f.db, err)
+		return err
 	}
 	defer db.Close()
 	ms.db = db
@@ -255,7 +254,7 @@ func (m *measurers) missingError() error {
 	return fmt.Errorf("%s (a model failed; they are left out of the files); run analyze again to retry them", strings.Join(parts, ", "))
 }
 
-func tableIDs(ctx context.Context, db *store.DB) ([]string, error) {
+func tableIDs(ctx context.Context, db store.Backend) ([]string, error) {
 	sums, err := db.Tables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)

@@ -15,7 +15,7 @@ import (
 // audit config; self-reports are read from the survey answers of the log
 // and, for logs written before, from self-report annotations) into dir;
 // no file when none does.
-func writeAuditReports(ctx context.Context, db *store.DB, ids []string, dir string) ([]string, error) {
+func writeAuditReports(ctx context.Context, db store.Backend, ids []string, dir string) ([]string, error) {
 	var tables []*audit.Table
 	for _, id := range ids {
 		anns, err := db.Annotations(ctx, id)

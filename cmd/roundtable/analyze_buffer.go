@@ -14,7 +14,7 @@ import (
 // disk sync per instrument rather than one per message. What a crash
 // loses is measured again by the next run.
 type annotationBuffer struct {
-	db      *store.DB
+	db      store.Backend
 	mu      sync.Mutex
 	pending map[roundtable.AnnotationKey]roundtable.Annotation
 }

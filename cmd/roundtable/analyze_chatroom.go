@@ -24,7 +24,7 @@ import (
 // last speaker reveals. Results are annotations beside the table's log,
 // so a second analyze asks no model again.
 type chatroomStance struct {
-	db *store.DB
+	db store.Backend
 	// classifier returns the instrument for a table's statement and its
 	// complement ("" for the opposite of the statement).
 	classifier func(statement, complement string) analysis.Instrument
@@ -33,7 +33,7 @@ type chatroomStance struct {
 }
 
 // chatroomStanceFor builds the classifier analyze --stance asks for.
-func (a *App) chatroomStanceFor(ctx context.Context, cfg Config, f analyzeFlags, db *store.DB) (*chatroomStance, error) {
+func (a *App) chatroomStanceFor(ctx context.Context, cfg Config, f analyzeFlags, db store.Backend) (*chatroomStance, error) {
 	switch f.stance {
 	case "", "lexicon":
 		in := analysis.Stance(stance.Lexicon{})

@@ -28,7 +28,7 @@ var errNotEnded = errors.New("not ended")
 type measurers struct {
 	readability, acts analysis.Instrument
 	embedding         analysis.Instrument // nil: hashed TF-IDF over each table
-	db                *store.DB
+	db                store.Backend
 	mu                sync.Mutex
 	missing           map[string]int // instrument -> messages its model failed on
 }

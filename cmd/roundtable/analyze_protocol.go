@@ -25,7 +25,7 @@ type protocolRuns map[string]map[string][]sim.Measures
 // protocol tables among ids (panel, chatroom, dyads), as CSV and charts,
 // and the ended panel tables by condition (the ID without its run number),
 // replayed once here for panelReports.
-func protocolArtifacts(ctx context.Context, db *store.DB, ids []string, chat *chatroomStance) ([]report.Artifact, map[string][]panelRun, error) {
+func protocolArtifacts(ctx context.Context, db store.Backend, ids []string, chat *chatroomStance) ([]report.Artifact, map[string][]panelRun, error) {
 	runs := protocolRuns{}
 	panels := map[string][]panelRun{}
 	params := map[string]map[string]string{} // condition -> the protocol's recorded parameters

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
@@ -21,12 +20,12 @@ import (
 // again. It writes one line per message: {"id":"TABLE/SEQ","table",
 // "seq", then the result's fields, or "missing" with the reason}.
 func (a *App) annotateStore(ctx context.Context, cfg Config, path string, tables []string, in analysis.Instrument, w io.Writer) error {
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil && path != etcdName {
 		return fmt.Errorf("database %s: %w", path, err)
 	}
-	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	db, err := a.openStore(ctx, cfg, path, false)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
 	if len(tables) == 0 {
@@ -60,7 +59,7 @@ func (a *App) annotateStore(ctx context.Context, cfg Config, path string, tables
 }
 
 // annotateTable writes a table's annotations and returns how many are missing.
-func annotateTable(ctx context.Context, cache analysis.Cache, db *store.DB, id string, in analysis.Instrument, w io.Writer) (int, error) {
+func annotateTable(ctx context.Context, cache analysis.Cache, db store.Backend, id string, in analysis.Instrument, w io.Writer) (int, error) {
 	events, err := db.Load(ctx, id)
 	if err != nil {
 		return 0, fmt.Errorf("table %s: %w", id, err)

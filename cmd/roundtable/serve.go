@@ -53,12 +53,14 @@ accepted action is in the database before it is acknowledged.`,
 }
 
 func (a *App) serve(ctx context.Context, cfg Config) error {
-	db, err := store.Open(cfg.Store.Path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	db, err := a.openStore(ctx, cfg, "", false)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
-	serveBackups(ctx, db, a.logger())
+	if file, ok := db.(*store.DB); ok {
+		serveBackups(ctx, file, a.logger())
+	}
 	m, err := a.newMinds(cfg, llmFlags{}, mindOptions{seats: cfg.maxTableAgents(), live: true})
 	if err != nil {
 		return err
@@ -81,7 +83,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		go a.announce(actx, webp)
 	}
 	for _, p := range platforms {
-		log.Info("serving", "platform", p.Name(), "store", db.Path())
+		log.Info("serving", "platform", p.Name(), "store", storeName(db))
 	}
 	err = svc.Run(ctx)
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
@@ -149,7 +151,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 
 // platforms builds the configured adapters. Tokens come from the
 // environment variables the config names.
-func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform, *web.Platform, error) {
+func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend) ([]bot.Platform, *web.Platform, error) {
 	var out []bot.Platform
 	log := a.logger()
 	if d := cfg.Discord; d != nil {
@@ -199,7 +201,7 @@ func (a *App) secret(key, env string) (string, error) {
 // webSecret returns the key that signs the web channel's join, organiser
 // and host links, made on first use and kept in the database so links
 // survive restarts.
-func webSecret(ctx context.Context, db *store.DB) ([]byte, error) {
+func webSecret(ctx context.Context, db store.Backend) ([]byte, error) {
 	const ns, key = "config", "web-secret"
 	v, ok, err := db.GetBlob(ctx, ns, key)
 	if err != nil {

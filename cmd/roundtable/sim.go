@@ -188,9 +188,12 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		return fmt.Errorf("create output directory: %w", err)
 	}
 	dbPath := filepath.Join(f.out, "roundtable.db")
-	db, err := store.Open(dbPath, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	if cfg.Store.Backend == "etcd" {
+		dbPath = etcdName
+	}
+	db, err := a.openStore(cmd.Context(), cfg, dbPath, false)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
 	ctx, stop := context.WithCancelCause(cmd.Context())
@@ -200,7 +203,9 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	}
 	bctx, stopBackups := context.WithCancel(cmd.Context())
 	defer stopBackups()
-	serveBackups(bctx, db, a.logger())
+	if file, ok := db.(*store.DB); ok {
+		serveBackups(bctx, file, a.logger())
+	}
 	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
 		Started: time.Now().UTC(), Units: withUnits(metricUnits, exp.units), Rules: map[string]sim.Result{}}
 	if exp.protocol != nil {
@@ -236,7 +241,7 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	if a.minds != nil {
 		printUsage(out, a.minds)
 	}
-	printTiming(out, rep, dbPath)
+	printTiming(out, rep, storeName(db), filepath.Join(f.out, "summary.json"))
 	return nil
 }
 
@@ -248,7 +253,7 @@ func (a *App) progress(total int) *progressbar.ProgressBar {
 		progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 }
 
-func printTiming(w io.Writer, rep simReport, dbPath string) {
+func printTiming(w io.Writer, rep simReport, events, summary string) {
 	tables := 0
 	phases := map[string]time.Duration{}
 	for _, r := range rep.Rules {
@@ -266,7 +271,7 @@ func printTiming(w io.Writer, rep simReport, dbPath string) {
 	}
 	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: %s\n",
 		tables, secs, float64(tables)/max(secs, 1e-9), strings.Join(parts, ", "))
-	fmt.Fprintf(w, "events: %s   summary: %s\n", dbPath, filepath.Join(filepath.Dir(dbPath), "summary.json"))
+	fmt.Fprintf(w, "events: %s   summary: %s\n", events, summary)
 }
 
 func writeJSON(path string, v any) error {

@@ -16,26 +16,20 @@ import (
 	"github.com/roundtable-ai/roundtable/store"
 )
 
-// readStore opens the database named by --db (or by the config) for
-// reading, refusing to create one where one was expected, and closes it
-// after fn.
-func (a *App) readStore(path string, fn func(db *store.DB) error) error {
+// readStore opens the store named by --db (a file, or "etcd"; by default
+// the config's) for reading, refusing to create a file where one was
+// expected, and closes it after fn.
+func (a *App) readStore(ctx context.Context, path string, fn func(db store.Backend) error) error {
 	cfg, err := LoadConfig(a.configPath)
 	if err != nil {
 		return err
 	}
-	if path == "" {
-		path = cfg.Store.Path
-	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("database %s: %w", path, err)
-	}
-	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: true})
-	if errors.Is(err, store.ErrLocked) {
-		return fmt.Errorf("open store: %w; stop the server using it, or read a copy (roundtable backup COPY.db, then --db COPY.db)", err)
+	db, err := a.openStore(ctx, cfg, path, true)
+	if isLocked(err) {
+		return fmt.Errorf("%w; stop the server using it, or read a copy (roundtable backup COPY.db, then --db COPY.db)", err)
 	}
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
 	return fn(db)
@@ -48,7 +42,7 @@ func (a *App) tablesCmd() *cobra.Command {
 		Short: "List the tables in the database; a table whose log does not replay is marked damaged",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.readStore(dbPath, func(db *store.DB) error {
+			return a.readStore(cmd.Context(), dbPath, func(db store.Backend) error {
 				list, err := db.Tables(cmd.Context())
 				if err != nil {
 					return err
@@ -67,7 +61,7 @@ func (a *App) tablesCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config, roundtable.db)")
+	cmd.Flags().StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	return cmd
 }
 
@@ -89,7 +83,7 @@ events (who acted, not what), and private reasoning is left out.`,
 				return usagef("--format: %v", err)
 			}
 			var events []roundtable.Event
-			err = a.readStore(dbPath, func(db *store.DB) error {
+			err = a.readStore(cmd.Context(), dbPath, func(db store.Backend) error {
 				ids := []string{table}
 				if table == "" {
 					list, err := db.Tables(cmd.Context())
@@ -132,7 +126,7 @@ events (who acted, not what), and private reasoning is left out.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
+	fl.StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
@@ -148,10 +142,13 @@ func (a *App) backupCmd() *cobra.Command {
 		Short: "Copy the database to FILE, consistently, even while it is in use",
 		Long: `Copies the database to FILE in one read transaction. When a running
 roundtable (serve or sim) holds the database, the copy is streamed from that
-process over a private socket beside the database, so tables keep running.`,
+process over a private socket beside the database, so tables keep running.
+With the etcd backend (or --db etcd), FILE is a bbolt database holding what
+etcd holds under the prefix, as roundtable migrate --from etcd writes it
+(stop the servers first for a copy of one moment).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dbPath != "" {
+			if dbPath != "" && dbPath != etcdName {
 				if _, err := os.Stat(dbPath); err != nil {
 					return fmt.Errorf("database %s: %w", dbPath, err)
 				}
@@ -168,13 +165,10 @@ process over a private socket beside the database, so tables keep running.`,
 			if err != nil {
 				return fmt.Errorf("backup: %w", err)
 			}
-			db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
-			switch {
-			case isLocked(err):
-				err = backupViaSocket(cmd.Context(), src, dst)
-			case err == nil:
-				err = db.BackupFile(cmd.Context(), dst)
-				db.Close()
+			if src == etcdName || (dbPath == "" && cfg.Store.Backend == "etcd") {
+				err = a.backupEtcd(cmd.Context(), cfg, dst)
+			} else {
+				err = backupFile(cmd.Context(), src, dst)
 			}
 			if err != nil {
 				return err
@@ -187,8 +181,32 @@ process over a private socket beside the database, so tables keep running.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
+	cmd.Flags().StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	return cmd
+}
+
+// backupFile copies the database file src to dst: itself, or through
+// the process that holds it.
+func backupFile(ctx context.Context, src, dst string) error {
+	db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	switch {
+	case isLocked(err):
+		return backupViaSocket(ctx, src, dst)
+	case err != nil:
+		return err
+	}
+	defer db.Close()
+	return db.BackupFile(ctx, dst)
+}
+
+// backupEtcd copies the etcd store of [store] into a new file dst.
+func (a *App) backupEtcd(ctx context.Context, cfg Config, dst string) error {
+	db, err := a.openEtcd(ctx, cfg, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return copyIntoFile(ctx, db, dst)
 }
 
 func clip(s string, n int) string {
@@ -200,7 +218,7 @@ func clip(s string, n int) string {
 }
 
 // damage returns why table id's log does not replay, or "" when it does.
-func damage(ctx context.Context, db *store.DB, id string) string {
+func damage(ctx context.Context, db store.Backend, id string) string {
 	evs, err := db.Load(ctx, id)
 	if err == nil {
 		_, err = roundtable.Replay(evs)
