@@ -48,20 +48,29 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 	if err != nil {
 		return err
 	}
+	// base is the head the next try builds on: cached (it may be behind
+	// the cluster), fresh from the cluster, or none yet.
 	base, cached := db.heads.get(table)
+	fresh := false
 	for range appendAttempts {
-		if !cached {
+		if !cached && !fresh {
 			if base, err = db.readHead(ctx, table); err != nil {
 				return fmt.Errorf("append to table %s: %w", table, err)
 			}
+			fresh = true
 		}
 		if events[0].Seq != base.seq()+1 {
-			if cached { // the cache may be behind: ask the cluster
+			if !fresh { // the cache may be behind: ask the cluster
 				cached = false
 				continue
 			}
-			if landed, err := db.landed(ctx, table, events, enc, base); err != nil || landed {
+			landed, err := db.landed(ctx, table, events, enc, base)
+			if err != nil {
 				return err
+			}
+			if landed {
+				db.heads.remember(table, base)
+				return nil
 			}
 			return conflict(table, events[0].Seq, base.seq())
 		}
@@ -77,9 +86,9 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 			db.heads.remember(table, w.next)
 			return nil
 		case errors.As(err, &stale):
-			base, cached = stale.head, true
+			base, fresh = stale.head, true
 		case errors.Is(err, errTakenOver):
-			cached = false
+			cached, fresh = false, false
 		default:
 			return err
 		}

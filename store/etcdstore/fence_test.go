@@ -44,6 +44,7 @@ func started(t *testing.T, s roundtable.Store, table string) {
 // own cache of heads) write one table: the one whose head is stale gets
 // Conflict for a seq the other took, and writes once it follows the log.
 func TestSecondWriterIsFenced(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	a := openTest(t, etcdstore.Options{})
 	b := openTest(t, etcdstore.Options{Prefix: a.Prefix()})
@@ -76,6 +77,7 @@ func TestSecondWriterIsFenced(t *testing.T) {
 // transaction on one table, from separate stores: each seq range ends up
 // wholly one writer's, never parts of two.
 func TestLongAppendsDoNotMix(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	first := openTest(t, etcdstore.Options{})
 	started(t, first, "t1")
@@ -128,6 +130,7 @@ func tagOf(e roundtable.Event) string {
 // TestReadersSeeWholeAppends reads a table while long appends (several
 // transactions each) go on: every read sees whole appends only.
 func TestReadersSeeWholeAppends(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	w := openTest(t, etcdstore.Options{MaxTxnOps: 16})
 	r := openTest(t, etcdstore.Options{Prefix: w.Prefix()})
@@ -170,6 +173,7 @@ func TestReadersSeeWholeAppends(t *testing.T) {
 // as an ownership layer would: once another process owns the table, the
 // store writes nothing more, in one transaction or in several.
 func TestGuardFencesWrites(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	prefix := cluster.Prefix(t)
 	owner := prefix + "owner/t1"
@@ -196,6 +200,7 @@ func TestGuardFencesWrites(t *testing.T) {
 // TestTooLargeEventIsRefused appends an event larger than one etcd
 // request: a precise error, nothing stored, the table goes on.
 func TestTooLargeEventIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	s := openTest(t, etcdstore.Options{})
 	started(t, s, "t1")
@@ -213,5 +218,6 @@ func TestTooLargeEventIsRefused(t *testing.T) {
 // most appends, snapshots and batches of blobs take several transactions,
 // and long snapshot states are split into parts.
 func TestSuiteInSmallTransactions(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, backend(etcdstore.Options{MaxTxnOps: 8, MaxRequestBytes: 64 << 10}))
 }

@@ -53,4 +53,7 @@ func backend(opt etcdstore.Options) storetest.Backend {
 	}
 }
 
-func TestSuite(t *testing.T) { storetest.Run(t, backend(etcdstore.Options{})) }
+func TestSuite(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, backend(etcdstore.Options{}))
+}

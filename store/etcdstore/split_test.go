@@ -17,6 +17,7 @@ import (
 // snapshot replaces the older's parts, and the table opens from it as
 // replayed.
 func TestLongSnapshotStateIsSplit(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	s := openTest(t, etcdstore.Options{MaxRequestBytes: 64 << 10})
 	topic := strings.Repeat("what should the town do with the empty lot? ", 800) // 36 KB
