@@ -8,10 +8,34 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// The encodings of a snapshot and of an annotation, shared with the etcd
-// backend (package etcdstore), which keeps the same values under other
-// keys: a value reads the same whichever backend wrote it, and the
+// The encodings of events, snapshots and annotations, shared with the
+// etcd backend (package etcdstore), which keeps the same values under
+// other keys: a value reads the same whichever backend wrote it, and the
 // backends' tests share their damaged-value cases.
+
+// EncodeEvents checks that events belong to table and are consecutive
+// (an *roundtable.Error with code Invalid or Conflict when not), and
+// encodes them as stored.
+func EncodeEvents(table string, events []roundtable.Event) ([][]byte, error) {
+	return encodeEvents(table, events)
+}
+
+// DecodeEvents decodes table's events as stored.
+func DecodeEvents(table string, raw [][]byte) ([]roundtable.Event, error) {
+	return decodeEvents(table, raw)
+}
+
+// CheckSnapshot refuses a snapshot that is not table's state after the
+// last of events, as AppendSnapshot must.
+func CheckSnapshot(table string, events []roundtable.Event, snap *roundtable.State) error {
+	if snap == nil {
+		return roundtable.Errorf(roundtable.Invalid, "table %s: no snapshot to append", table)
+	}
+	if n := len(events); n == 0 || snap.Seq != events[n-1].Seq || snap.ID != table {
+		return roundtable.Errorf(roundtable.Invalid, "table %s: the snapshot (table %q, seq %d) is not the state after the appended events", table, snap.ID, snap.Seq)
+	}
+	return nil
+}
 
 // SnapshotHead is a stored snapshot's head: the table's state without its
 // ended rounds, which are stored one by one apart from it.

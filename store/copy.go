@@ -185,45 +185,65 @@ func samePrefix(ctx context.Context, dst Backend, id string, had uint64, events 
 	return nil
 }
 
-// copyBeside copies what is beside the logs: annotations, bindings, blobs.
-func copyBeside(ctx context.Context, dst, src Backend, rep *CopyReport) error {
-	anns, err := src.AnnotatedTables(ctx)
+// besideVisitor is what eachBeside calls with what a store holds beside
+// the logs.
+type besideVisitor struct {
+	annotated func(table string) error // a table that has annotations
+	binding   func(key, table string) error
+	namespace func(ns string) error // a namespace that holds blobs
+}
+
+// eachBeside calls v with everything s holds beside the logs.
+func eachBeside(ctx context.Context, s Backend, v besideVisitor) error {
+	anns, err := s.AnnotatedTables(ctx)
 	if err != nil {
 		return err
 	}
 	for _, id := range anns {
-		as, err := src.Annotations(ctx, id)
-		if err != nil {
+		if err := v.annotated(id); err != nil {
 			return err
 		}
-		if err := dst.PutAnnotations(ctx, as); err != nil {
-			return err
-		}
-		rep.Annotations += len(as)
 	}
-	err = src.Bindings(ctx, func(key, table string) error {
-		rep.Bindings++
-		return dst.Bind(ctx, key, table)
-	})
-	if err != nil {
+	if err := s.Bindings(ctx, v.binding); err != nil {
 		return err
 	}
-	nss, err := src.BlobNamespaces(ctx)
+	nss, err := s.BlobNamespaces(ctx)
 	if err != nil {
 		return err
 	}
 	for _, ns := range nss {
-		kv, err := src.Blobs(ctx, ns, "")
-		if err != nil {
+		if err := v.namespace(ns); err != nil {
 			return err
 		}
-		if err := dst.PutBlobs(ctx, ns, kv); err != nil {
-			return err
-		}
-		rep.Namespaces++
-		rep.Blobs += len(kv)
 	}
 	return nil
+}
+
+// copyBeside copies what is beside the logs: annotations, bindings, blobs.
+func copyBeside(ctx context.Context, dst, src Backend, rep *CopyReport) error {
+	return eachBeside(ctx, src, besideVisitor{
+		annotated: func(id string) error {
+			as, err := src.Annotations(ctx, id)
+			if err != nil {
+				return err
+			}
+			rep.Annotations += len(as)
+			return dst.PutAnnotations(ctx, as)
+		},
+		binding: func(key, table string) error {
+			rep.Bindings++
+			return dst.Bind(ctx, key, table)
+		},
+		namespace: func(ns string) error {
+			kv, err := src.Blobs(ctx, ns, "")
+			if err != nil {
+				return err
+			}
+			rep.Namespaces++
+			rep.Blobs += len(kv)
+			return dst.PutBlobs(ctx, ns, kv)
+		},
+	})
 }
 
 // verifyCopy checks that dst holds what rep counted of src.
@@ -263,42 +283,28 @@ func verifyCopy(ctx context.Context, dst, src Backend, sums []roundtable.Summary
 // countBeside counts, in dst, the annotations, bindings and blobs of what
 // src has.
 func countBeside(ctx context.Context, dst, src Backend, c *CopyReport) error {
-	anns, err := src.AnnotatedTables(ctx)
-	if err != nil {
-		return err
-	}
-	for _, id := range anns {
-		as, err := dst.Annotations(ctx, id)
-		if err != nil {
-			return err
-		}
-		c.Annotations += len(as)
-	}
 	bound := map[string]string{}
 	if err := dst.Bindings(ctx, func(k, t string) error { bound[k] = t; return nil }); err != nil {
 		return err
 	}
-	err = src.Bindings(ctx, func(k, t string) error {
-		if bound[k] == t {
-			c.Bindings++
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	nss, err := src.BlobNamespaces(ctx)
-	if err != nil {
-		return err
-	}
-	for _, ns := range nss {
-		kv, err := dst.Blobs(ctx, ns, "")
-		if err != nil {
+	return eachBeside(ctx, src, besideVisitor{
+		annotated: func(id string) error {
+			as, err := dst.Annotations(ctx, id)
+			c.Annotations += len(as)
 			return err
-		}
-		c.Blobs += len(kv)
-	}
-	return nil
+		},
+		binding: func(k, t string) error {
+			if bound[k] == t {
+				c.Bindings++
+			}
+			return nil
+		},
+		namespace: func(ns string) error {
+			kv, err := dst.Blobs(ctx, ns, "")
+			c.Blobs += len(kv)
+			return err
+		},
+	})
 }
 
 // sameJSON reports whether a and b encode alike.

@@ -28,11 +28,8 @@ func (db *DB) Append(ctx context.Context, table string, events []roundtable.Even
 // same transaction snap replaces the table's snapshot, with the ended
 // rounds it does not store yet.
 func (db *DB) AppendSnapshot(ctx context.Context, table string, events []roundtable.Event, snap *roundtable.State) error {
-	if snap == nil {
-		return roundtable.Errorf(roundtable.Invalid, "table %s: no snapshot to append", table)
-	}
-	if n := len(events); n == 0 || snap.Seq != events[n-1].Seq || snap.ID != table {
-		return roundtable.Errorf(roundtable.Invalid, "table %s: the snapshot (table %q, seq %d) is not the state after the appended events", table, snap.ID, snap.Seq)
+	if err := store.CheckSnapshot(table, events, snap); err != nil {
+		return err
 	}
 	return db.append(ctx, table, events, snap)
 }
@@ -44,7 +41,7 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 	if len(events) == 0 {
 		return nil
 	}
-	enc, err := encodeEvents(table, events)
+	enc, err := store.EncodeEvents(table, events)
 	if err != nil {
 		return err
 	}
@@ -117,26 +114,6 @@ func (db *DB) landed(ctx context.Context, table string, events []roundtable.Even
 		}
 	}
 	return true, nil
-}
-
-// encodeEvents checks that the events belong to table and are consecutive,
-// and encodes them.
-func encodeEvents(table string, events []roundtable.Event) ([][]byte, error) {
-	enc := make([][]byte, len(events))
-	for i, e := range events {
-		if e.Table != table {
-			return nil, roundtable.Errorf(roundtable.Invalid, "event %d belongs to table %q, not %q", e.Seq, e.Table, table)
-		}
-		if want := events[0].Seq + uint64(i); e.Seq != want {
-			return nil, conflict(table, e.Seq, want-1)
-		}
-		b, err := json.Marshal(e)
-		if err != nil {
-			return nil, fmt.Errorf("append to table %s: %w", table, err)
-		}
-		enc[i] = b
-	}
-	return enc, nil
 }
 
 // write is an append planned as puts: data (events, ended rounds, parts of

@@ -47,11 +47,19 @@ func first(kvs []*mvccpb.KeyValue) *mvccpb.KeyValue {
 
 // readHead reads table's head from the cluster.
 func (db *DB) readHead(ctx context.Context, table string) (head, error) {
+	h, _, err := db.headNow(ctx, table)
+	return h, err
+}
+
+// headNow reads table's head from the cluster, and returns the revision
+// it read at, for reading the rest of the table as of the same moment.
+func (db *DB) headNow(ctx context.Context, table string) (head, int64, error) {
 	resp, err := db.cli.Get(ctx, db.keys.head(table))
 	if err != nil {
-		return head{}, fmt.Errorf("read head of table %s: %w", table, err)
+		return head{}, 0, fmt.Errorf("read head of table %s: %w", table, err)
 	}
-	return decodeHead(table, first(resp.Kvs))
+	h, err := decodeHead(table, first(resp.Kvs))
+	return h, resp.Header.Revision, err
 }
 
 // Head is where a table's log stands: its last Seq and the etcd revision

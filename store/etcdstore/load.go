@@ -3,7 +3,6 @@ package etcdstore
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/store"
 )
 
 // pageSize is how many keys a read takes per request: a long log is read
@@ -73,18 +73,14 @@ func (db *DB) LoadFrom(ctx context.Context, table string, fromSeq uint64) ([]rou
 	}
 	var raw [][]byte
 	err := consistent(func() error {
-		resp, err := db.cli.Get(ctx, db.keys.head(table))
-		if err != nil {
-			return err
-		}
-		h, err := decodeHead(table, first(resp.Kvs))
+		h, rev, err := db.headNow(ctx, table)
 		if err != nil {
 			return err
 		}
 		if h.rev == 0 {
 			return roundtable.Errorf(roundtable.NotFound, "table %s not found", table)
 		}
-		raw, err = db.events(ctx, table, max(fromSeq, 1), h.seq(), resp.Header.Revision)
+		raw, err = db.events(ctx, table, max(fromSeq, 1), h.seq(), rev)
 		return err
 	})
 	if err != nil {
@@ -93,7 +89,7 @@ func (db *DB) LoadFrom(ctx context.Context, table string, fromSeq uint64) ([]rou
 		}
 		return nil, fmt.Errorf("load table %s: %w", table, err)
 	}
-	return decodeEvents(table, raw)
+	return store.DecodeEvents(table, raw)
 }
 
 // events reads table's encoded events from..to (both included) at rev.
@@ -113,16 +109,6 @@ func (db *DB) events(ctx context.Context, table string, from, to uint64, rev int
 		err = fmt.Errorf("event %d is missing from the log", from+uint64(len(raw)))
 	}
 	return raw, err
-}
-
-func decodeEvents(table string, raw [][]byte) ([]roundtable.Event, error) {
-	out := make([]roundtable.Event, len(raw))
-	for i, b := range raw {
-		if err := json.Unmarshal(b, &out[i]); err != nil {
-			return nil, fmt.Errorf("load table %s: %w", table, err)
-		}
-	}
-	return out, nil
 }
 
 // Tables implements roundtable.Store: every table's summary, oldest first

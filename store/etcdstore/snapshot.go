@@ -54,7 +54,7 @@ func (db *DB) loadSnapshot(ctx context.Context, table string, keep int) (*roundt
 		}
 		return nil, nil, fmt.Errorf("load table %s: %w", table, err)
 	}
-	events, err := decodeEvents(table, l.events)
+	events, err := store.DecodeEvents(table, l.events)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -167,11 +167,7 @@ func (db *DB) LoadRounds(ctx context.Context, table string, from, to int) ([]rou
 	}
 	var raw [][]byte
 	err := consistent(func() error {
-		resp, err := db.cli.Get(ctx, db.keys.head(table))
-		if err != nil {
-			return err
-		}
-		h, err := decodeHead(table, first(resp.Kvs))
+		h, rev, err := db.headNow(ctx, table)
 		switch {
 		case err != nil:
 			return err
@@ -180,7 +176,7 @@ func (db *DB) LoadRounds(ctx context.Context, table string, from, to int) ([]rou
 		case from > h.Rounds:
 			return errMissingRound(from, from, to)
 		}
-		raw, err = db.rounds(ctx, table, from, min(to, h.Rounds), resp.Header.Revision)
+		raw, err = db.rounds(ctx, table, from, min(to, h.Rounds), rev)
 		if err == nil && to > h.Rounds {
 			err = errMissingRound(h.Rounds+1, from, to)
 		}
