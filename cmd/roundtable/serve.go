@@ -61,6 +61,11 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	if file, ok := db.(*store.DB); ok {
 		serveBackups(ctx, file, a.logger())
 	}
+	ctx, release, err := a.holdStore(ctx, cfg, db)
+	if err != nil {
+		return err
+	}
+	defer release()
 	m, err := a.newMinds(cfg, llmFlags{}, mindOptions{seats: cfg.maxTableAgents(), live: true})
 	if err != nil {
 		return err
@@ -86,6 +91,9 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		log.Info("serving", "platform", p.Name(), "store", storeName(db))
 	}
 	err = svc.Run(ctx)
+	if cause := context.Cause(ctx); errors.Is(cause, errLostStore) {
+		return cause
+	}
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return nil
 	}

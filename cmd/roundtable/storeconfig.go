@@ -15,6 +15,9 @@ type EtcdConfig struct {
 	Endpoints   []string `toml:"endpoints"`
 	Prefix      string   `toml:"prefix"`
 	DialTimeout Duration `toml:"dial_timeout"`
+	// LeaseTTL is how long serve's lock on the store outlives the
+	// process: another serve may start that long after a crash.
+	LeaseTTL Duration `toml:"lease_ttl"`
 	// UsernameEnv and PasswordEnv name the environment variables that
 	// hold the credentials of etcd's authentication.
 	UsernameEnv string `toml:"username_env"`
@@ -31,7 +34,7 @@ type EtcdConfig struct {
 }
 
 func etcdDefaults() EtcdConfig {
-	return EtcdConfig{Prefix: etcdstore.DefaultPrefix, DialTimeout: Duration(etcdstore.DefaultDialTimeout),
+	return EtcdConfig{Prefix: etcdstore.DefaultPrefix, DialTimeout: Duration(etcdstore.DefaultDialTimeout), LeaseTTL: Duration(5 * time.Second),
 		MaxRequestBytes: etcdstore.DefaultMaxRequestBytes, MaxTxnOps: etcdstore.DefaultMaxTxnOps}
 }
 
@@ -89,6 +92,8 @@ func (e EtcdConfig) validate() error {
 		return fmt.Errorf("store.prefix: %q must start and end with \"/\"", e.Prefix)
 	case e.DialTimeout <= 0:
 		return fmt.Errorf("store.dial_timeout: %s is not positive", time.Duration(e.DialTimeout))
+	case e.LeaseTTL < Duration(time.Second):
+		return fmt.Errorf("store.lease_ttl: %s is less than a second", time.Duration(e.LeaseTTL))
 	case e.MaxRequestBytes < minRequestBytes:
 		return fmt.Errorf("store.max_request_bytes: %d is less than %d", e.MaxRequestBytes, minRequestBytes)
 	case e.MaxTxnOps < minTxnOps:

@@ -19,6 +19,7 @@
 //	round/<table>/<n>           ended round n of the snapshot
 //	pending/<table>             the writer of an append too large for one
 //	                            etcd transaction (see below)
+//	lock/<name>/<lease>         a process's Lock (etcd's concurrency.Mutex)
 //	bind/<key>                  binding: "discord:<channelID>" → table ID
 //	blob/<ns>/<key>             adapter bookkeeping (outbox records, rooms)
 //	ann/<table>/<key>           annotation, keyed as store.AnnotationKey
@@ -29,8 +30,9 @@
 // one's transaction fails, and Append returns an error with code
 // roundtable.Conflict unless its events still follow the log (a stale
 // cache), when it tries again. Options.Guard adds comparisons of its own
-// (an ownership layer's lease key); a write they refuse returns an error
-// that matches ErrFenced.
+// (an ownership layer's lease key), and so does a held Lock (that it is
+// still this process's); a write they refuse returns an error that
+// matches ErrFenced.
 //
 // Size: etcd takes at most MaxTxnOps operations and MaxRequestBytes bytes
 // per transaction (128 and 1.5 MiB by default). An append that does not
@@ -54,6 +56,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -110,6 +113,7 @@ type DB struct {
 	keys   keys
 	opt    Options
 	heads  headCache
+	lock   atomic.Pointer[Lock] // held by this process, if any
 	closed sync.Once
 }
 

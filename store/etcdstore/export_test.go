@@ -49,3 +49,6 @@ func (db *DB) DropSnapshots() error {
 	}
 	return nil
 }
+
+// Lease is the lease the lock is held by.
+func (l *Lock) Lease() clientv3.LeaseID { return l.session.Lease() }

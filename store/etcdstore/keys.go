@@ -39,6 +39,8 @@ func (k keys) round(table string, n int) string { return k.rounds(table) + hex16
 
 func (k keys) pending(table string) string { return k.prefix + "pending/" + esc(table) }
 
+func (k keys) lock(name string) string { return k.prefix + "lock/" + esc(name) }
+
 func (k keys) bindings() string          { return k.prefix + "bind/" }
 func (k keys) binding(key string) string { return k.bindings() + key }
 

@@ -166,12 +166,17 @@ func (db *DB) snapshotDeletes(w *write) []clientv3.Op {
 	}
 }
 
-// guard is Options.Guard's comparisons for table.
+// guard is the comparisons every write to table passes besides its head's:
+// Options.Guard's, and that this process still holds its Lock.
 func (db *DB) guard(table string) []clientv3.Cmp {
-	if db.opt.Guard == nil {
-		return nil
+	var cmps []clientv3.Cmp
+	if db.opt.Guard != nil {
+		cmps = db.opt.Guard(table)
 	}
-	return db.opt.Guard(table)
+	if l := db.lock.Load(); l != nil {
+		cmps = append(cmps, l.owner())
+	}
+	return cmps
 }
 
 // dropPending deletes the pending key of a failed long append if it is
