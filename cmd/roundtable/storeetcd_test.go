@@ -18,7 +18,7 @@ func TestSimAndAnalyzeOnEtcd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sim on etcd: exit %d %s", code, errOut)
 	}
-	if !regexp.MustCompile(`events: etcd http://127\.0\.0\.1:\d+/test/`).MatchString(out) {
+	if !regexp.MustCompile(`events: etcd http://127\.0\.0\.1:\d+ prefix /test/`).MatchString(out) {
 		t.Errorf("sim does not say its events are in etcd:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "roundtable.db")); err == nil {

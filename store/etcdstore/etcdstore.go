@@ -199,7 +199,7 @@ func (db *DB) init(ctx context.Context) error {
 
 // String names the store: its endpoints and prefix.
 func (db *DB) String() string {
-	return fmt.Sprintf("etcd %s%s", strings.Join(db.opt.Endpoints, ","), db.opt.Prefix)
+	return fmt.Sprintf("etcd %s prefix %s", strings.Join(db.opt.Endpoints, ","), db.opt.Prefix)
 }
 
 // Prefix is the prefix of the store's keys.
