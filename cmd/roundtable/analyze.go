@@ -74,7 +74,7 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db)")
+	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db), or etcd for the cluster of [store]")
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
 	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")

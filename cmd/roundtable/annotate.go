@@ -94,7 +94,7 @@ reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
 	fl.StringVar(&f.demos, "demos", "", "JSON Lines file of labelled examples {\"text\":…,\"labels\":[…]}; the nearest are shown to the model")
 	fl.IntVar(&f.demoK, "demos-k", 3, "how many of the nearest labelled examples to show")
 	fl.StringVar(&f.embeddingModel, "embedding-model", "text-embedding-3-small", "embedding --method llm: the model of /v1/embeddings")
-	fl.StringVar(&f.db, "db", "", "annotate the messages of the tables in this database instead of stdin, storing the annotations")
+	fl.StringVar(&f.db, "db", "", "annotate the messages of the tables in this database (or etcd: the cluster of [store]) instead of stdin, storing the annotations")
 	fl.StringSliceVar(&f.tables, "table", nil, "with --db: the table(s) to annotate (default all)")
 	f.llm.register(fl)
 	return cmd
