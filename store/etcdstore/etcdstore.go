@@ -29,7 +29,9 @@
 // writers of a table can never interleave or lose an event: the second
 // one's transaction fails, and Append returns an error with code
 // roundtable.Conflict unless its events still follow the log (a stale
-// cache), when it tries again. Options.Guard adds comparisons of its own
+// cache), when it tries again, or the log already holds exactly these
+// events (an append retried after a reply lost on the network lands
+// once, not twice). Options.Guard adds comparisons of its own
 // (an ownership layer's lease key), and so does a held Lock (that it is
 // still this process's); a write they refuse returns an error that
 // matches ErrFenced.
@@ -45,8 +47,10 @@
 // names the writer of such an append; each of its transactions checks it,
 // so two of them cannot mix their parts (a new one takes the key over,
 // which stops the old one). A single event larger than a transaction is
-// refused. Blobs and annotations batches beyond one transaction are
-// written in order, in several.
+// refused (code roundtable.Invalid); a snapshot with an ended round that
+// large is left out (the table reads its rounds from its log). Batches of
+// blobs and annotations beyond one transaction are written in order, in
+// several.
 package etcdstore
 
 import (
