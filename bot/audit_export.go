@@ -11,18 +11,14 @@ import (
 )
 
 // exportAudit sends, after a table's log, its audit (the annotations, as
-// <table>.audit.jsonl) when it has one, pseudonymised like the log. The
-// self-report annotations of tables audited before self-reports were
-// survey answers go to the organiser's export only (v.Organiser), like
-// the survey answers of the log.
+// <table>.audit.jsonl) when it has one, pseudonymised like the log, as
+// viewer v may see it (audit.Visible).
 func (s *Service) exportAudit(ctx context.Context, ev *Event, up Uploader, table string, events []roundtable.Event, v roundtable.Viewer) error {
 	if s.audit.cfg.Store == nil {
 		return nil
 	}
 	anns, err := s.audit.cfg.Store.Annotations(ctx, table)
-	if !v.Organiser {
-		anns = audit.OwnSelfReports(anns, v.Participant)
-	}
+	anns = audit.Visible(anns, v)
 	if err != nil || len(anns) == 0 {
 		return err
 	}

@@ -117,6 +117,14 @@ func (p *livePlatform) Post(ctx context.Context, channel string, m bot.Message) 
 	return id, err
 }
 
+// ReadTables forwards to the platform under test when it reads tables
+// through the service (the web channel), as it would get them unwrapped.
+func (p *livePlatform) ReadTables(t *bot.Tables) {
+	if r, ok := p.peopleSide.(bot.TableReader); ok {
+		r.ReadTables(t)
+	}
+}
+
 // Sync forwards to the platform under test when it saves posts after
 // showing them (bot.Syncer), so delivery records wait for it as they
 // would in the server.

@@ -26,7 +26,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	starter := participantID(ev.Platform, ev.User.ID)
+	starter := ParticipantID(ev.Platform, ev.User.ID)
 	if !strings.EqualFold(ev.Options["join"], "no") {
 		cfg.Participants = append(cfg.Participants, human(ev))
 	}
@@ -92,7 +92,7 @@ func human(ev *Event) roundtable.Participant {
 	if name == "" {
 		name = ev.User.ID
 	}
-	return roundtable.Participant{ID: participantID(ev.Platform, ev.User.ID), Name: clipBytes(name, roundtable.MaxNameLen),
+	return roundtable.Participant{ID: ParticipantID(ev.Platform, ev.User.ID), Name: clipBytes(name, roundtable.MaxNameLen),
 		Kind: roundtable.Human, Platform: ev.User.ID}
 }
 
@@ -126,7 +126,9 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 	}
 	cfg.Participants = append([]roundtable.Participant(nil), cfg.Participants...)
 	if t := strings.TrimSpace(opt["topic"]); t != "" {
-		cfg.Task = roundtable.TaskSpec{Kind: "text", Topic: clip(t, 1000)}
+		topic := clip(t, 1000)
+		cfg.Protocol = cfg.Protocol.Retopic(cfg.Task.Topic, topic) // a preset's survey of its topic asks about this one
+		cfg.Task = roundtable.TaskSpec{Kind: "text", Topic: topic}
 	}
 	if cfg.Task.Kind == "" || (cfg.Task.Kind == "text" && cfg.Task.Topic == "") {
 		return cfg, nil, roundtable.Errorf(roundtable.Invalid, "say what the table decides: topic:<question>, or preset:<name>")
@@ -208,12 +210,12 @@ func (s *Service) agentList(v string) []string {
 }
 
 func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if err := s.manages(ctx, ev, lt, "stop it"); err != nil {
+	if err := s.manages(ctx, ev, lt); err != nil {
 		return nil, err
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if err := lt.table.Stop(ctx, participantID(ev.Platform, ev.User.ID), roundtable.EndStopped); err != nil {
+	if err := lt.table.Stop(ctx, ParticipantID(ev.Platform, ev.User.ID), roundtable.EndStopped); err != nil {
 		return nil, err
 	}
 	lt.finish(ctx, lt.table.Snapshot())
@@ -222,7 +224,7 @@ func (s *Service) stop(ctx context.Context, ev *Event, lt *live) (*Reply, error)
 
 // closePhase closes the open phase now, as its deadline would.
 func (s *Service) closePhase(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if err := s.manages(ctx, ev, lt, "close a phase early"); err != nil {
+	if err := s.manages(ctx, ev, lt); err != nil {
 		return nil, err
 	}
 	lt.mu.Lock()
@@ -251,7 +253,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	keep := strings.EqualFold(ev.Options["names"], "keep")
 	if keep {
 		if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
-			return nil, refuseUnless(err, "only whoever started this table can export it with names")
+			return nil, refuseUnless(err, "only whoever started this table can "+ManagerOnly(ev))
 		}
 	}
 	events, err := s.deps.Store.Load(ctx, lt.table.ID())
@@ -262,7 +264,7 @@ func (s *Service) export(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	// The requester sees the table as the visibility rule lets them see it
 	// now; private reasoning only in an export with names of an ended table,
 	// survey answers (self-reports) only in the organiser's.
-	viewer := roundtable.Viewer{Participant: participantID(ev.Platform, ev.User.ID), Researcher: keep, Organiser: keep}
+	viewer := roundtable.Viewer{Participant: ParticipantID(ev.Platform, ev.User.ID), Researcher: keep, Organiser: keep}
 	if !keep {
 		viewer.Organiser = s.organises(ctx, ev, lt)
 	}
@@ -287,30 +289,71 @@ func defaultTo(v, def string) string {
 	return v
 }
 
-// mayManage reports whether the event's user may stop the table or export
-// it with names: whoever started it, a manager of the table's own channel,
-// or someone a non-empty policy names. An empty policy lets anyone start
-// tables, not stop other people's.
+// mayManage reports whether the event's user may manage the table (see
+// manager).
 func (s *Service) mayManage(ctx context.Context, ev *Event, lt *live) (bool, error) {
-	if lt.mayManage(ev) {
+	var starter string
+	lt.table.Read(func(st *roundtable.State) { starter = st.Config.Labels[labelStarter] })
+	return s.manager(ctx, lt.platform, lt.channel, starter, ev.User)
+}
+
+// manager reports whether user u of platform p may manage a table in
+// channel started by participant starter (stop it, export it with names:
+// see ManagerOnly): whoever started it, a manager of the table's own
+// channel (asked of the platform when it can tell, never trusting the
+// rights an event carries from elsewhere), or someone a non-empty policy
+// names. An empty policy lets anyone start tables, not stop other
+// people's.
+func (s *Service) manager(ctx context.Context, p Platform, channel, starter string, u User) (bool, error) {
+	if starter == ParticipantID(p.Name(), u.ID) {
 		return true, nil
 	}
-	u, err := s.rightsIn(ctx, ev, lt)
-	if err != nil {
-		return false, err
+	if cr, ok := p.(ChannelRights); ok {
+		m, err := cr.MayManage(ctx, channel, u.ID)
+		if err != nil {
+			return false, fmt.Errorf("rights of %s in %s: %w", u.ID, channel, err)
+		}
+		u.Manager = m
 	}
-	p := s.cfg.policy(ev.Platform)
-	return u.Manager || (!p.Empty() && p.Allows(u)), nil
+	pol := s.cfg.policy(p.Name())
+	return u.Manager || (!pol.Empty() && pol.Allows(u)), nil
 }
 
 // manages refuses, unless the event's user may manage the table (see
-// mayManage), to let them do what: "only whoever started this table, or
-// someone who may manage tables, can <what>".
-func (s *Service) manages(ctx context.Context, ev *Event, lt *live, what string) error {
+// mayManage), to do what ev asks: "only whoever started this table, or
+// someone who may manage tables, can <ManagerOnly(ev)>".
+func (s *Service) manages(ctx context.Context, ev *Event, lt *live) error {
 	if ok, err := s.mayManage(ctx, ev, lt); err != nil || !ok {
-		return refuseUnless(err, "only whoever started this table, or someone who may manage tables, can "+what)
+		return refuseUnless(err, "only whoever started this table, or someone who may manage tables, can "+ManagerOnly(ev))
 	}
 	return nil
+}
+
+// ManagerOnly returns what ev asks that only someone who may manage its
+// table may do ("stop it", "close a phase early", "extend a phase",
+// "export it with names", "start it"), or "" when anyone at the table
+// may. The service checks it on every platform; a platform that answers
+// requests itself (the web channel) may refuse such an act before the
+// service sees it, asking Tables.MayManage.
+func ManagerOnly(ev *Event) string {
+	switch ev.Kind {
+	case KindCommand:
+		switch {
+		case ev.Command == "stop":
+			return "stop it"
+		case ev.Command == "close":
+			return "close a phase early"
+		case ev.Command == "extend":
+			return "extend a phase"
+		case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
+			return "export it with names"
+		}
+	case KindAction:
+		if r, err := parseRef(ev.Action); err == nil && r.Verb == verbStart {
+			return "start it"
+		}
+	}
+	return ""
 }
 
 // organises reports whether the event's user may manage the table (see

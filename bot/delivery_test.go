@@ -25,6 +25,7 @@ type deliveryEnv struct {
 	fake  *bottest.Fake
 	db    *store.DB
 	clock *bottest.Clock
+	svc   *bot.Service // the service running
 	stop  func()
 }
 
@@ -68,7 +69,8 @@ func (e *deliveryEnv) start() { e.startOn(e.db) }
 func (e *deliveryEnv) startOn(st bot.Store) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- scribeService(st, e.fake, e.clock, 2, time.Millisecond).Run(ctx) }()
+	e.svc = scribeService(st, e.fake, e.clock, 2, time.Millisecond)
+	go func() { done <- e.svc.Run(ctx) }()
 	e.waitFor("the service to connect", func() bool {
 		return e.fake.Command(context.Background(), bottest.Carol, "general", "help", nil) == nil
 	})

@@ -17,4 +17,11 @@
 // can post (Readier). A table whose log does not replay is
 // quarantined (quarantine.go); one whose starter only organises waits for a
 // person (organiser.go).
+//
+// A platform that shows tables itself (the web channel's pages and feed)
+// reads them through the service (Tables, reader.go): each table as one
+// viewer may see it, from the moderator's state in memory, or, for an
+// ended table, folded once from the store and kept on a bounded shelf
+// (shelf.go); and it asks the service who may manage a table
+// (ManagerOnly, Tables.MayManage) rather than deciding it.
 package bot

@@ -16,7 +16,7 @@ const defaultExtension = 2 * time.Minute
 // (roundtable.PhaseExtended) and the deadline re-armed; the outbox tells
 // the table (renderExtended).
 func (s *Service) extend(ctx context.Context, ev *Event, lt *live) (*Reply, error) {
-	if err := s.manages(ctx, ev, lt, "extend a phase"); err != nil {
+	if err := s.manages(ctx, ev, lt); err != nil {
 		return nil, err
 	}
 	by := defaultExtension
@@ -29,7 +29,7 @@ func (s *Service) extend(ctx context.Context, ev *Event, lt *live) (*Reply, erro
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	deadline, err := lt.table.Extend(ctx, participantID(ev.Platform, ev.User.ID), "extend:"+ev.ID, by)
+	deadline, err := lt.table.Extend(ctx, ParticipantID(ev.Platform, ev.User.ID), "extend:"+ev.ID, by)
 	if err != nil {
 		return nil, err
 	}

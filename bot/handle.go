@@ -121,7 +121,7 @@ func (s *Service) message(ctx context.Context, ev *Event) (*Reply, error) {
 	if lt.position().Phase == roundtable.PhasePrivate {
 		return nil, roundtable.Errorf(roundtable.Invalid, "private messages go through the Write private message button: this thread is public")
 	}
-	return nil, lt.act(ctx, roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyTypedMessage + ev.ID, Text: ev.Text})
+	return nil, lt.act(ctx, roundtable.Say{Actor: ParticipantID(ev.Platform, ev.User.ID), Key: keyTypedMessage + ev.ID, Text: ev.Text})
 }
 
 func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
@@ -152,7 +152,7 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: maxInput, Placeholder: lt.proposalHint()}}}}, nil
 	case verbSkip:
-		if err := lt.act(ctx, roundtable.Skip{Actor: participantID(ev.Platform, ev.User.ID), Key: "skip:" + ev.ID}); err != nil {
+		if err := lt.act(ctx, roundtable.Skip{Actor: ParticipantID(ev.Platform, ev.User.ID), Key: "skip:" + ev.ID}); err != nil {
 			return nil, err
 		}
 		return ephemeral("You skip this round's proposal; your latest proposal stays your candidate."), nil
@@ -188,7 +188,7 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	switch r.Verb {
 	case verbMessage:
-		say := roundtable.Say{Actor: participantID(ev.Platform, ev.User.ID), Key: keyFormMessage + ev.ID, Text: ev.Fields["text"]}
+		say := roundtable.Say{Actor: ParticipantID(ev.Platform, ev.User.ID), Key: keyFormMessage + ev.ID, Text: ev.Fields["text"]}
 		if err := lt.act(ctx, say); err != nil {
 			return nil, err
 		}
@@ -227,7 +227,7 @@ func first(v []string) string {
 }
 
 const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
-- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|research|no] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
+- /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|no, or research: the organiser's export keeps voter-N labels across rounds] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
 - /roundtable close (the open phase, now), extend [by:2m] (it, by more time), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`

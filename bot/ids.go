@@ -36,6 +36,32 @@ func (r ref) String() string {
 	return strings.Join([]string{idPrefix, r.Table, strconv.Itoa(r.Round), r.Verb}, idSeparator)
 }
 
+// ControlTable returns the table a control or form ID made by the
+// service belongs to, and false for an ID the service did not make.
+func ControlTable(id string) (string, bool) {
+	r, err := parseRef(id)
+	return r.Table, err == nil
+}
+
+// Joins reports whether ev asks for a seat at a table: the join command,
+// or a table's Join button.
+func Joins(ev *Event) bool {
+	switch ev.Kind {
+	case KindCommand:
+		return ev.Command == "join"
+	case KindAction:
+		r, err := parseRef(ev.Action)
+		return err == nil && r.Verb == verbJoin
+	}
+	return false
+}
+
+// IsBallot reports whether f is a table's ballot form.
+func (f Form) IsBallot() bool {
+	r, err := parseRef(f.ID)
+	return err == nil && r.Verb == verbBallot
+}
+
 // parseRef decodes a control or form ID made by ref.String.
 func parseRef(id string) (ref, error) {
 	parts := strings.Split(id, idSeparator)

@@ -42,7 +42,7 @@ func (lt *live) openWaiting(ctx context.Context) {
 
 // startNow opens round 1 at the organiser's request, people or not.
 func (lt *live) startNow(ctx context.Context, ev *Event) (*Reply, error) {
-	if err := lt.svc.manages(ctx, ev, lt, "start it"); err != nil {
+	if err := lt.svc.manages(ctx, ev, lt); err != nil {
 		return nil, err
 	}
 	lt.mu.Lock()

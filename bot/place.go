@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
@@ -65,20 +64,4 @@ func (s *Service) namedTable(ctx context.Context, ev *Event, id string) (*live, 
 		return nil, roundtable.Errorf(roundtable.Forbidden, "table %s is not in this channel; use /roundtable in its thread", id)
 	}
 	return lt, nil
-}
-
-// rightsIn returns the event's user with the rights they hold in the
-// table's own channel, asked of the platform when it can tell them.
-func (s *Service) rightsIn(ctx context.Context, ev *Event, lt *live) (User, error) {
-	u := ev.User
-	cr, ok := lt.platform.(ChannelRights)
-	if !ok {
-		return u, nil
-	}
-	m, err := cr.MayManage(ctx, lt.channel, u.ID)
-	if err != nil {
-		return u, fmt.Errorf("rights of %s in %s: %w", u.ID, lt.channel, err)
-	}
-	u.Manager = m
-	return u, nil
 }

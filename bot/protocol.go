@@ -142,7 +142,7 @@ func (lt *live) answer(ctx context.Context, ev *Event) (*Reply, error) {
 	form, ferr := surveyForm(s)
 	vals, err := surveyValues(s.Scale(), ev.Fields)
 	if err == nil {
-		err = lt.act(ctx, roundtable.Report{Actor: participantID(ev.Platform, ev.User.ID), Key: "survey:" + ev.ID, Values: vals})
+		err = lt.act(ctx, roundtable.Report{Actor: ParticipantID(ev.Platform, ev.User.ID), Key: "survey:" + ev.ID, Values: vals})
 	}
 	switch {
 	case err == nil:

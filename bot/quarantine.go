@@ -8,10 +8,11 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// A table whose stored log does not replay is quarantined: the error is
-// logged, its channel is told once, and every other table goes on. The
-// table stays out of service until its log is repaired and the server
-// restarted.
+// A table whose stored log does not replay, or whose data lies under a
+// damaged page of the database (a roundtable.DamageError of the store), is
+// quarantined: the error is logged, its channel is told once, and every
+// other table goes on. The table stays out of service until its log is
+// repaired and the server restarted.
 
 // quarantine records that table id is damaged, logs why, and tells its
 // channel (when it is known) once. It returns the error its users see.
@@ -21,7 +22,7 @@ func (s *Service) quarantine(ctx context.Context, id string, p Platform, channel
 	s.damaged[id] = cause
 	s.mu.Unlock()
 	if !known {
-		s.log.Error("table quarantined: its log does not replay", "table", id, "err", cause)
+		s.log.Error("table quarantined: its stored log cannot be read back", "table", id, "err", cause)
 		s.tellQuarantined(ctx, id, p, channel)
 	}
 	return quarantinedError(id)
@@ -42,6 +43,13 @@ func (s *Service) tellQuarantined(ctx context.Context, id string, p Platform, ch
 		"Nothing more can be done here until the server's operator repairs it; other tables are not affected.", id)
 	s.couriers[p.Name()].enqueue(intent{Table: id, Channel: channel, Key: "quarantine", Mark: "quarantine",
 		Msg: Message{Text: text, Key: id + "/quarantine"}}, sent)
+}
+
+// isDamaged reports whether table id is quarantined.
+func (s *Service) isDamaged(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.damaged[id] != nil
 }
 
 func quarantinedError(id string) error {
@@ -75,12 +83,30 @@ func isConfigError(err error) bool {
 	return errors.As(err, &c)
 }
 
-// quarantineLog quarantines table id, whose log does not replay, telling
-// its channel when the log's first event still says where it is.
+// quarantineDamaged quarantines the tables err reports damaged (a
+// roundtable.DamageError of the store's), and reports whether err is such
+// damage: the tables it does not name were read.
+func (s *Service) quarantineDamaged(ctx context.Context, err error) bool {
+	var d *roundtable.DamageError
+	if !errors.As(err, &d) {
+		return false
+	}
+	for id, cause := range d.Tables {
+		_ = s.quarantineLog(ctx, id, cause) // the error is for users; there are none here
+	}
+	if d.Err != nil {
+		s.log.Error("the database is damaged: tables under the damage may be missing", "file", d.File, "err", d.Err)
+	}
+	return true
+}
+
+// quarantineLog quarantines table id, whose log does not replay or cannot
+// be read, telling its channel when the log's first event still says
+// where it is (a damaged page leaves the events before it readable).
 func (s *Service) quarantineLog(ctx context.Context, id string, cause error) error {
 	var p Platform
 	channel := ""
-	if evs, err := s.deps.Store.Load(ctx, id); err == nil && len(evs) > 0 {
+	if evs, _ := s.deps.Store.Load(ctx, id); len(evs) > 0 {
 		// Read the labels as recorded: the first event may be the damaged one.
 		if c, ok := evs[0].Data.(roundtable.TableCreated); ok {
 			p, channel = s.platforms[c.Config.Labels[labelPlatform]], c.Config.Labels[labelChannel]

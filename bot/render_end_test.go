@@ -5,18 +5,20 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // The end post says why a table ended, in words, and a table that never
 // votes is not said to have decided nothing.
 func TestRenderEndSaysWhyInWords(t *testing.T) {
-	panel := roundtable.Panel(roundtable.PresetOptions{Items: []string{"Ann"}})
+	pr := panel.Preset(protocol.Settings{Items: []string{"Ann"}})
 	for _, c := range []struct {
 		s    roundtable.State
 		want string
 	}{
 		{roundtable.State{EndReason: roundtable.EndRounds}, "**The table has ended after the last round.** Nothing was decided."},
-		{roundtable.State{EndReason: roundtable.EndConvergence, Config: roundtable.Config{Protocol: panel}}, "**The table has ended because opinions stopped moving.**"},
+		{roundtable.State{EndReason: roundtable.EndConvergence, Config: roundtable.Config{Protocol: pr}}, "**The table has ended because opinions stopped moving.**"},
 		{roundtable.State{EndReason: roundtable.EndAgreement, Output: &roundtable.Candidate{Proposal: roundtable.Proposal{Text: "Soup"}}},
 			"**The table has ended because everyone agreed.** Decision: "},
 	} {

@@ -54,7 +54,7 @@ func (lt *live) leave(ctx context.Context, ev *Event) error {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	pos := lt.position()
-	if err := lt.table.Leave(ctx, participantID(ev.Platform, ev.User.ID), "leave:"+ev.ID); err != nil {
+	if err := lt.table.Leave(ctx, ParticipantID(ev.Platform, ev.User.ID), "leave:"+ev.ID); err != nil {
 		return err
 	}
 	lt.maybeAdvance(ctx, pos)
@@ -62,7 +62,7 @@ func (lt *live) leave(ctx context.Context, ev *Event) error {
 }
 
 func (lt *live) propose(ctx context.Context, ev *Event, text string) (*Reply, error) {
-	a := roundtable.Propose{Actor: participantID(ev.Platform, ev.User.ID), Key: "prop:" + ev.ID, Proposal: roundtable.Proposal{Text: text}}
+	a := roundtable.Propose{Actor: ParticipantID(ev.Platform, ev.User.ID), Key: "prop:" + ev.ID, Proposal: roundtable.Proposal{Text: text}}
 	if err := lt.act(ctx, a); err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (lt *live) propose(ctx context.Context, ev *Event, text string) (*Reply, er
 func (lt *live) cast(ctx context.Context, ev *Event, b vote.Ballot) (*Reply, error) {
 	var round int
 	lt.table.Read(func(s *roundtable.State) { round = s.Round })
-	a := roundtable.Cast{Actor: participantID(ev.Platform, ev.User.ID), Key: "vote:" + ev.ID, Ballot: b}
+	a := roundtable.Cast{Actor: ParticipantID(ev.Platform, ev.User.ID), Key: "vote:" + ev.ID, Ballot: b}
 	if err := lt.act(ctx, a); err != nil {
 		return nil, err
 	}
@@ -97,13 +97,6 @@ func (lt *live) current(round int) error {
 		return roundtable.Errorf(roundtable.Conflict, "that was for round %d; the table is in round %d now", round, now)
 	}
 	return nil
-}
-
-// mayManage reports whether the event's user started the table.
-func (lt *live) mayManage(ev *Event) bool {
-	var starter string
-	lt.table.Read(func(s *roundtable.State) { starter = s.Config.Labels[labelStarter] })
-	return starter == participantID(ev.Platform, ev.User.ID)
 }
 
 // proposalHint is the placeholder of the proposal form.

@@ -9,9 +9,9 @@ import (
 )
 
 // secretOption applies the start command's secret option: "yes" makes the
-// ballot secret, "research" also lets the pseudonymised export keep the
-// ballots under voter pseudonyms, "no" makes the ballot open (overriding
-// a preset).
+// ballot secret, "research" also lets the organiser's pseudonymised export
+// keep each person's ballots under one voter pseudonym across rounds, "no"
+// makes the ballot open (overriding a preset).
 func secretOption(cfg *roundtable.Config, opt map[string]string) error {
 	switch v := strings.ToLower(strings.TrimSpace(opt["secret"])); v {
 	case "":
@@ -35,10 +35,17 @@ func pseudonymKey() string {
 	return hex.EncodeToString(b)
 }
 
-// secretNote tells the table its ballots are secret, or says nothing.
+// secretNote tells the table its ballots are secret, and what the
+// organiser's research export keeps of them, or says nothing.
 func secretNote(s *roundtable.State) string {
-	if !s.Config.Secret.Ballots {
-		return ""
+	switch {
+	case s.Config.Secret.Research:
+		return "\nBallots are secret at the table: nobody sees who voted what; only the tallies are shown. " +
+			"This table was created with research labels (secret:research): the organiser's pseudonymised export keeps " +
+			"each person's ballots under one voter label, the same in every round, which the organiser, " +
+			"who sees who voted when, could link to a person."
+	case s.Config.Secret.Ballots:
+		return "\nBallots are secret: nobody, the organiser included, sees who voted what; only the tallies are shown."
 	}
-	return "\nBallots are secret: nobody, the organiser included, sees who voted what; only the tallies are shown."
+	return ""
 }

@@ -79,7 +79,7 @@ func levelOf(verb string) (float64, bool) {
 func (lt *live) report(ctx context.Context, ev *Event, round int, v float64) (*Reply, error) {
 	var label string
 	lt.table.Read(func(s *roundtable.State) { label = levelLabel(s.Scale(), v) })
-	who := participantID(ev.Platform, ev.User.ID)
+	who := ParticipantID(ev.Platform, ev.User.ID)
 	if err := lt.act(ctx, roundtable.Report{Actor: who, Key: "survey:" + ev.ID, Values: []float64{v}}); err != nil {
 		return nil, err
 	}

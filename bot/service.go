@@ -32,6 +32,7 @@ type Service struct {
 	couriers  map[string]*courier // by platform name
 	records   *recorder
 	audit     *auditor
+	shelf     *shelf // ended tables, for reading (reader.go)
 
 	mu      sync.Mutex
 	damaged map[string]error // quarantined tables: why their log does not replay
@@ -51,11 +52,14 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	}
 	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{},
 		tables: map[string]*slot{}, resumed: make(chan struct{}),
-		couriers: map[string]*courier{}, damaged: map[string]error{}}
+		couriers: map[string]*courier{}, damaged: map[string]error{}, shelf: newShelf()}
 	s.records = newRecorder(s)
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
 		s.couriers[p.Name()] = newCourier(s, p)
+		if r, ok := p.(TableReader); ok {
+			r.ReadTables(s.Tables(p.Name()))
+		}
 	}
 	s.audit = newAuditor(s, deps.Audit)
 	return s
@@ -120,10 +124,7 @@ func (s *Service) shutdown() {
 // belongs to a platform this service does not run. replan is set when
 // resuming: what the log implies and was not delivered is posted.
 func (s *Service) open(ctx context.Context, id string, replan bool) (*live, error) {
-	s.mu.Lock()
-	damaged := s.damaged[id]
-	s.mu.Unlock()
-	if damaged != nil {
+	if s.isDamaged(id) {
 		return nil, quarantinedError(id)
 	}
 	// The log is decoded once: the task is built from the replayed config.
@@ -148,6 +149,8 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 	switch {
 	case errors.Is(err, errOtherPlatform):
 		return nil, nil
+	case roundtable.DamagedTables(err)[id] != nil:
+		return nil, s.quarantineLog(ctx, id, err)
 	case err != nil && obs.readLog() && !isConfigError(err):
 		return nil, s.quarantineLog(ctx, id, err)
 	case err != nil:
@@ -228,5 +231,6 @@ func bindKey(platform, channel string) string { return platform + ":" + channel 
 // latestKey binds a channel to the newest table started in it.
 func latestKey(platform, channel string) string { return "latest:" + platform + ":" + channel }
 
-// participantID is how a platform user is seated.
-func participantID(platform, user string) string { return platform + ":" + user }
+// ParticipantID is how a platform's user is seated at its tables (the
+// participant they are to the visibility rule, roundtable.Viewer).
+func ParticipantID(platform, user string) string { return platform + ":" + user }

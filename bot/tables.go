@@ -44,6 +44,16 @@ func (sl *slot) wait(ctx context.Context) (*live, error) {
 	}
 }
 
+// done returns the slot's table if it is ready, or nil.
+func (sl *slot) done() *live {
+	select {
+	case <-sl.ready:
+		return sl.lt
+	default:
+		return nil
+	}
+}
+
 // claim returns id's slot, and whether the caller made it and so must
 // fill it with settle.
 func (s *Service) claim(id string) (*slot, bool) {
@@ -55,6 +65,7 @@ func (s *Service) claim(id string) (*slot, bool) {
 	sl := &slot{ready: make(chan struct{})}
 	sl.taken.Store(true)
 	s.tables[id] = sl
+	s.shelf.drop(id) // it is live again: what it does is read from it
 	return sl, true
 }
 
@@ -144,11 +155,14 @@ func resumeWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
 // resumed wait for it.
 func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 	list, err := s.deps.Store.Tables(ctx)
-	if err != nil {
+	if err != nil && !s.quarantineDamaged(ctx, err) {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	out := map[string]*slot{}
 	for _, sum := range list {
+		if s.isDamaged(sum.ID) {
+			continue
+		}
 		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
 			continue // an ended table is opened while posts of its are left
 		}

@@ -3,6 +3,8 @@ package roundtable
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Code classifies an error for the edge that shows it to a person.
@@ -66,4 +68,51 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// DamageError is a store's report of stored data it cannot read: a
+// damaged page of its file, met where the code expected a well-formed
+// one. It names the file and the tables whose data lies under the
+// damage. A store's Tables returns it together with the summaries of the
+// tables it could read; Load returns it for a damaged table, together
+// with the events stored before the damage.
+type DamageError struct {
+	File string
+	// Tables are the damaged tables, each with what reading it met.
+	Tables map[string]error
+	// Err is damage under no one table (the file's own structures).
+	Err error
+}
+
+// Error implements error: the file, then each table and what was met.
+func (e *DamageError) Error() string {
+	ids := make([]string, 0, len(e.Tables))
+	for id := range e.Tables {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	parts := make([]string, 0, len(ids)+1)
+	for _, id := range ids {
+		parts = append(parts, fmt.Sprintf("table %s: %v", id, e.Tables[id]))
+	}
+	if e.Err != nil {
+		parts = append(parts, e.Err.Error())
+	}
+	return fmt.Sprintf("database %s is damaged: %s", e.File, strings.Join(parts, "; "))
+}
+
+// IsDamage reports whether err is, or wraps, a *DamageError.
+func IsDamage(err error) bool {
+	var d *DamageError
+	return errors.As(err, &d)
+}
+
+// DamagedTables returns the tables err reports damaged (a *DamageError in
+// its chain), each with what reading it met; nil when it reports none.
+func DamagedTables(err error) map[string]error {
+	var d *DamageError
+	if errors.As(err, &d) {
+		return d.Tables
+	}
+	return nil
 }

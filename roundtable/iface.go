@@ -19,6 +19,15 @@ type Store interface {
 	Tables(ctx context.Context) ([]Summary, error)
 }
 
+// Blob is one record of the small namespaced key-value records a store
+// keeps beside the tables' logs for the adapters (the web channel's rooms
+// and posts): what a store writes many of in one transaction
+// (store.DB.AddBlobs) and an adapter queues for it.
+type Blob struct {
+	NS, Key string
+	Value   []byte
+}
+
 // Clock tells the time. Tests inject a fake one; deadlines depend on it.
 type Clock interface {
 	Now() time.Time

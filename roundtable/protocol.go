@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -237,4 +238,55 @@ func (s Step) validate(at string, proposed, paired bool) error {
 		return Errorf(Invalid, "%s.speakers: unknown policy %q", at, s.Speakers)
 	}
 	return nil
+}
+
+// ProtocolRoundTable names RoundTable's own schedule, message -> proposal
+// -> vote: the schedule of a nil Protocol, and the name a table's schedule
+// keeps when a survey is added to it (WithSelfReport).
+const ProtocolRoundTable = "roundtable"
+
+// Param returns a recorded preset parameter as a number, or def.
+func (p *Protocol) Param(name string, def float64) float64 {
+	if p == nil {
+		return def
+	}
+	v, err := strconv.ParseFloat(p.Params[name], 64)
+	if err != nil {
+		return def
+	}
+	return v
+}
+
+// String names the protocol.
+func (p *Protocol) String() string {
+	if p == nil {
+		return ProtocolRoundTable
+	}
+	if p.Name == "" {
+		return fmt.Sprintf("custom (%d steps)", len(p.Round))
+	}
+	return p.Name
+}
+
+// Retopic returns p with every survey that asks about old (its question is
+// old) asking about topic instead, so that a table started on another
+// topic than its preset's surveys the topic it was started on. p is left
+// as it is; nil stays nil, and so does a p without such a survey.
+func (p *Protocol) Retopic(old, topic string) *Protocol {
+	if p == nil || old == topic {
+		return p
+	}
+	asks := func(s Step) bool { return s.Scale != nil && s.Scale.Question == old }
+	if !slices.ContainsFunc(p.Round, asks) && !slices.ContainsFunc(p.Final, asks) {
+		return p
+	}
+	q := p.clone()
+	for _, steps := range [][]Step{q.Round, q.Final} {
+		for i := range steps {
+			if asks(steps[i]) {
+				steps[i].Scale.Question = topic
+			}
+		}
+	}
+	return &q
 }

@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -36,7 +40,7 @@ func turn(tb *roundtable.Table) (roundtable.Phase, []string) {
 
 func TestChatroomTurnsAreRandomOtherThanTheLastAndEnforced(t *testing.T) {
 	ctx := context.Background()
-	tb, st := protocolTable(t, roundtable.Chatroom(roundtable.PresetOptions{Question: "Taxes should rise."}), 6, 4)
+	tb, st := protocolTable(t, chatroom.Preset(protocol.Settings{Question: "Taxes should rise."}), 6, 4)
 	last := ""
 	var speakers []string
 	for r := 1; r <= 6; r++ {
@@ -101,7 +105,7 @@ func TestChatroomTurnsAreRandomOtherThanTheLastAndEnforced(t *testing.T) {
 		}
 	}
 	// The same seed draws the same speakers; the log replays to the same state.
-	tb2, _ := protocolTable(t, roundtable.Chatroom(roundtable.PresetOptions{}), 6, 4)
+	tb2, _ := protocolTable(t, chatroom.Preset(protocol.Settings{}), 6, 4)
 	_, first := turn(tb2)
 	if first[0] != speakers[0] {
 		t.Errorf("another table with seed 42 starts with %s, not %s", first[0], speakers[0])
@@ -119,7 +123,7 @@ func TestChatroomTurnsAreRandomOtherThanTheLastAndEnforced(t *testing.T) {
 
 func TestDyadsPairWritesToItsListenerWhoReports(t *testing.T) {
 	ctx := context.Background()
-	tb, _ := protocolTable(t, roundtable.Dyads(roundtable.PresetOptions{}), 3, 5)
+	tb, _ := protocolTable(t, dyads.Preset(protocol.Settings{}), 3, 5)
 	for r := 1; r <= 3; r++ {
 		var pair []string
 		tb.Read(func(s *roundtable.State) { pair = s.Current().Pair })
@@ -166,7 +170,7 @@ func TestDyadsPairWritesToItsListenerWhoReports(t *testing.T) {
 
 func TestPanelStopsWhenSentimentsConverge(t *testing.T) {
 	ctx := context.Background()
-	tb, _ := protocolTable(t, roundtable.Panel(roundtable.PresetOptions{Items: []string{"Ann", "Ben"}, Tolerance: 0.01}), 10, 2)
+	tb, _ := protocolTable(t, panel.Preset(protocol.Settings{Items: []string{"Ann", "Ben"}, Tolerance: 0.01}), 10, 2)
 	answers := [][]float64{{0.5, -0.2}, {0.3, -0.1}, {0.305, -0.1}}
 	for r, vals := range answers {
 		for _, id := range []string{"p1", "p2"} {
@@ -226,7 +230,7 @@ func TestProtocolValidationNamesTheField(t *testing.T) {
 		"protocol.round[0].speakers: \"listener\"":   {Protocol: &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseMessage, Speakers: roundtable.SpeakListener}}}},
 		"protocol.final[0]: the final steps":         {Protocol: &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseMessage}}, Final: []roundtable.Step{{Phase: roundtable.PhaseProposal}}}},
 		"protocol.stop.tolerance":                    {Protocol: &roundtable.Protocol{Round: []roundtable.Step{{Phase: roundtable.PhaseMessage}}, Stop: roundtable.StopRule{Kind: roundtable.StopConvergence}}},
-		"early_stop: a table with a protocol":        {Protocol: roundtable.Chatroom(roundtable.PresetOptions{}), EarlyStop: roundtable.StopFirst},
+		"early_stop: a table with a protocol":        {Protocol: chatroom.Preset(protocol.Settings{}), EarlyStop: roundtable.StopFirst},
 	}
 	for want, cfg := range cases {
 		cfg.Rule = "plurality"
@@ -234,9 +238,6 @@ func TestProtocolValidationNamesTheField(t *testing.T) {
 		if err == nil || !strings.HasPrefix(roundtable.ErrorMessage(err), want) {
 			t.Errorf("%s: got %v", want, err)
 		}
-	}
-	if _, err := roundtable.Preset("fishbowl", roundtable.PresetOptions{}); err == nil || !strings.Contains(err.Error(), "chatroom") {
-		t.Errorf("unknown preset: %v", err)
 	}
 }
 
@@ -247,7 +248,7 @@ func TestStoppingAProtocolTableCountsFinishedRounds(t *testing.T) {
 		must(t, err)
 		return events[len(events)-1].Data.(roundtable.TableEnded).Rounds
 	}
-	tb, st := protocolTable(t, roundtable.Dyads(roundtable.PresetOptions{}), 5, 3)
+	tb, st := protocolTable(t, dyads.Preset(protocol.Settings{}), 5, 3)
 	var writer string
 	tb.Read(func(s *roundtable.State) { writer = s.Turn[0] })
 	must(t, tb.Do(ctx, roundtable.Say{Actor: writer, Text: "hi"}))
@@ -256,7 +257,7 @@ func TestStoppingAProtocolTableCountsFinishedRounds(t *testing.T) {
 	if n := ended(st); n != 0 {
 		t.Errorf("stopped in round 1's survey: %d rounds played, want 0", n)
 	}
-	tb, st = protocolTable(t, roundtable.Chatroom(roundtable.PresetOptions{}), 1, 3)
+	tb, st = protocolTable(t, chatroom.Preset(protocol.Settings{}), 1, 3)
 	tb.Read(func(s *roundtable.State) { writer = s.Turn[0] })
 	must(t, tb.Do(ctx, roundtable.Say{Actor: writer, Text: "hi"}))
 	closePhase(t, tb) // the final private phase is open: round 1 has finished
@@ -289,7 +290,7 @@ func TestBriefOfATableThatNeverVotes(t *testing.T) {
 		pr   *roundtable.Protocol
 		want string
 	}{
-		"chatroom":     {roundtable.Chatroom(roundtable.PresetOptions{Question: "Taxes should rise."}), "Nobody proposes or votes"},
+		"chatroom":     {chatroom.Preset(protocol.Settings{Question: "Taxes should rise."}), "Nobody proposes or votes"},
 		"deliberation": {nil, "Decide together"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -303,5 +304,24 @@ func TestBriefOfATableThatNeverVotes(t *testing.T) {
 				t.Errorf("brief %q; want %q and the topic", v.Brief, c.want)
 			}
 		})
+	}
+}
+
+// Retopic moves the surveys that ask about the old topic to the new one,
+// on a copy: the preset it came from keeps its question.
+func TestRetopicAsksAboutTheNewTopicOnACopy(t *testing.T) {
+	pr := chatroom.Preset(protocol.Settings{Question: "Old."})
+	got := pr.Retopic("Old.", "New.")
+	if q := got.Final[1].Scale.Question; q != "New." {
+		t.Errorf("the copy surveys %q", q)
+	}
+	if q := pr.Final[1].Scale.Question; q != "Old." {
+		t.Errorf("the preset now surveys %q", q)
+	}
+	if other := pr.Retopic("Another.", "New."); other != pr {
+		t.Error("a protocol with no survey of the old topic was copied")
+	}
+	if (*roundtable.Protocol)(nil).Retopic("a", "b") != nil {
+		t.Error("nil did not stay nil")
 	}
 }

@@ -19,10 +19,14 @@ type Secrecy struct {
 	// learns who voted what, during or after the table. Everyone sees who
 	// has voted and the tallies; ballots are shown without their voters.
 	Ballots bool `json:"ballots,omitempty"`
-	// Research lets the pseudonymised research export of a secret-ballot
-	// table keep each ballot under a voter pseudonym ("voter-3") that no
-	// other field of any export shares. Without it no export links a
-	// ballot to anyone.
+	// Research lets the organiser's pseudonymised research export of a
+	// secret-ballot table keep each ballot under a voter pseudonym
+	// ("voter-3") that stays the same across rounds and that no other
+	// field of any export shares. It is set when the table is created, and
+	// the table says so to its participants: whoever knows who took part
+	// in each vote may link such a pseudonym to a person, so no export but
+	// the organiser's carries it. Without it no export links a ballot to
+	// anyone, and no ballot has a label.
 	Research bool `json:"research,omitempty"`
 	// Key keys the table's pseudonyms (see PseudonymOrder). It is secret:
 	// every show or export path drops it (Secrecy.Public).
@@ -66,23 +70,30 @@ func PseudonymOrder(cfg Config, table, purpose string, ids []string) []string {
 // SecretBallots returns a secret-ballot table's log with no link from a
 // voter to a ballot, as every viewer (the organiser included) and every
 // export sees it; the logs of other tables are returned as they are.
-// BallotCast and BallotRejected become Withheld events that keep their
-// actor (everyone sees who has voted) and lose the ballot and the reason; a decision's tally keeps its
-// totals and its ballots without voters, in a canonical order, and its
-// rejections without voters. With research set and the table's
-// Secrecy.Research on, tally ballots keep a voter pseudonym instead (for
-// the pseudonymised research export only). The input is not modified; its
-// events may be of several tables.
+// BallotCast and BallotRejected, and the Withheld events that stand for
+// them, become Withheld events without an actor, key, ballot or reason (a
+// ballot was cast, by someone); a decision's tally keeps its totals and
+// its ballots without voters, in a canonical order that is each round's
+// own, and its rejections without voters. Nothing then carries a voter
+// from one round to the next: neither a label nor the actors of the
+// round's ballots, whose absence in one round (an abstention everyone
+// saw) would otherwise point at a person.
+//
+// With organiserResearch set (the organiser's pseudonymised research
+// export, and nothing else) and the table's Secrecy.Research on, tally
+// ballots keep a voter pseudonym ("voter-N") stable across the table
+// instead. The input is not modified; its events may be of several
+// tables.
 //
 // It is the one secret-ballot check: every path that shows or exports a
 // table's ballots applies it (export.Write and WriteSheet, the web
 // dashboard); it is meant to become an input of the visibility rule.
-func SecretBallots(events []Event, research bool) []Event {
+func SecretBallots(events []Event, organiserResearch bool) []Event {
 	out := make([]Event, len(events))
 	var sec *secretTable
 	for i, e := range events {
 		if d, ok := e.Data.(TableCreated); ok {
-			sec = newSecretTable(e.Table, d.Config, events[i:], research)
+			sec = newSecretTable(e.Table, d.Config, events[i:], organiserResearch)
 		}
 		if sec == nil || sec.table != e.Table {
 			out[i] = e
@@ -127,13 +138,25 @@ func votersOf(table string, evs []Event) []string {
 func (s *secretTable) event(e Event) Event {
 	switch d := e.Data.(type) {
 	case BallotCast:
-		e.Data = Withheld{Type: d.EventType(), Round: d.Round, Phase: PhaseVote}
+		e = anonymousBallot(e, d.EventType(), d.Round)
 	case BallotRejected:
-		e.Data = Withheld{Type: d.EventType(), Round: d.Round, Phase: PhaseVote}
+		e = anonymousBallot(e, d.EventType(), d.Round)
+	case Withheld:
+		if d.secretBallot() {
+			e = anonymousBallot(e, d.Type, d.Round)
+		}
 	case DecisionMade:
 		d.Tally = s.tally(d.Tally)
 		e.Data = d
 	}
+	return e
+}
+
+// anonymousBallot is e, a ballot event of round r, as a Withheld event of
+// nobody.
+func anonymousBallot(e Event, typ string, r int) Event {
+	e.Actor, e.Key = "", ""
+	e.Data = Withheld{Type: typ, Round: r, Phase: PhaseVote}
 	return e
 }
 

@@ -48,10 +48,13 @@ func TestSecretBallotsLeaveNoVoterOnAnyBallot(t *testing.T) {
 			t.Errorf("ballot_cast of %s shows %+v", e.Actor, d.Ballot)
 		case roundtable.Withheld:
 			casts++
+			if e.Actor != "" || e.Key != "" {
+				t.Errorf("a withheld ballot keeps its actor %q or key %q", e.Actor, e.Key)
+			}
 		}
 	}
 	if casts != 3 {
-		t.Errorf("%d withheld ballots, want 3: who has voted stays visible", casts)
+		t.Errorf("%d withheld ballots, want 3: that ballots were cast stays visible", casts)
 	}
 	for _, b := range lastTally(t, evs).Ballots {
 		if b.Voter == "" {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // A restated mental model is recorded with its message, replays, and is
@@ -12,7 +14,7 @@ import (
 // drop it until a researcher exports the ended table.
 func TestSelfModelIsRecordedAndPrivateToItsAuthor(t *testing.T) {
 	ctx := context.Background()
-	pr := roundtable.Panel(roundtable.PresetOptions{Items: []string{"Ann"}, Tolerance: 1e-3})
+	pr := panel.Preset(protocol.Settings{Items: []string{"Ann"}, Tolerance: 1e-3})
 	tb, st := protocolTable(t, pr, 1, 2)
 	model := &roundtable.SelfModel{Description: "A careful CFO.", Priorities: "Cost control.", Criteria: []string{"budget discipline"}, Source: "test"}
 	if err := tb.Do(ctx, roundtable.Say{Actor: "p1", Text: "Ann is fine.", Self: &roundtable.SelfModel{Description: "x"}}); roundtable.ErrorCode(err) != roundtable.Invalid {

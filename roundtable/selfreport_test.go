@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 )
 
@@ -73,18 +77,18 @@ func TestSelfReportsKeepTheStopRule(t *testing.T) {
 		t.Errorf("consecutive agreements with self-reports: %v", err)
 	}
 	// A protocol with a survey keeps it; one without gains a stance survey.
-	pr := roundtable.Dyads(roundtable.PresetOptions{Question: "q"})
+	pr := dyads.Preset(protocol.Settings{Question: "q"})
 	tb, _ = newTable(t, roundtable.Config{Rounds: 2, Protocol: pr, Audit: selfReportAudit()})
 	if got := tb.Snapshot().Config.Protocol.Round; len(got) != 2 {
 		t.Errorf("dyads gained a step: %+v", got)
 	}
-	tb, _ = newTable(t, roundtable.Config{Rounds: 2, Protocol: roundtable.Chatroom(roundtable.PresetOptions{Question: "q"}), Audit: selfReportAudit()})
+	tb, _ = newTable(t, roundtable.Config{Rounds: 2, Protocol: chatroom.Preset(protocol.Settings{Question: "q"}), Audit: selfReportAudit()})
 	if got := tb.Snapshot().Config.Protocol.Round; len(got) != 2 || got[1].Phase != roundtable.PhaseSurvey {
 		t.Errorf("chatroom's round: %+v", got)
 	}
 	// The panel's round surveys sentiment: no room for a stance survey.
 	_, err = roundtable.Create(context.Background(), roundtabletest.NewMemStore(), roundtabletest.NewClock(t0), roundtable.TextTask{Topic: "x"}, "t3",
-		roundtable.Config{Rule: "plurality", Participants: people(2), Protocol: roundtable.Panel(roundtable.PresetOptions{}), Audit: selfReportAudit()})
+		roundtable.Config{Rule: "plurality", Participants: people(2), Protocol: panel.Preset(protocol.Settings{}), Audit: selfReportAudit()})
 	if msg := roundtable.ErrorMessage(err); !strings.Contains(msg, "self_report") || !strings.Contains(msg, "panel") {
 		t.Errorf("a panel with self-reports: %v", err)
 	}

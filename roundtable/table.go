@@ -8,9 +8,11 @@ import (
 )
 
 // Table is the moderator of one table. Every change goes the same way: the
-// request is validated against the current state, turned into events, the
-// events are appended to the store in one transaction, and only then applied
-// to the state. A Table is safe for concurrent use.
+// request is validated against the current state and turned into events,
+// the events are applied to the state (Apply checks each one again) and
+// then appended to the store in one transaction. If the append fails, the
+// state is rebuilt from the store, so it never holds an event the log does
+// not, and the caller gets the error. A Table is safe for concurrent use.
 type Table struct {
 	mu    sync.Mutex
 	state *State

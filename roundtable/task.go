@@ -29,6 +29,16 @@ type PrivateBriefer interface {
 	PrivateBrief(i int) string
 }
 
+// Welfare is implemented by tasks that can tell how good a proposal is
+// for the whole table (the exchange economy): the charts of a table's
+// decisions ask the task through it rather than knowing its internals.
+type Welfare interface {
+	// Welfare returns U/U_max of proposal p: the total utility it gives
+	// the table over the largest possible, in [0, 1] up to rounding; false
+	// when p is not one the task can score.
+	Welfare(p Proposal) (float64, bool)
+}
+
 // MaxTextLen bounds messages and free-text proposals, in bytes.
 const MaxTextLen = 8000
 

@@ -202,6 +202,9 @@ func (s *State) checkWithheld(actor string, d Withheld) error {
 	if !slices.Contains(withheldTypes, d.Type) {
 		return fmt.Errorf("withheld event of type %q", d.Type)
 	}
+	if actor == "" && d.secretBallot() { // nobody's: see SecretBallots
+		return s.checkPosition(d.Round, d.Phase)
+	}
 	return s.checkAction(actor, d.Round, d.Phase)
 }
 

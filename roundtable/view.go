@@ -41,6 +41,10 @@ type View struct {
 	// Params are the protocol's preset parameters (Protocol.Params, e.g.
 	// the panel's "alpha"), shared with other views: read only.
 	Params map[string]string
+	// Briefing is what the protocol tells a model-driven agent (its
+	// registered Briefing); nil at RoundTable's own tables and under a
+	// schedule no protocol registered.
+	Briefing *Briefing
 	// Decoded and DecodedDecision are Candidates and Decision as a Decoder
 	// task decodes them (nil for other tasks, and for what does not
 	// decode). Like History, they are shared with other views: read only.
@@ -85,6 +89,9 @@ func (t *Table) ViewFor(ctx context.Context, id string, a Agent) (View, error) {
 	if pr := s.Config.Protocol; pr != nil {
 		v.Protocol, v.Turn, v.To, v.Scale = pr.Name, slices.Clone(s.Turn), s.addressee(id), s.surveyScale()
 		v.Params = pr.Params
+		if b, ok := pr.Briefing(); ok {
+			v.Briefing = &b
+		}
 	}
 	limit := 0 // the whole history
 	if hl, ok := a.(HistoryLimiter); ok {

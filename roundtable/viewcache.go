@@ -15,12 +15,14 @@ type Decoder interface {
 	Decode(p Proposal) (any, error)
 }
 
-// viewCache holds what Table.View would otherwise rebuild for every viewer
-// in every phase. Rounds before the current one never change, so each is
+// viewCache holds what Table.View and Table.StateFor would otherwise
+// rebuild for every viewer in every phase. Rounds before the current one never change, so each is
 // redacted once per viewer and kept; decoded candidates are kept for the
 // phase they belong to. The table's lock guards it; rollback drops it.
 type viewCache struct {
 	history  map[string][]RoundRecord // per viewer: finished rounds as the viewer may see them
+	onlooker endedView                // the same for StateFor, as an onlooker sees them (stateview.go)
+	ended    map[Viewer]*endedView    // per Viewer who sees more than an onlooker: its own
 	decoded  []any
 	decPos   Position
 	decision any

@@ -14,6 +14,12 @@ type Withheld struct {
 // EventType implements Payload.
 func (Withheld) EventType() string { return "withheld" }
 
+// secretBallot reports whether w stands for a ballot, which a secret-ballot
+// table's copy of its log shows without its actor (SecretBallots).
+func (w Withheld) secretBallot() bool {
+	return w.Type == (BallotCast{}).EventType() || w.Type == (BallotRejected{}).EventType()
+}
+
 // Visible returns one table's log as viewer v may see it at the log's last
 // event, by the rule of Viewer.May: an event v may not see yet becomes a
 // Withheld event with the same sequence number, actor and time (so the
@@ -56,14 +62,27 @@ func (v Viewer) event(g Stage, e Event) Event {
 		e.Data, e.Key = Withheld{Type: e.Type(), Round: x.Round, Phase: x.Phase}, ""
 		return e
 	}
-	// Reasoning (a survey answer's reason, a message's model of self too)
-	// is its author's alone, and a researcher's once the table has ended:
-	// not an addressee's.
-	x.Private, x.Phase, x.To = true, PhaseNone, nil
-	if !v.May(g, x) {
+	if !v.May(g, x.reasoning()) {
 		e.Data = withoutReasoning(e.Data)
 	}
 	return e
+}
+
+// reasoning is the sight of the reasoning that goes with x (a proposal's
+// reasoning, a survey answer's reason, a message's model of self): its
+// author's alone, and a researcher's once the table has ended; not an
+// addressee's.
+func (x Sight) reasoning() Sight {
+	return Sight{Author: x.Author, Round: x.Round, Private: true}
+}
+
+// messageSight is the sight of a message: sealed until its message phase
+// closes, or, a private message, its author's and its addressees'.
+func messageSight(author string, round int, private bool, to []string) Sight {
+	if private {
+		return Sight{Author: author, Round: round, Phase: PhasePrivate, Private: true, To: to}
+	}
+	return Sight{Author: author, Round: round, Phase: PhaseMessage}
 }
 
 // sightOf returns what the rule needs to judge e, and false for events
@@ -72,10 +91,7 @@ func sightOf(e Event) (Sight, bool) {
 	x := Sight{Author: e.Actor}
 	switch d := e.Data.(type) {
 	case MessagePosted:
-		x.Round, x.Phase = d.Round, PhaseMessage
-		if d.Private {
-			x.Phase, x.Private, x.To = PhasePrivate, true, d.To
-		}
+		x = messageSight(e.Actor, d.Round, d.Private, d.To)
 	case ProposalMade:
 		x.Round, x.Phase = d.Round, PhaseProposal
 	case ProposalSkipped:
@@ -113,8 +129,9 @@ func withoutReasoning(p Payload) Payload {
 }
 
 // withheld folds a Withheld event: its actor acted, nothing more is known.
+// A secret ballot has no actor: nobody is known to have acted.
 func (s *State) withheld(actor string, d Withheld) {
-	if d.Type != (BallotRejected{}).EventType() {
+	if actor != "" && d.Type != (BallotRejected{}).EventType() {
 		s.acted(actor, nil)
 	}
 }

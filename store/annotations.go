@@ -29,7 +29,7 @@ func (db *DB) PutAnnotation(ctx context.Context, a roundtable.Annotation) error 
 	if err != nil {
 		return err
 	}
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.update(k.Table, func(tx *bolt.Tx) error {
 		root, err := tx.CreateBucketIfNotExists(bucketAnnotations)
 		if err != nil {
 			return err
@@ -56,7 +56,7 @@ func (db *DB) Annotation(ctx context.Context, k roundtable.AnnotationKey) (round
 		return a, false, err
 	}
 	var found bool
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(k.Table, func(tx *bolt.Tx) error {
 		b := annotationBucket(tx, k.Table)
 		if b == nil {
 			return nil
@@ -80,7 +80,7 @@ func (db *DB) Annotations(ctx context.Context, table string) ([]roundtable.Annot
 		return nil, err
 	}
 	var out []roundtable.Annotation
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(table, func(tx *bolt.Tx) error {
 		b := annotationBucket(tx, table)
 		if b == nil {
 			return nil

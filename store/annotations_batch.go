@@ -30,7 +30,7 @@ func (db *DB) PutAnnotations(ctx context.Context, as []roundtable.Annotation) er
 		}
 		vals[i] = v
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.update("", func(tx *bolt.Tx) error {
 		root, err := tx.CreateBucketIfNotExists(bucketAnnotations)
 		if err != nil {
 			return err

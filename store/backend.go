@@ -27,10 +27,7 @@ type Backend interface {
 	Blobs(ctx context.Context, ns, prefix string) (map[string][]byte, error)
 	BlobRanges(ctx context.Context, ns string, ranges [][2]string) (map[string][]byte, error)
 	AddBlob(ctx context.Context, ns, key string, v []byte) error
-	AddBlobs(ctx context.Context, recs []struct {
-		NS, Key string
-		Value   []byte
-	}) error
+	AddBlobs(ctx context.Context, recs []roundtable.Blob) error
 	EachBlob(ctx context.Context, ns string, fn func(key string, v []byte) error) error
 	DeleteBlob(ctx context.Context, ns, key string) error
 	DropBlobs(ctx context.Context, ns string) error

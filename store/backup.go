@@ -20,7 +20,7 @@ func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
 		return 0, err
 	}
 	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view("", func(tx *bolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(ctxWriter{ctx, w})
 		return err

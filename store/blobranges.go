@@ -18,7 +18,7 @@ func (db *DB) BlobRanges(ctx context.Context, ns string, ranges [][2]string) (ma
 		return nil, err
 	}
 	out := map[string][]byte{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view("", func(tx *bolt.Tx) error {
 		b := tx.Bucket(blobBucket(ns))
 		if b == nil {
 			return nil

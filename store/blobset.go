@@ -43,7 +43,7 @@ func (db *DB) PutBlobs(ctx context.Context, ns string, kv map[string][]byte) err
 	// Records are never urgent: they always wait in a batch, which the
 	// appends that come meanwhile join (Append sees company pending).
 	db.pending.Add(1)
-	err := db.bolt.Batch(fn)
+	err := db.batch("", fn)
 	db.pending.Add(-1)
 	if err != nil {
 		return fmt.Errorf("put %d blobs in %s: %w", len(kv), ns, err)

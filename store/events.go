@@ -1,12 +1,10 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -40,7 +38,7 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 	// A lone caller commits at once; only when other writes are in flight
 	// does it join a batch, because a batch waits up to batchDelay for
 	// company before it commits.
-	err = db.write(w.run)
+	err = db.write(table, w.run)
 	if roundtable.ErrorCode(err) == roundtable.Conflict {
 		return err
 	}
@@ -168,24 +166,29 @@ func (db *DB) Load(ctx context.Context, table string) ([]roundtable.Event, error
 
 // LoadFrom returns the table's events from Seq fromSeq on, in order: an
 // empty list when fromSeq is past the last one, and an *roundtable.Error
-// with code NotFound when the table has no events.
+// with code NotFound when the table has no events. When a damaged page
+// stops the read, it returns the events before it with a
+// *roundtable.DamageError naming the table.
 func (db *DB) LoadFrom(ctx context.Context, table string, fromSeq uint64) ([]roundtable.Event, error) {
 	if err := checkCtx(ctx, "load table "+table); err != nil {
 		return nil, err
 	}
 	var raw [][]byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(table, func(tx *bolt.Tx) error {
 		log := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if log == nil {
 			return roundtable.Errorf(roundtable.NotFound, "table %s not found", table)
 		}
-		raw = readFrom(log, fromSeq)
+		readFrom(log, fromSeq, &raw)
 		return nil
 	})
-	if err != nil {
-		if roundtable.ErrorCode(err) == roundtable.NotFound {
-			return nil, err
-		}
+	switch {
+	case roundtable.ErrorCode(err) == roundtable.NotFound:
+		return nil, err
+	case roundtable.DamagedTables(err) != nil:
+		evs, _ := decodeEvents(table, raw)
+		return evs, fmt.Errorf("load table %s: %w", table, err)
+	case err != nil:
 		return nil, fmt.Errorf("load table %s: %w", table, err)
 	}
 	return decodeEvents(table, raw)
@@ -195,32 +198,9 @@ func decodeEvents(table string, raw [][]byte) ([]roundtable.Event, error) {
 	out := make([]roundtable.Event, len(raw))
 	for i, b := range raw {
 		if err := json.Unmarshal(b, &out[i]); err != nil {
-			return nil, fmt.Errorf("load table %s: %w", table, err)
+			return out[:i], fmt.Errorf("load table %s: %w", table, err)
 		}
 	}
-	return out, nil
-}
-
-// Tables implements roundtable.Store: every table's summary, oldest first
-// (by Created, then ID).
-func (db *DB) Tables(ctx context.Context) ([]roundtable.Summary, error) {
-	if err := checkCtx(ctx, "list tables"); err != nil {
-		return nil, err
-	}
-	var out []roundtable.Summary
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketIndex).ForEach(func(k, _ []byte) error {
-			s, err := readIndexEntry(tx, string(k))
-			out = append(out, s)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list tables: %w", err)
-	}
-	slices.SortFunc(out, func(a, b roundtable.Summary) int {
-		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
-	})
 	return out, nil
 }
 

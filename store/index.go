@@ -37,7 +37,7 @@ func (c *indexCache) get(db *DB, table string) (roundtable.Summary, error) {
 	if ok {
 		return s, nil
 	}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(table, func(tx *bolt.Tx) error {
 		var err error
 		s, err = readIndexEntry(tx, table)
 		return err
@@ -65,6 +65,16 @@ func (c *indexCache) remember(table string, s roundtable.Summary) {
 // readIndexEntry returns table's index entry (zero for a table without
 // one) with the count and time of the log's last event.
 func readIndexEntry(tx *bolt.Tx, table string) (roundtable.Summary, error) {
+	s, err := readStoredEntry(tx, table)
+	if err != nil || s.ID == "" {
+		return s, err
+	}
+	return withLastEvent(tx, table, s)
+}
+
+// readStoredEntry returns table's index entry as stored (zero for a table
+// without one).
+func readStoredEntry(tx *bolt.Tx, table string) (roundtable.Summary, error) {
 	var s roundtable.Summary
 	b := tx.Bucket(bucketIndex).Get([]byte(table))
 	if b == nil {
@@ -73,6 +83,12 @@ func readIndexEntry(tx *bolt.Tx, table string) (roundtable.Summary, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return s, fmt.Errorf("decode index entry of table %s: %w", table, err)
 	}
+	return s, nil
+}
+
+// withLastEvent returns s with the count and time of the last event of
+// table's log.
+func withLastEvent(tx *bolt.Tx, table string, s roundtable.Summary) (roundtable.Summary, error) {
 	log := tx.Bucket(bucketTables).Bucket([]byte(table))
 	if log == nil {
 		return s, nil

@@ -19,7 +19,7 @@ func (db *DB) Bind(ctx context.Context, key, table string) error {
 	if key == "" || table == "" {
 		return roundtable.Errorf(roundtable.Invalid, "binding needs a key and a table (got %q → %q)", key, table)
 	}
-	err := db.write(func(tx *bolt.Tx) error {
+	err := db.write("", func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBindings).Put([]byte(key), []byte(table))
 	})
 	if err != nil {
@@ -33,7 +33,7 @@ func (db *DB) Lookup(ctx context.Context, key string) (table string, ok bool, er
 	if err := checkCtx(ctx, "look up "+key); err != nil {
 		return "", false, err
 	}
-	err = db.bolt.View(func(tx *bolt.Tx) error {
+	err = db.view("", func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketBindings).Get([]byte(key))
 		table, ok = string(v), v != nil // string() copies
 		return nil
@@ -49,7 +49,7 @@ func (db *DB) Unbind(ctx context.Context, key string) error {
 	if err := checkCtx(ctx, "unbind "+key); err != nil {
 		return err
 	}
-	err := db.write(func(tx *bolt.Tx) error {
+	err := db.write("", func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBindings).Delete([]byte(key))
 	})
 	if err != nil {
@@ -67,7 +67,7 @@ func (db *DB) PutBlob(ctx context.Context, ns, key string, v []byte) error {
 	if ns == "" || key == "" {
 		return roundtable.Errorf(roundtable.Invalid, "blob needs a namespace and a key (got %q, %q)", ns, key)
 	}
-	err := db.write(func(tx *bolt.Tx) error {
+	err := db.write("", func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(blobBucket(ns))
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func (db *DB) GetBlob(ctx context.Context, ns, key string) (v []byte, ok bool, e
 	if err := checkCtx(ctx, "get blob "+ns+"/"+key); err != nil {
 		return nil, false, err
 	}
-	err = db.bolt.View(func(tx *bolt.Tx) error {
+	err = db.view("", func(tx *bolt.Tx) error {
 		b := tx.Bucket(blobBucket(ns))
 		if b == nil {
 			return nil

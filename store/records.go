@@ -26,7 +26,7 @@ func (db *DB) AddBlob(ctx context.Context, ns, key string, v []byte) error {
 		return err
 	}
 	fn := func(tx *bolt.Tx) error { return putRecord(tx, ns, key, v) }
-	if err := db.write(fn); err != nil {
+	if err := db.write("", fn); err != nil {
 		return fmt.Errorf("add blob %s/%s: %w", ns, key, err)
 	}
 	return nil
@@ -57,7 +57,7 @@ func (db *DB) EachBlob(ctx context.Context, ns string, fn func(key string, v []b
 	if err := checkCtx(ctx, "read blobs "+ns); err != nil {
 		return err
 	}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view("", func(tx *bolt.Tx) error {
 		b := tx.Bucket(blobBucket(ns))
 		if b == nil {
 			return nil
@@ -76,7 +76,7 @@ func (db *DB) DeleteBlob(ctx context.Context, ns, key string) error {
 	if err := checkCtx(ctx, "delete blob "+ns+"/"+key); err != nil {
 		return err
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.update("", func(tx *bolt.Tx) error {
 		if b := tx.Bucket(blobBucket(ns)); b != nil {
 			return b.Delete([]byte(key))
 		}
@@ -94,7 +94,7 @@ func (db *DB) DropBlobs(ctx context.Context, ns string) error {
 	if err := checkCtx(ctx, "drop blobs "+ns); err != nil {
 		return err
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.update("", func(tx *bolt.Tx) error {
 		if err := tx.DeleteBucket(blobBucket(ns)); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 			return err
 		}

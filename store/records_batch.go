@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // AddBlobs stores records of any namespaces in one transaction of the
@@ -12,10 +14,7 @@ import (
 // writer that queues records and writes them in order (the web channel's
 // rooms) so loses at most its latest ones in a crash, never one before a
 // record that survived.
-func (db *DB) AddBlobs(ctx context.Context, recs []struct {
-	NS, Key string
-	Value   []byte
-}) error {
+func (db *DB) AddBlobs(ctx context.Context, recs []roundtable.Blob) error {
 	if err := checkCtx(ctx, "add blobs"); err != nil {
 		return err
 	}
@@ -35,7 +34,7 @@ func (db *DB) AddBlobs(ctx context.Context, recs []struct {
 		}
 		return nil
 	}
-	if err := db.write(fn); err != nil {
+	if err := db.write("", fn); err != nil {
 		return fmt.Errorf("add %d blobs: %w", len(recs), err)
 	}
 	return nil

@@ -180,7 +180,7 @@ func (c *snapCache) get(db *DB, table string) (int, error) {
 	if ok {
 		return n, nil
 	}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(table, func(tx *bolt.Tx) error {
 		if rb := storedRounds(tx, table); rb != nil {
 			if k, _ := rb.Cursor().Last(); k != nil {
 				n = int(decodeSeq(k))

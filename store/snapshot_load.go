@@ -48,7 +48,7 @@ func (db *DB) loadSnapshot(ctx context.Context, table string, keep int) (*roundt
 	}
 	var snap *storedSnapshot
 	var raw [][]byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(table, func(tx *bolt.Tx) error {
 		log := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if log == nil {
 			return roundtable.Errorf(roundtable.NotFound, "table %s not found", table)
@@ -64,7 +64,7 @@ func (db *DB) loadSnapshot(ctx context.Context, table string, keep int) (*roundt
 			}
 			from = snap.seq + 1
 		}
-		raw = readFrom(log, from)
+		readFrom(log, from, &raw)
 		return nil
 	})
 	if err != nil {
@@ -143,7 +143,7 @@ func (db *DB) LoadRounds(ctx context.Context, table string, from, to int) ([]rou
 		return nil, roundtable.Errorf(roundtable.Invalid, "table %s: no rounds %d-%d", table, from, to)
 	}
 	var raw [][]byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(table, func(tx *bolt.Tx) error {
 		rb := storedRounds(tx, table)
 		if rb == nil {
 			return roundtable.Errorf(roundtable.NotFound, "table %s has no stored rounds", table)
@@ -214,12 +214,11 @@ func (s *storedSnapshot) decode(table string) (*roundtable.State, error) {
 	return &st, nil
 }
 
-// readFrom copies the encoded events from Seq from on.
-func readFrom(log *bolt.Bucket, from uint64) [][]byte {
-	var raw [][]byte
+// readFrom appends to raw copies of the encoded events from Seq from on;
+// those before a damaged page stay when reading it panics.
+func readFrom(log *bolt.Bucket, from uint64, raw *[][]byte) {
 	c := log.Cursor()
 	for k, v := c.Seek(encodeSeq(from)); k != nil; k, v = c.Next() {
-		raw = append(raw, bytes.Clone(v)) // v is valid only inside the tx
+		*raw = append(*raw, bytes.Clone(v)) // v is valid only inside the tx
 	}
-	return raw
 }

@@ -10,8 +10,17 @@
 //	snapshots           table ID → the latest snapshot of the table's state
 //	snapshot-rounds/<table ID>  round number → the round's record, once ended
 //	                    (see snapshot.go and roundtable.SnapshotStore)
-//	bindings            "discord:<channelID>" → table ID
-//	blobs/<ns>          key → adapter bookkeeping
+//	annotations/<table ID>  8-byte big-endian Seq, instrument, NUL, model →
+//	                    roundtable.Annotation JSON (apart from tables/, so a
+//	                    log replays without them; see annotations.go)
+//	bindings            "<platform>:<channel>" and "latest:<platform>:<channel>"
+//	                    → table ID (the table a chat location belongs to, and
+//	                    the newest table started in a channel)
+//	blobs/<ns>          key → bytes the bot and the adapters keep: delivery
+//	                    records ("posts"), audit summaries sent ("audit/<table>"),
+//	                    the web channel's rooms ("web/room", "web/posts/<room>")
+//	                    and its link key ("config"); written whole (PutBlob,
+//	                    PutBlobs) or as append-only records (AddBlob, AddBlobs)
 //
 // One process owns the file: Open takes its lock, and a second process gets
 // an error that matches ErrLocked.
@@ -99,15 +108,19 @@ func Open(path string, opt Options) (*DB, error) {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync})
+	var b *bolt.DB
+	err := catch(func() (err error) {
+		b, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync})
+		return err
+	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &lockedError{path: path, timeout: opt.LockTimeout}
 	}
+	db := &DB{bolt: b, path: path}
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", path, db.damage("", err))
 	}
 	b.MaxBatchDelay = batchDelay
-	db := &DB{bolt: b, path: path}
 	if err := db.init(opt.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("open store %s: %w", path, err), b.Close())
 	}
@@ -117,9 +130,9 @@ func Open(path string, opt Options) (*DB, error) {
 // init creates the buckets of a new file and checks the schema version.
 func (db *DB) init(readOnly bool) error {
 	if readOnly {
-		return db.bolt.View(checkSchema)
+		return db.view("", checkSchema)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update("", func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bucketMeta, bucketTables, bucketIndex, bucketBindings, bucketSnaps, bucketSnapRounds} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -161,7 +174,7 @@ func (db *DB) Close() error {
 // buckets), like fsck. It reads the whole file; use it in tests and
 // maintenance commands.
 func (db *DB) Check() error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
+	return db.view("", func(tx *bolt.Tx) error {
 		var errs []error
 		for err := range tx.Check() {
 			errs = append(errs, err)

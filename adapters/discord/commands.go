@@ -71,7 +71,7 @@ func startOptions() []*discordgo.ApplicationCommandOption {
 		str("message", "Message phase duration, e.g. 2m"),
 		str("proposal", "Proposal phase duration, e.g. 2m"),
 		str("vote", "Vote phase duration, e.g. 2m"),
-		str("secret", "Secret ballot: nobody sees who voted what", "yes", "research", "no"),
+		str("secret", "Secret ballot; research: organiser's export keeps voter-N labels across rounds", "yes", "research", "no"),
 	}
 }
 

@@ -32,7 +32,7 @@ func interactionEvent(i *discordgo.Interaction, parent func(string) string) *bot
 		ev.Command, ev.Options = subcommand(data.Options)
 	case discordgo.InteractionMessageComponent:
 		data := i.MessageComponentData()
-		ev.Kind, ev.Action, ev.Values = bot.KindAction, data.CustomID, data.Values
+		ev.Kind, ev.Action, ev.Values = bot.KindAction, unmarked(data.CustomID), data.Values
 	case discordgo.InteractionModalSubmit:
 		data := i.ModalSubmitData()
 		ev.Kind, ev.Action, ev.Fields = bot.KindSubmit, data.CustomID, formFields(data.Components)

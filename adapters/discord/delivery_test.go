@@ -10,7 +10,7 @@ import (
 // TestLostAnswersDoNotDuplicatePosts: the fake Discord takes every other
 // post and edit and loses its answer; the bot sends them again, its own
 // posts with the same enforced nonce, the agent's webhook posts after
-// looking for their marker, and each shows once.
+// looking for them in the channel, and each shows once.
 func TestLostAnswersDoNotDuplicatePosts(t *testing.T) {
 	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
 	bottest.RunLostAnswers(t, h, "")
@@ -18,7 +18,7 @@ func TestLostAnswersDoNotDuplicatePosts(t *testing.T) {
 
 // TestAnswerLostBeforeRestartShowsOnce: the agent's webhook post is taken
 // but its answer lost, the history cannot be read, and the bot restarts;
-// the new process finds the post by its marker and does not repeat it.
+// the new process finds the post in the channel and does not repeat it.
 func TestAnswerLostBeforeRestartShowsOnce(t *testing.T) {
 	h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{}), testLogger(t))
 	bottest.RunLostBeforeRestart(t, h)
@@ -48,7 +48,8 @@ func TestFlakyPlatformMidTable(t *testing.T) {
 // TestLostAnswersDoNotDuplicatePosts and
 // TestPromptLostBeforeRestartShowsOnceClosed, with a fake Discord that has
 // forgotten every nonce (as it does after a few minutes): the bot's own
-// posts are found by their markers.
+// posts are found in the channel, the prompt by the mark its controls
+// carry although its text changed.
 func TestLostAnswersPastTheNonceWindowShowOnce(t *testing.T) {
 	t.Run("retried", func(t *testing.T) {
 		h := discordtest.NewHarness(discordtest.New(t, discordtest.Options{ForgetNonces: true}), testLogger(t))

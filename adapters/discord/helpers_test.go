@@ -3,12 +3,14 @@ package discord_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/adapters/discord"
 	"github.com/roundtable-ai/roundtable/adapters/discord/discordtest"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
@@ -154,4 +156,16 @@ func waitPost(t *testing.T, srv *discordtest.Server, channel, prefix string) bot
 		return ok
 	})
 	return m
+}
+
+// startThreads starts n threads in the fake's channel, named after what.
+func startThreads(t *testing.T, srv *discordtest.Server, p *discord.Platform, what string, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		var err error
+		out[i], err = p.StartThread(context.Background(), srv.Channel(), fmt.Sprintf("%s %d", what, i))
+		must(t, err)
+	}
+	return out
 }

@@ -23,10 +23,17 @@ func newInbox(ctx context.Context, h bot.Handler, p *Platform) *inbox {
 }
 
 // push queues ev behind its channel's earlier events; done (optional) runs
-// after the handler returns, or instead of it once ctx is done.
-func (in *inbox) push(ev *bot.Event, done func()) {
+// after the handler returns, or instead of it once ctx is done. An event
+// whose payload is unreadable (the reason) is answered with the reason
+// instead of handled.
+func (in *inbox) push(ev *bot.Event, done func(), unreadable string) {
+	ev.Strip() // what people's clients do not show goes at the edge
 	if in.lanes.Do(ev.Channel, func() {
-		if in.ctx.Err() == nil {
+		switch {
+		case in.ctx.Err() != nil:
+		case unreadable != "":
+			in.refuseUnreadable(ev, unreadable)
+		default:
 			in.h(in.ctx, ev)
 		}
 		if done != nil {
@@ -51,6 +58,18 @@ func (in *inbox) refuse(ev *bot.Event, done func()) {
 	in.p.log.Warn("event refused: its channel's queue is full", "channel", ev.Channel, "kind", ev.Kind)
 	if err := in.p.Reply(in.ctx, ev, bot.TryAgain()); err != nil {
 		in.p.log.Warn("reply to a refused event", "err", err)
+	}
+}
+
+// refuseUnreadable tells ev's user that what they sent cannot be taken
+// as they wrote it, and why; the service never sees it.
+func (in *inbox) refuseUnreadable(ev *bot.Event, why string) {
+	in.p.log.Warn("event refused: its payload cannot be read as written", "channel", ev.Channel, "kind", ev.Kind, "why", why)
+	if ev.User.Bot {
+		return
+	}
+	if err := in.p.Reply(in.ctx, ev, bot.CannotRead(why)); err != nil {
+		in.p.log.Warn("reply to an unreadable event", "err", err)
 	}
 }
 

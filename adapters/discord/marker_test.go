@@ -16,7 +16,7 @@ import (
 // TestMaybeSentPostsAreFoundNotRepeated: the bot's post and an agent's
 // webhook post, sent again with MaybeSent to a fake that has forgotten
 // their nonces, return the first posts' IDs and post nothing; a person's
-// paste of a post, invisible marker and all, does not pass for it.
+// paste of a post's text does not pass for it.
 func TestMaybeSentPostsAreFoundNotRepeated(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -40,7 +40,7 @@ func TestMaybeSentPostsAreFoundNotRepeated(t *testing.T) {
 		}
 	}
 
-	raw := srv.Messages(thread)[0].Text // the bot's post with its marker
+	raw := srv.Messages(thread)[0].Text // the bot's post
 	other, err := p.StartThread(ctx, srv.Channel(), "another table")
 	must(t, err)
 	must(t, srv.Say(ctx, bottest.Bob, other, raw))

@@ -17,7 +17,7 @@ import (
 // is derived from the post's key (bot.Message.Key) and part, so a retry,
 // even after a restart, sends the same one. Webhook executions (agents'
 // posts under their own names) take no nonce, and Discord forgets a nonce
-// after a few minutes: marker.go covers both.
+// after a few minutes: marker.go covers both, without a mark in the text.
 
 // maxNonce is Discord's limit on a nonce's length.
 const maxNonce = 25

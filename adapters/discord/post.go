@@ -18,18 +18,15 @@ const threadArchiveMinutes = 1440
 // posts through the channel's webhook under the agent's name and avatar.
 // Rate limits are waited out by discordgo.
 func (p *Platform) Post(ctx context.Context, channel string, m bot.Message) (string, error) {
-	rows := p.rows(m.Controls)
-	if m.Text == "" && len(rows) == 0 {
+	if m.Text == "" && len(m.Controls) == 0 {
 		return "", errors.New("discord: post: the message is empty")
 	}
 	size := maxText
 	if m.As != nil {
 		size -= maxWebhookName + len(speakerFormat) // room to name the agent if webhooks are refused
 	}
-	if m.Key != "" {
-		size -= markerLen
-	}
 	parts := split(m.Text, size)
+	rows := p.rows(marked(m.Controls, markFor(m.Key, len(parts)-1))) // on the last part (marker.go)
 	var first string
 	for i, part := range parts {
 		var comps []discordgo.MessageComponent
@@ -58,12 +55,12 @@ const speakerFormat = "**%s**: "
 // send posts one part, as the bot or as an agent. When the bot may not
 // use webhooks there, the agent's part is posted by the bot under the
 // agent's name, and the channel is told once what is missing. A nonce
-// makes a repeated send by the bot return the first message (nonce.go),
-// a marker lets a repeated agent's part be found (marker.go).
+// makes a repeated send by the bot return the first message (nonce.go);
+// a part that may have got through is looked for first (marker.go).
 func (p *Platform) send(ctx context.Context, channel string, m bot.Message, text string, comps []discordgo.MessageComponent, i int) (string, error) {
-	mark := markerFor(m.Key, i)
+	mark := markFor(m.Key, i)
 	if as := m.As; as != nil {
-		id, err := p.speak(ctx, channel, *as, spoken{text: text, comps: comps, mark: mark, maybeSent: m.MaybeSent})
+		id, err := p.speak(ctx, channel, *as, spoken{text: text, comps: comps, mark: mark, maybeSent: m.MaybeSent && m.Key != ""})
 		r, refused := bot.Refused(err)
 		if !refused {
 			return id, err
@@ -71,13 +68,13 @@ func (p *Platform) send(ctx context.Context, channel string, m bot.Message, text
 		p.notice(ctx, channel, "webhooks:"+channel, "Agents speak through me here. "+r.Reason)
 		text = fmt.Sprintf(speakerFormat, personaName(as.Name)) + text
 	}
-	if m.MaybeSent && mark != "" {
+	if m.MaybeSent && m.Key != "" {
 		self, _ := p.ids()
-		if id, found, err := p.earlierPart(ctx, channel, self, mark); err != nil || found {
+		if id, found, err := p.earlierPart(ctx, channel, sought{author: self, text: text, mark: mark}); err != nil || found {
 			return id, err
 		}
 	}
-	data := &discordgo.MessageSend{Content: text + mark, Components: comps, AllowedMentions: noMentions()}
+	data := &discordgo.MessageSend{Content: text, Components: comps, AllowedMentions: noMentions()}
 	if nonce := nonceFor(m.Key, i); nonce != "" {
 		return p.sendWithNonce(ctx, channel, data, nonce)
 	}
@@ -104,9 +101,8 @@ func (p *Platform) cannotPost(ctx context.Context, channel string, err error) {
 // clipped (an edit cannot add parts). Only the bot's own messages can be
 // edited, not agents' webhook messages.
 func (p *Platform) Edit(ctx context.Context, channel, id string, m bot.Message) error {
-	mark := markerFor(m.Key, 0) // an edit keeps the post's marker
-	text := clip(m.Text, maxText-len([]rune(mark))) + mark
-	rows := p.rows(m.Controls)
+	text := clip(m.Text, maxText)
+	rows := p.rows(marked(m.Controls, markFor(m.Key, 0))) // an edit keeps the post's mark (marker.go)
 	if rows == nil {
 		rows = []discordgo.MessageComponent{}
 	}

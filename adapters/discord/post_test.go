@@ -23,12 +23,7 @@ func TestBurstOfPostsWaitsOutRateLimitsInOrder(t *testing.T) {
 	ctx := context.Background()
 	srv := discordtest.New(t, discordtest.Options{})
 	p := discord.New(srv.Config(), testLogger(t))
-	threads := make([]string, 3)
-	for i := range threads {
-		var err error
-		threads[i], err = p.StartThread(ctx, srv.Channel(), fmt.Sprintf("burst %d", i))
-		must(t, err)
-	}
+	threads := startThreads(t, srv, p, "burst", 3)
 	srv.SetLimit(3, 60*time.Millisecond)
 	srv.Force429(4)
 	const n = 12

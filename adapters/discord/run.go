@@ -95,8 +95,7 @@ func (p *Platform) listen(ctx context.Context, in *inbox, ready chan<- struct{})
 			default:
 			}
 		}),
-		p.s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) { p.onInteraction(ctx, in, i.Interaction) }),
-		p.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { p.onMessage(in, m.Message) }),
+		p.s.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) { p.onDispatch(ctx, in, e) }),
 		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadCreate) { p.learn(c.Channel) }),
 		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadUpdate) { p.learn(c.Channel) }),
 		p.s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { p.learnGuild(g.Guild) }),
@@ -123,7 +122,21 @@ func (p *Platform) onReady(r *discordgo.Ready) {
 	}
 }
 
-func (p *Platform) onInteraction(ctx context.Context, in *inbox, i *discordgo.Interaction) {
+// onDispatch takes people's interactions and messages from their raw
+// dispatch (discordgo calls it after decoding), so that one whose JSON
+// cannot be taken as its author wrote it (bot.Unreadable: a lone
+// surrogate escape, which decoding turned into U+FFFD) is refused with
+// the reason instead of passed on.
+func (p *Platform) onDispatch(ctx context.Context, in *inbox, e *discordgo.Event) {
+	switch d := e.Struct.(type) {
+	case *discordgo.InteractionCreate:
+		p.onInteraction(ctx, in, d.Interaction, bot.Unreadable(e.RawData))
+	case *discordgo.MessageCreate:
+		p.onMessage(in, d.Message, bot.Unreadable(e.RawData))
+	}
+}
+
+func (p *Platform) onInteraction(ctx context.Context, in *inbox, i *discordgo.Interaction, unreadable string) {
 	if i == nil {
 		return
 	}
@@ -133,15 +146,15 @@ func (p *Platform) onInteraction(ctx context.Context, in *inbox, i *discordgo.In
 	}
 	it := p.track(ctx, i)
 	ev.Native = it
-	in.push(ev, it.handled)
+	in.push(ev, it.handled, unreadable)
 }
 
-func (p *Platform) onMessage(in *inbox, m *discordgo.Message) {
+func (p *Platform) onMessage(in *inbox, m *discordgo.Message, unreadable string) {
 	if m == nil {
 		return
 	}
 	self, _ := p.ids()
 	if ev := messageEvent(m, self, p.knownParent); ev != nil {
-		in.push(ev, nil)
+		in.push(ev, nil, unreadable)
 	}
 }

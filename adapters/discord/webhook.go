@@ -2,8 +2,11 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 
 	"github.com/bwmarrin/discordgo"
@@ -15,7 +18,7 @@ import (
 // restart the bot finds it again by this name instead of making another.
 const webhookName = "roundtable"
 
-// spoken is one part an agent says: its text and controls, its marker
+// spoken is one part an agent says: its text and controls, its mark
 // (marker.go), and whether an earlier attempt may have got through.
 type spoken struct {
 	text      string
@@ -37,19 +40,20 @@ func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, pa
 	if parent != "" {
 		home, thread = parent, channel
 	}
-	params := &discordgo.WebhookParams{Content: part.text + part.mark, Username: personaName(as.Name), AvatarURL: as.Avatar,
+	name := personaName(as.Name)
+	params := &discordgo.WebhookParams{Content: part.text, Username: name, AvatarURL: as.Avatar,
 		Components: part.comps, AllowedMentions: noMentions()}
 	for attempt := 0; ; attempt++ {
 		wh, err := p.webhook(ctx, home)
 		if err != nil {
 			return "", err
 		}
-		if part.maybeSent && part.mark != "" && attempt == 0 {
-			if id, found, err := p.earlierPart(ctx, channel, wh.ID, part.mark); err != nil || found {
+		if part.maybeSent && attempt == 0 {
+			if id, found, err := p.earlierPart(ctx, channel, sought{author: wh.ID, name: name, text: part.text, mark: part.mark}); err != nil || found {
 				return id, err
 			}
 		}
-		msg, err := p.s.WebhookThreadExecute(wh.ID, wh.Token, true, thread, params, discordgo.WithContext(ctx))
+		msg, err := p.executeWebhook(ctx, wh, thread, params)
 		if err == nil {
 			return msg.ID, nil
 		}
@@ -58,6 +62,29 @@ func (p *Platform) speak(ctx context.Context, channel string, as bot.Persona, pa
 		}
 		p.forgetWebhook(home, wh.ID)
 	}
+}
+
+// executeWebhook posts params through wh, into thread if set, and waits
+// for the message. It is discordgo's WebhookThreadExecute but for the
+// rate-limit bucket: discordgo keys it by the whole URL, ?thread_id=
+// included, so posts into several threads of a channel would each seem to
+// have a bucket of their own, while Discord counts one per webhook, and a
+// burst across threads would meet 429s the client could have waited out.
+func (p *Platform) executeWebhook(ctx context.Context, wh *discordgo.Webhook, thread string, params *discordgo.WebhookParams) (*discordgo.Message, error) {
+	bucket := discordgo.EndpointWebhookToken(wh.ID, wh.Token)
+	q := url.Values{"wait": {"true"}}
+	if thread != "" {
+		q.Set("thread_id", thread)
+	}
+	body, err := p.s.RequestWithBucketID(http.MethodPost, bucket+"?"+q.Encode(), params, bucket, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("decode the webhook's message: %w", err)
+	}
+	return &m, nil
 }
 
 // webhook returns the channel's roundtable webhook: cached, found among

@@ -132,7 +132,7 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Respons
 	u.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
 		c.totals.add(u, true)
-		return agent.Response{}, c.failed(ctx, err, u, mode)
+		return agent.Response{}, c.failed(ctx, err, u, mode, cl)
 	}
 	c.brk.success()
 	c.tr.retrying.Store(false)

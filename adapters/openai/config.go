@@ -48,8 +48,11 @@ type Config struct {
 	// server's default. Zero is sent as 0 (see setZeroTemperature).
 	Temperature *float64 `toml:"temperature" json:"temperature,omitempty"`
 	MaxTokens   int      `toml:"max_tokens" json:"max_tokens,omitempty"` // default answer bound; 0: none
-	// Timeout bounds one HTTP attempt (default 2m); the caller's context
-	// bounds the whole call, retries included.
+	// Timeout bounds one HTTP attempt (default 45s); the caller's context
+	// bounds the whole call, retries included. An attempt that times out
+	// is not retried: the server took the request and did not answer, and
+	// a hung server would make every retry wait as long again. Raise it
+	// for a model that takes longer to answer.
 	Timeout time.Duration `toml:"timeout" json:"timeout,omitempty"`
 	// StructuredOutput is how JSON is asked for. Empty means json_schema,
 	// falling back once to json_object (logged) if the server refuses
@@ -57,9 +60,11 @@ type Config struct {
 	StructuredOutput agent.OutputMode `toml:"structured_output" json:"structured_output,omitempty"`
 	MaxConcurrent    int              `toml:"max_concurrent" json:"max_concurrent,omitempty"` // requests in flight (default 8)
 	// BreakerFailures is how many calls in a row may get no answer (no
-	// server, 5xx, attempts timing out; after their retries) before the
-	// endpoint is given up for the run (default 3; negative: never). A refused key, an unknown model or
-	// an exhausted quota gives it up at once.
+	// server, 5xx after their retries, an attempt timing out, or the
+	// caller's deadline passing while the server is silent) before the
+	// endpoint is given up for the run (default 3; negative: never). A
+	// refused key, an unknown model or an exhausted quota gives it up at
+	// once.
 	BreakerFailures int `toml:"breaker_failures" json:"breaker_failures,omitempty"`
 	// RequestsPerMinute and TokensPerMinute are the endpoint's budgets;
 	// 0 means unlimited. Tokens are estimated before a request (4 bytes a
@@ -70,7 +75,7 @@ type Config struct {
 	PricePer1KPrompt     float64 `toml:"price_per_1k_prompt" json:"price_per_1k_prompt,omitempty"`
 	PricePer1KCompletion float64 `toml:"price_per_1k_completion" json:"price_per_1k_completion,omitempty"`
 	// MaxRetries is how often a failed attempt is retried (default 4;
-	// negative: never).
+	// negative: never): 408, 429, 5xx and network failures, not timeouts.
 	MaxRetries int `toml:"max_retries" json:"max_retries,omitempty"`
 	// BackoffBase and BackoffMax shape the exponential backoff (defaults
 	// 500ms and 30s); MaxRetryAfter is the longest Retry-After honoured
@@ -82,8 +87,12 @@ type Config struct {
 
 // Defaults of Config.
 const (
-	DefaultBaseURL         = "https://api.openai.com/v1"
-	DefaultTimeout         = 2 * time.Minute
+	DefaultBaseURL = "https://api.openai.com/v1"
+	// DefaultTimeout is short of a minute, so that calls in flight to a
+	// server that never answers (as many as BreakerFailures, the agents
+	// of one phase) open the breaker within a minute, and of the default
+	// phase timeout, so that an attempt ends before its phase does.
+	DefaultTimeout         = 45 * time.Second
 	DefaultMaxConcurrent   = 8
 	DefaultMaxRetries      = 4
 	DefaultBreakerFailures = 3

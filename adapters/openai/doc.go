@@ -8,15 +8,18 @@
 // tokens-per-minute budgets and a concurrency slot, bounds the attempt with
 // Config.Timeout, and retries 408, 429, 5xx and network failures with
 // exponential backoff and jitter, or after the server's Retry-After (seconds
-// or an HTTP date), rebuilding the body with http.Request.GetBody.
+// or an HTTP date), rebuilding the body with http.Request.GetBody. An
+// attempt that timed out is not retried: a hung server would hold every
+// retry as long again.
 //
 // Temperature 0 is sent as 0: go-openai drops a zero temperature
 // (omitempty), so the transport writes it into the body; an unset
 // temperature is not sent, and the server's default applies.
 //
 // Each Client has a circuit breaker (Done, Err). It opens after
-// Config.BreakerFailures calls in a row got no answer after their retries
-// (no server, 5xx, or every attempt timed out while the caller waited), or
+// Config.BreakerFailures calls in a row got no answer (no server, 5xx
+// after their retries, an attempt timed out, or the caller's deadline
+// passed while the server had the request and said nothing), or
 // at once on an answer no retry can change: 401 or 403 (the
 // key), 404 (the model or base_url), 429 insufficient_quota (no credit,
 // never retried like a rate limit), or a refused json_schema when the mode

@@ -33,14 +33,24 @@ func quotaBody(b []byte) bool { return strings.Contains(string(b), "insufficient
 
 // schemaRefused reports a 400 that refuses the response_format of a
 // json_schema request (servers word it differently; all name the field or
-// the mode). A schema the server finds invalid ("Invalid schema for
-// response_format ...") is a fault of that request, not of the mode.
+// the mode): the mode itself, or a schema the server finds invalid for
+// strict structured output ("Invalid schema for response_format ...").
+// Either way the answer will not come in that mode; json_object, with the
+// schema in the prompt, asks for the same answer without it.
 func schemaRefused(err error) bool {
 	if httpStatus(err) != http.StatusBadRequest {
 		return false
 	}
+	if e := apiError(err); e != nil && e.Param != nil && (*e.Param == "response_format" || strings.HasPrefix(*e.Param, "response_format.")) {
+		return true
+	}
 	msg := strings.ToLower(err.Error())
-	return (strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema")) && !strings.Contains(msg, "invalid schema")
+	return strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema")
+}
+
+// schemaInvalid reports a refused schema, as opposed to a refused mode.
+func schemaInvalid(err error) bool {
+	return strings.Contains(strings.ToLower(err.Error()), "invalid schema")
 }
 
 // fatal says, for an error no retry can fix, what went wrong and what to
@@ -55,6 +65,8 @@ func (c *Client) fatal(err error, mode agent.OutputMode) (string, bool) {
 		return fmt.Sprintf("HTTP 404: there is no model %q at %s; check model (Ollama: ollama pull %s), and that base_url ends in /v1", c.cfg.Model, c.cfg.BaseURL, c.cfg.Model), true
 	case quotaExhausted(err):
 		return "the account has no quota left (429 insufficient_quota); add credit or use another key (waiting does not help)", true
+	case mode == agent.OutputJSONSchema && schemaRefused(err) && schemaInvalid(err):
+		return `the server refuses a schema as invalid for strict json_schema structured output; set structured_output = "json_object" (or leave it unset to fall back automatically)`, true
 	case mode == agent.OutputJSONSchema && schemaRefused(err):
 		return `the server does not accept json_schema structured output; set structured_output = "json_object" (or leave it unset to fall back automatically)`, true
 	}

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -30,14 +31,27 @@ func answer(ch goopenai.ChatCompletionChoice, u roundtable.Usage) agent.Response
 // the breaker on answers no retry can change and on the threshold of
 // calls in a row that found no server (CodeBroken), and otherwise wraps
 // the error with its code.
-func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode agent.OutputMode) error {
+func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode agent.OutputMode, cl *call) error {
 	werr := c.wrap(ctx, err, u)
 	if ctx.Err() != nil {
+		// The caller's deadline passed (a phase's timeout, shorter than
+		// the attempt's): a server that had the request and said nothing
+		// counts as not answering, however the wait ended. A cancelled
+		// call (a stopped table, a shutdown) does not.
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && cl.sent.Load() && !cl.answered.Load() {
+			if broken := c.unanswered(err, u); broken != nil {
+				return broken
+			}
+		}
 		return werr
 	}
 	if mode == agent.OutputJSONSchema && !c.pinned && schemaRefused(err) {
 		if c.mode.CompareAndSwap(agent.OutputJSONSchema, agent.OutputJSONObject) {
-			c.log.Warn("openai: the server refuses json_schema structured output; using json_object from now on (set structured_output to pin a mode)",
+			why := "refuses json_schema structured output"
+			if schemaInvalid(err) {
+				why = "refuses a schema as invalid for strict json_schema structured output"
+			}
+			c.log.Warn("openai: the server "+why+"; using json_object from now on (set structured_output to pin a mode)",
 				"endpoint", c.cfg.Name, "err", werr)
 		}
 		return &agent.Error{Code: agent.CodeOutputMode, Usage: u, Err: werr}
@@ -45,17 +59,28 @@ func (c *Client) failed(ctx context.Context, err error, u roundtable.Usage, mode
 	if what, ok := c.fatal(err, mode); ok {
 		return c.broken(c.brokenError(what, err), u)
 	}
-	// No answer: no server, 5xx after every retry, or every attempt timed
+	// No answer: no server, 5xx after every retry, or an attempt timed
 	// out while the caller still waited (a hung server).
 	if code := werr.(*agent.Error).Code; code == agent.CodeUnavailable || code == agent.CodeTimeout {
-		what := fmt.Sprintf("%d calls in a row could not get an answer from the server, each after %d retries; check that it is running and that base_url is right",
-			max(c.cfg.BreakerFailures, 1), max(c.cfg.MaxRetries, 0))
-		if c.brk.unavailable(c.brokenError(what, err)) {
-			c.log.Info("openai: endpoint is unavailable; stopping", "endpoint", c.cfg.Name, "err", c.brk.open())
-			return &agent.Error{Code: agent.CodeBroken, Usage: u, Err: c.brk.open()}
+		if broken := c.unanswered(err, u); broken != nil {
+			return broken
 		}
 	}
 	return werr
+}
+
+// unanswered counts a call the server did not answer; it returns the
+// breaker's error when that opened it (or it was open), nil otherwise.
+func (c *Client) unanswered(err error, u roundtable.Usage) error {
+	what := fmt.Sprintf("%d calls in a row got no answer from the server (no server, 5xx after %d retries, or nothing within the %s timeout); check that it is running and that base_url is right, or raise timeout for a slow model",
+		max(c.cfg.BreakerFailures, 1), max(c.cfg.MaxRetries, 0), c.cfg.Timeout)
+	if c.brk.unavailable(c.brokenError(what, err)) {
+		c.log.Info("openai: endpoint is unavailable; stopping", "endpoint", c.cfg.Name, "err", c.brk.open())
+	}
+	if open := c.brk.open(); open != nil {
+		return &agent.Error{Code: agent.CodeBroken, Usage: u, Err: open}
+	}
+	return nil
 }
 
 // broken opens the breaker with err (logging it once) and returns the

@@ -180,31 +180,35 @@ func codes(cs []agent.Code) []string {
 	return out
 }
 
-// A server that accepts requests and never answers opens the breaker once
-// its calls time out attempt after attempt while their callers still wait.
-func TestHungEndpointOpensTheBreaker(t *testing.T) {
-	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply { return openaitest.Hang() })
-	defer srv.Close()
-	var logs syncBuffer
-	c := quickClient(srv, &logs, func(c *openai.Config) { c.Timeout, c.MaxRetries = time.Millisecond, -1 })
-	for range 3 {
-		c.Complete(context.Background(), agent.Request{Messages: hello()})
-	}
-	if !closed(c) || !strings.Contains(c.Err().Error(), "could not get an answer") {
-		t.Fatalf("breaker open %v (%v), want open after 3 hung calls", closed(c), c.Err())
-	}
-}
-
-func TestInvalidSchemaIsNotAModeRefusal(t *testing.T) {
-	srv := openaitest.NewServer(func(context.Context, *openaitest.Request) openaitest.Reply {
-		return openaitest.Status(400, "Invalid schema for response_format 'message': 'required' is required to be supplied")
-	})
+// TestInvalidSchemaFallsBackToJSONObject: a server that refuses a schema
+// as invalid for strict structured output (the fake refuses what OpenAI
+// refuses: here an object without additionalProperties) is handled as
+// one that refuses json_schema: the client falls back to json_object,
+// once, and the request asked again that way is answered; pinned to
+// json_schema, the endpoint cannot serve, and the breaker says so.
+func TestInvalidSchemaFallsBackToJSONObject(t *testing.T) {
+	invalid := &agent.Schema{Name: "message", JSON: []byte(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}
+	srv := openaitest.NewServer(nil)
 	defer srv.Close()
 	var logs syncBuffer
 	c := quickClient(srv, &logs, nil)
-	schema := &agent.Schema{Name: "message", JSON: []byte(`{"type":"object"}`)}
-	_, err := c.Complete(context.Background(), agent.Request{Messages: hello(), Schema: schema})
-	if code(err) != agent.CodeRejected || c.OutputMode() != agent.OutputJSONSchema || closed(c) {
-		t.Errorf("err %v, mode %s, breaker open %v; want a rejected request and nothing else changed", err, c.OutputMode(), closed(c))
+	_, err := c.Complete(context.Background(), agent.Request{Messages: hello(), Schema: invalid})
+	if code(err) != agent.CodeOutputMode || c.OutputMode() != agent.OutputJSONObject || closed(c) {
+		t.Fatalf("err %v, mode %s, breaker open %v; want output_mode and a fallback to json_object", err, c.OutputMode(), closed(c))
+	}
+	if _, err := c.Complete(context.Background(), agent.Request{Messages: hello(), Schema: invalid}); err != nil {
+		t.Fatalf("asked again in json_object: %v", err)
+	}
+	if last := srv.Requests()[srv.Count(nil)-1]; last.Format != "json_object" {
+		t.Errorf("the second request asked for %q, want json_object", last.Format)
+	}
+	if n := strings.Count(logs.String(), "refuses a schema as invalid for strict json_schema structured output; using json_object from now on"); n != 1 {
+		t.Errorf("%d fallback messages, want 1:\n%s", n, logs.String())
+	}
+
+	pinned := quickClient(srv, &logs, func(c *openai.Config) { c.StructuredOutput = agent.OutputJSONSchema })
+	_, err = pinned.Complete(context.Background(), agent.Request{Messages: hello(), Schema: invalid})
+	if code(err) != agent.CodeBroken || !strings.Contains(pinned.Err().Error(), "refuses a schema as invalid") {
+		t.Errorf("pinned: err %v; want the breaker open, naming the invalid schema", err)
 	}
 }

@@ -68,7 +68,8 @@ func TestReasoningModelsGetCompletionTokensAndNoTemperature(t *testing.T) {
 }
 
 func TestStructuredOutputModes(t *testing.T) {
-	schema := &agent.Schema{Name: "vote_plurality", JSON: json.RawMessage(`{"type":"object"}`)}
+	const empty = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+	schema := &agent.Schema{Name: "vote_plurality", JSON: json.RawMessage(empty)}
 	for _, c := range []struct {
 		cfg, req   agent.OutputMode
 		wantFormat string
@@ -82,7 +83,7 @@ func TestStructuredOutputModes(t *testing.T) {
 		if got.Format != c.wantFormat {
 			t.Errorf("cfg %q req %q: format %q, want %q", c.cfg, c.req, got.Format, c.wantFormat)
 		}
-		if c.wantFormat == "json_schema" && (got.SchemaName != "vote_plurality" || !got.Strict || string(got.Schema) != `{"type":"object"}`) {
+		if c.wantFormat == "json_schema" && (got.SchemaName != "vote_plurality" || !got.Strict || string(got.Schema) != empty) {
 			t.Errorf("schema %q strict %v %s", got.SchemaName, got.Strict, got.Schema)
 		}
 		if got.Seed == nil || *got.Seed != 42 || got.User != "Alice" {

@@ -172,26 +172,30 @@ func TestCancelledWaitStopsRetrying(t *testing.T) {
 	}
 }
 
-func TestAttemptTimeoutIsRetried(t *testing.T) {
+// TestAttemptTimeoutIsNotRetried: a server that took the request and
+// did not answer within the attempt's timeout is not asked again (a hung
+// server would hold every retry as long); the call fails as a timeout.
+func TestAttemptTimeoutIsNotRetried(t *testing.T) {
 	var mu sync.Mutex
 	n := 0
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		n++
-		first := n == 1
 		mu.Unlock()
-		if first {
-			io.Copy(io.Discard, r.Body) // the server notices a closed connection only once the body is read
-			<-r.Context().Done()        // hang until the attempt times out
-			return
-		}
-		(&scriptServer{}).ServeHTTP(w, r)
+		io.Copy(io.Discard, r.Body) // the server notices a closed connection only once the body is read
+		<-r.Context().Done()        // hang until the attempt times out
 	})
 	var sleeps []time.Duration
 	c := newTestClient(t, h, Config{Timeout: 20 * time.Millisecond}, &sleeps)
-	resp, err := c.Complete(context.Background(), hello)
-	if err != nil || resp.Usage.Retries != 1 {
-		t.Fatalf("got %+v, %v; want success after one retry", resp, err)
+	_, err := c.Complete(context.Background(), hello)
+	var e *agent.Error
+	if !errors.As(err, &e) || e.Code != agent.CodeTimeout || e.Usage.Retries != 0 {
+		t.Fatalf("err %v (%+v); want a timeout without retries", err, e)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n != 1 || len(sleeps) != 0 {
+		t.Errorf("%d attempts and waits %v, want 1 attempt and no wait", n, sleeps)
 	}
 }
 

@@ -2,9 +2,11 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -15,10 +17,15 @@ import (
 
 // call is what Complete tells the transport about a request, through the
 // request's context: the tokens to charge per attempt, and a counter of
-// retries for the usage report.
+// retries for the usage report. The transport tells back whether an
+// attempt went out and whether any got an answer (a status), so that a
+// call cut by its caller's deadline while the server was silent counts
+// as one the server did not answer.
 type call struct {
-	tokens  float64
-	retries atomic.Int32
+	tokens   float64
+	retries  atomic.Int32
+	sent     atomic.Bool
+	answered atomic.Bool
 	// zeroTemperature asks for "temperature": 0 in the body, which
 	// go-openai omits (its field is a float32 with omitempty).
 	zeroTemperature bool
@@ -107,11 +114,13 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, n int, c *ca
 		}
 		r.Body = body
 	}
+	c.sent.Store(true)
 	resp, err := t.base.Do(r)
 	if err != nil {
 		done()
 		return nil, err
 	}
+	c.answered.Store(true)
 	resp.Body = &releasingBody{ReadCloser: resp.Body, done: done}
 	return resp, nil
 }
@@ -126,8 +135,12 @@ func (t *transport) budgetSleep(budget string) func(context.Context, time.Durati
 }
 
 // retryWait decides whether to retry after attempt n and how long to wait.
+// An attempt that timed out is not retried (see Config.Timeout).
 func (t *transport) retryWait(ctx context.Context, req *http.Request, n int, resp *http.Response, err error) (time.Duration, string, bool) {
 	if n >= max(t.cfg.MaxRetries, 0) || ctx.Err() != nil || (req.Body != nil && req.GetBody == nil) || t.brk.open() != nil {
+		return 0, "", false
+	}
+	if err != nil && timedOut(err) {
 		return 0, "", false
 	}
 	if err != nil {
@@ -145,6 +158,16 @@ func (t *transport) retryWait(ctx context.Context, req *http.Request, n int, res
 		return d, why + " with Retry-After", true
 	}
 	return backoff(t.cfg.BackoffBase, t.cfg.BackoffMax, n, t.jitter), why, true
+}
+
+// timedOut reports an attempt that ended for want of an answer within
+// its timeout.
+func timedOut(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	ne := net.Error(nil)
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // releasingBody frees the attempt's slot and timeout when closed.

@@ -17,8 +17,8 @@
 // "/roundtable vote A" is typed in the channel. A command other than start
 // and help, without a table: option, is routed to the channel's newest
 // table thread: the one this process started last, or after a restart the
-// newest root message carrying roundtable's message metadata
-// (conversations.history). The text "/roundtable <sub> key:value ..."
+// newest root message carrying roundtable's message metadata among the
+// channel's latest 15 (conversations.history). The text "/roundtable <sub> key:value ..."
 // becomes Command and Options; values may be quoted (topic:"Where now?"),
 // and the bare rest is the main option (start: topic, propose: text, vote:
 // ballot, other commands: table).
@@ -42,7 +42,13 @@
 // for its Retry-After, in order, never dropped. Long texts become several
 // sections of at most 3000 characters and, past 40,000 characters, several
 // messages; option texts are cut to 75 characters, selects to 100 options,
-// actions blocks to 25 elements, modal titles to 24 characters.
+// actions blocks to 25 elements, modal titles to 24 characters. History
+// is read (conversations.history, conversations.replies) only to find a
+// post whose outcome is unknown and, after a restart, a channel's table
+// thread, 15 messages a page, at most one read per Config.HistoryInterval
+// for the whole workspace (a minute by default: Slack's limit, since May
+// 2025, for apps not approved for its Marketplace), never holding a post
+// (dedupe.go).
 //
 // Files. Slack cannot post a file ephemerally, so Upload (the bot's
 // export) sends it to the requester alone, in their direct message with

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"unicode/utf8"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -19,6 +20,25 @@ type inbox struct {
 	p *Platform
 	h bot.Handler
 	q *bot.Lanes
+	// unreadable says why the payload of the event being delivered
+	// cannot be taken as its author wrote it (bot.Unreadable); the event
+	// is then refused with that reason.
+	unreadable string
+}
+
+// reading is in for the event whose JSON payload is raw.
+func (in inbox) reading(raw []byte) inbox {
+	in.unreadable = bot.Unreadable(raw)
+	return in
+}
+
+// readingText is in for a slash command sent as a form: only the bytes of
+// its text can be unreadable (what looks like an escape there is text).
+func (in inbox) readingText(text string) inbox {
+	if !utf8.ValidString(text) {
+		in.unreadable = bot.Unreadable([]byte(text))
+	}
+	return in
 }
 
 func (in inbox) eventsAPI(ctx context.Context, e slackevents.EventsAPIEvent) {
@@ -69,7 +89,12 @@ func (in inbox) deliverAck(ctx context.Context, ev *bot.Event, a *acker) {
 		if ctx.Err() != nil {
 			return
 		}
+		if in.unreadable != "" {
+			in.refuseUnreadable(ctx, ev)
+			return
+		}
 		in.p.enrich(ctx, ev)
+		ev.Strip() // what people's clients do not show goes at the edge
 		in.p.route(ctx, ev)
 		in.h(ctx, ev)
 	}) {
@@ -92,6 +117,18 @@ func (in inbox) refuse(ctx context.Context, ev *bot.Event, a *acker) {
 	}
 	if err := in.p.Reply(ctx, ev, bot.TryAgain()); err != nil {
 		in.p.log.Warn("reply to a refused event", "err", err)
+	}
+}
+
+// refuseUnreadable tells ev's user that what they sent cannot be taken
+// as they wrote it, and why; the service never sees it.
+func (in inbox) refuseUnreadable(ctx context.Context, ev *bot.Event) {
+	in.p.log.Warn("event refused: its payload cannot be read as written", "user", ev.User.ID, "kind", ev.Kind, "why", in.unreadable)
+	if ev.User.Bot {
+		return
+	}
+	if err := in.p.Reply(ctx, ev, bot.CannotRead(in.unreadable)); err != nil {
+		in.p.log.Warn("reply to an unreadable event", "err", err)
 	}
 }
 

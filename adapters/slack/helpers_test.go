@@ -53,11 +53,11 @@ func (s *logSink) logger() *slog.Logger {
 
 const signingSecret = "fake-signing-secret-8f0e"
 
-// config is the adapter's configuration against fake, pacing posts 1ms
-// apart.
+// config is the adapter's configuration against fake, pacing posts and
+// history reads 1ms apart.
 func config(fake *slackfake.Server) slack.Config {
 	return slack.Config{BotToken: slackfake.BotToken, AppToken: slackfake.AppToken, SigningSecret: signingSecret,
-		APIURL: fake.APIURL(), PostInterval: time.Millisecond}
+		APIURL: fake.APIURL(), PostInterval: time.Millisecond, HistoryInterval: time.Millisecond}
 }
 
 func newPlatform(fake *slackfake.Server, log *slog.Logger) *slack.Platform {

@@ -120,7 +120,7 @@ func (p *Platform) serveEvent(ctx context.Context, in inbox, w http.ResponseWrit
 	}
 	in.p.busy.add()
 	w.WriteHeader(http.StatusOK)
-	in.eventsAPI(ctx, e)
+	in.reading(body).eventsAPI(ctx, e)
 }
 
 // serveForm answers an interaction (payload=...) or a slash command.
@@ -137,6 +137,7 @@ func (p *Platform) serveForm(ctx context.Context, in inbox, w http.ResponseWrite
 			return
 		}
 		in.p.busy.add()
+		in = in.reading([]byte(r.PostForm.Get("payload")))
 		if cb.Type == slack.InteractionTypeViewSubmission {
 			p.serveSubmission(ctx, in, w, r, cb)
 			return
@@ -151,7 +152,7 @@ func (p *Platform) serveForm(ctx context.Context, in inbox, w http.ResponseWrite
 		}
 		in.p.busy.add()
 		w.WriteHeader(http.StatusOK)
-		in.command(ctx, c)
+		in.readingText(c.Text).command(ctx, c)
 	default:
 		http.Error(w, "unknown request", http.StatusBadRequest)
 	}

@@ -25,7 +25,12 @@ import (
 // whose Web API calls go to a fake Slack.
 func eventsEndpoint(t *testing.T) (*httptest.Server, recorder) {
 	t.Helper()
-	fake := newFake(t)
+	return eventsEndpointOf(t, newFake(t))
+}
+
+// eventsEndpointOf is eventsEndpoint against a given fake.
+func eventsEndpointOf(t *testing.T, fake *slackfake.Server) (*httptest.Server, recorder) {
+	t.Helper()
 	fake.AddUser(alice)
 	cfg := config(fake)
 	cfg.Mode = slack.ModeHTTP

@@ -19,6 +19,45 @@ type pacer struct {
 
 	mu    sync.Mutex
 	lanes map[string]*lane
+
+	reads readGate
+}
+
+// readGate paces the calls that read history (conversations.history and
+// conversations.replies) for the whole workspace, as Slack limits them:
+// one call at a time, at most one per interval, and after a 429 none
+// until its Retry-After has passed, so that only the first read that
+// learns a limit meets it. Posts never wait for it.
+type readGate struct {
+	interval time.Duration
+	now      func() time.Time
+	sem      chan struct{}
+	next     time.Time // earliest time of the next read; under sem
+}
+
+// read makes call, a history read, when the gate lets it.
+func (p *pacer) read(ctx context.Context, call func(context.Context) error) error {
+	g := &p.reads
+	select {
+	case g.sem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-g.sem }()
+	for {
+		if d := g.next.Sub(g.now()); d > 0 {
+			if err := p.wait(ctx, d); err != nil {
+				return err
+			}
+		}
+		err := call(ctx)
+		g.next = g.now().Add(g.interval)
+		d, limited := retryAfter(err)
+		if !limited {
+			return err
+		}
+		g.next = g.now().Add(d)
+	}
 }
 
 // lane is one channel's queue: holding it orders the channel's posts.
@@ -28,8 +67,9 @@ type lane struct {
 	next time.Time // earliest time of the next post
 }
 
-func newPacer(interval time.Duration, wait func(context.Context, time.Duration) error) *pacer {
-	return &pacer{interval: interval, wait: wait, lanes: map[string]*lane{}}
+func newPacer(interval time.Duration, reads readGate, wait func(context.Context, time.Duration) error) *pacer {
+	reads.sem = make(chan struct{}, 1)
+	return &pacer{interval: interval, wait: wait, lanes: map[string]*lane{}, reads: reads}
 }
 
 // acquire takes channel's lane; the caller posts with send and then calls

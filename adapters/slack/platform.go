@@ -26,6 +26,10 @@ const (
 	DefaultAPIURL       = "https://slack.com/api/"
 	DefaultHTTPAddr     = "127.0.0.1:3000"
 	DefaultPostInterval = time.Second
+	// DefaultHistoryInterval is Slack's limit on conversations.history and
+	// conversations.replies for apps not approved for its Marketplace: one
+	// call a minute (Tier 1), since May 2025.
+	DefaultHistoryInterval = time.Minute
 )
 
 // Config configures the Slack adapter. The caller reads the secrets from the
@@ -47,6 +51,14 @@ type Config struct {
 	// PostInterval is the least time between two posts in one channel
 	// (default DefaultPostInterval, Slack's published limit).
 	PostInterval time.Duration
+	// HistoryInterval is the least time between two calls that read
+	// history (conversations.history, conversations.replies), for the
+	// whole workspace (default DefaultHistoryInterval: Slack's limit, since
+	// 2025, for apps not approved for its Marketplace; such an app may
+	// set about a second). The adapter reads history only to find posts
+	// whose outcome is unknown (dedupe.go) and a channel's table thread
+	// after a restart.
+	HistoryInterval time.Duration
 	// AckDeadline is how long a submitted modal waits for the bot's answer
 	// before it is acknowledged plainly, closing it (default
 	// DefaultAckDeadline; Slack allows 3 s). Tests inject a shorter one.
@@ -54,6 +66,10 @@ type Config struct {
 	// Wait waits out pacing and Retry-After delays; nil uses a timer. Tests
 	// inject a shorter or recording wait.
 	Wait func(ctx context.Context, d time.Duration) error
+	// Now tells the time of history reads' pacing and of a search's
+	// windows (default time.Now); tests inject a fake clock that Wait
+	// moves.
+	Now func() time.Time
 }
 
 // String implements fmt.Stringer without the secrets.
@@ -97,11 +113,17 @@ func (c Config) withDefaults() Config {
 	if c.PostInterval == 0 {
 		c.PostInterval = DefaultPostInterval
 	}
+	if c.HistoryInterval == 0 {
+		c.HistoryInterval = DefaultHistoryInterval
+	}
 	if c.AckDeadline == 0 {
 		c.AckDeadline = DefaultAckDeadline
 	}
 	if c.Wait == nil {
 		c.Wait = sleep
+	}
+	if c.Now == nil {
+		c.Now = time.Now
 	}
 	return c
 }
@@ -138,17 +160,18 @@ type webAPI interface {
 // Platform is the Slack bot.Platform. Create it with New; it is safe for
 // concurrent use.
 type Platform struct {
-	cfg     Config
-	log     *slog.Logger
-	client  *slack.Client
-	api     webAPI
-	pace    *pacer
-	users   *userCache
-	threads *threadIndex
-	parts   *partsIndex
-	names   channelNames
-	busy    busy
-	depth   int // per-user event queue bound; zero is bot.DefaultLaneDepth
+	cfg      Config
+	log      *slog.Logger
+	client   *slack.Client
+	api      webAPI
+	pace     *pacer
+	users    *userCache
+	threads  *threadIndex
+	parts    *partsIndex
+	outcomes *outcomes
+	names    channelNames
+	busy     busy
+	depth    int // per-user event queue bound; zero is bot.DefaultLaneDepth
 
 	mu   sync.Mutex
 	self identity // who the bot is, from auth.test in Run
@@ -176,7 +199,7 @@ func New(cfg Config, log *slog.Logger) *Platform {
 	}
 	client := slack.New(cfg.BotToken, opts...)
 	p := &Platform{cfg: cfg, log: log.With("platform", "slack"), client: client, api: client,
-		pace: newPacer(cfg.PostInterval, cfg.Wait)}
+		pace: newPacer(cfg.PostInterval, readGate{interval: cfg.HistoryInterval, now: cfg.Now}, cfg.Wait), outcomes: newOutcomes()}
 	p.users = newUserCache(client, p.pace)
 	p.threads = newThreadIndex(client, p.pace, p.botID)
 	p.parts = newPartsIndex()

@@ -69,8 +69,14 @@ func (p *Platform) postParts(ctx context.Context, where ref, parts []part, as *b
 		if !posted {
 			ts, err = p.postPart(ctx, lane, where, pt, as, out.options(i))
 		}
+		if err == nil {
+			p.outcomes.posted(where, out.key, ts)
+		}
 		switch {
 		case err != nil && i == 0:
+			if out.key != "" {
+				p.outcomes.failed(out.key, slackRefused(err)) // refused: nothing got through
+			}
 			return "", err
 		case err != nil:
 			p.log.Error("post the rest of a long message", "channel", where.String(), "part", i+1, "of", len(parts), "err", err)
@@ -160,6 +166,7 @@ func (p *Platform) StartThread(ctx context.Context, channel, title string) (stri
 	}
 	thread := ref{Channel: where.Channel, TS: ts}
 	p.threads.started(thread)
+	p.outcomes.posted(thread, "", ts) // a search in the new thread starts at its root
 	return thread.String(), nil
 }
 

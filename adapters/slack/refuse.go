@@ -1,9 +1,13 @@
 package slack
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"sync"
 
 	"github.com/slack-go/slack"
@@ -85,21 +89,52 @@ func capitalise(s string) string {
 }
 
 // respond answers the act behind o privately through its response_url,
-// which works where the app may not post.
+// which works where the app may not post. The body is written here, with
+// only the message's fields: slack-go's PostMessage with a response_url
+// adds an empty "metadata" object to it.
 func (p *Platform) respond(ctx context.Context, o origin, text string) error {
 	if o.ResponseURL == "" {
 		return errors.New("slack: no response_url to answer through")
 	}
-	parts := renderMessage(bot.Message{Text: text})
-	for _, pt := range parts {
-		opts := append(messageOptions(pt, nil), slack.MsgOptionResponseURL(o.ResponseURL, slack.ResponseTypeEphemeral))
-		err := p.pace.retry(ctx, func(ctx context.Context) error {
-			_, _, err := p.api.PostMessageContext(ctx, o.Channel, opts...)
-			return err
-		})
+	for _, pt := range renderMessage(bot.Message{Text: text}) {
+		body, err := json.Marshal(responseMessage{ResponseType: slack.ResponseTypeEphemeral, Text: pt.text, Blocks: pt.blocks})
 		if err != nil {
+			return fmt.Errorf("slack response_url: encode: %w", err)
+		}
+		if err := p.pace.retry(ctx, func(ctx context.Context) error { return p.postResponse(ctx, o.ResponseURL, body) }); err != nil {
 			return fmt.Errorf("slack response_url: %w", err)
 		}
+	}
+	return nil
+}
+
+// responseMessage is the body of a message sent to a response_url.
+type responseMessage struct {
+	ResponseType string        `json:"response_type"`
+	Text         string        `json:"text"`
+	Blocks       []slack.Block `json:"blocks,omitempty"`
+}
+
+// postResponse sends body to a response_url; a status other than 200 is
+// a slack.StatusCodeError (a 429 is waited out by the pacer).
+func (p *Platform) postResponse(ctx context.Context, url string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	client := p.cfg.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode != http.StatusOK {
+		return slack.StatusCodeError{Code: resp.StatusCode, Status: resp.Status}
 	}
 	return nil
 }

@@ -60,6 +60,9 @@ func (p *Platform) onSocketEvent(ctx context.Context, sm *socketmode.Client, in 
 			p.log.Warn("ack envelope", "type", evt.Type, "err", err)
 		}
 	}
+	if evt.Request != nil {
+		in = in.reading(evt.Request.Payload)
+	}
 	switch evt.Type {
 	case socketmode.EventTypeEventsAPI:
 		e, _ := evt.Data.(slackevents.EventsAPIEvent)

@@ -12,9 +12,10 @@ import (
 // newest one can be found again after a restart.
 const threadMetadata = "roundtable_thread"
 
-// historyDepth is how many of a channel's latest messages are searched for
-// a table thread.
-const historyDepth = 200
+// historyPage is how many messages a history read asks for: 15, the most
+// Slack gives an app not approved for its Marketplace (more is refused
+// by no one, but not given either).
+const historyPage = 15
 
 // threadIndex knows each channel's newest table thread.
 type threadIndex struct {
@@ -39,23 +40,30 @@ func (t *threadIndex) started(thread ref) {
 	t.mu.Unlock()
 }
 
-// history reads the channel's latest page (historyDepth messages, newest
-// first), with metadata.
-func (t *threadIndex) history(ctx context.Context, channel string) ([]slack.Message, error) {
+// history reads a page of the channel's top-level messages (newest
+// first, with metadata), those before latest ("" for the newest), paced
+// with the other history reads; it returns the cursor of the next page
+// ("" after the last).
+func (t *threadIndex) history(ctx context.Context, channel, cursor string) ([]slack.Message, string, error) {
 	var res *slack.GetConversationHistoryResponse
-	err := t.pace.retry(ctx, func(ctx context.Context) (err error) {
+	err := t.pace.read(ctx, func(ctx context.Context) (err error) {
 		res, err = t.api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
-			ChannelID: channel, Limit: historyDepth, IncludeAllMetadata: true})
+			ChannelID: channel, Cursor: cursor, Limit: historyPage, IncludeAllMetadata: true})
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return res.Messages, nil
+	next := ""
+	if res.HasMore {
+		next = res.ResponseMetaData.NextCursor
+	}
+	return res.Messages, next, nil
 }
 
 // newest returns channel's newest table thread, asking Slack when this
-// process has not opened one there.
+// process has not opened one there: the thread is looked for among the
+// channel's latest page of top-level messages (15, one read).
 func (t *threadIndex) newest(ctx context.Context, channel string) (ref, bool, error) {
 	t.mu.Lock()
 	r, ok := t.latest[channel]
@@ -63,7 +71,7 @@ func (t *threadIndex) newest(ctx context.Context, channel string) (ref, bool, er
 	if ok {
 		return r, true, nil
 	}
-	msgs, err := t.history(ctx, channel)
+	msgs, _, err := t.history(ctx, channel, "")
 	if err != nil {
 		return ref{}, false, fmt.Errorf("conversations.history %s: %w", channel, err)
 	}

@@ -63,11 +63,13 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "choose a name first")
 		return
 	}
+	req.Text = bot.Visible(req.Text) // what people's clients do not show goes at the edge
 	ev, err := p.event(r, v, roomID, req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	ev.Strip()
 	h := p.currentHandler()
 	if h == nil {
 		writeError(w, http.StatusServiceUnavailable, "the table service is not running; try again in a moment")
@@ -92,7 +94,7 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 func (p *Platform) deliver(ctx context.Context, h bot.Handler, ev *bot.Event) outcome {
 	n := &note{user: ev.User.ID}
 	ctx = context.WithValue(context.WithoutCancel(ctx), noteKey{}, n)
-	if isJoin(ev) {
+	if bot.Joins(ev) {
 		defer p.joins.lock(ev.Channel)()
 	}
 	if refusal := p.refuse(ctx, ev); refusal.Code != "" {
@@ -192,29 +194,41 @@ func checkStrings(ss []string, most int) error {
 
 // refuse returns why the web channel refuses an act before the bot sees
 // it: a control of another table; a join under a name that is not the
-// joiner's own; stopping a table, or exporting it with names, without the
-// organiser's (or the host's) link.
+// joiner's own; what only someone who may manage the table may do
+// (bot.ManagerOnly: stopping it, exporting it with names, ...) from
+// someone who may not (the bot decides, given the organiser's or the
+// host's link).
 func (p *Platform) refuse(ctx context.Context, ev *bot.Event) refusal {
 	if r := p.checkPlace(ctx, ev); r.Code != "" {
 		return r
 	}
-	if isJoin(ev) {
+	if bot.Joins(ev) {
 		if r := p.checkName(ctx, ev); r.Code != "" {
 			return r
 		}
 	}
-	if ev.User.Manager || ev.Kind != bot.KindCommand {
-		return refusal{}
-	}
-	switch {
-	case ev.Command == "stop":
-		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can stop it."}
-	case ev.Command == "close":
-		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can close a phase early."}
-	case ev.Command == "extend":
-		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can extend a phase."}
-	case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
-		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can export it with names."}
+	if what := bot.ManagerOnly(ev); what != "" && !p.mayManage(ctx, ev.Channel, ev.User) {
+		return refusal{roundtable.Forbidden, "Refused: only whoever started this table (with its organiser link) can " + what + "."}
 	}
 	return refusal{}
+}
+
+// mayManage reports whether u may manage the table in a room: the bot
+// decides, from u.Manager (the organiser's or the host's link) and who
+// started the table. Without a table, the link decides.
+func (p *Platform) mayManage(ctx context.Context, room string, u bot.User) bool {
+	if u.Manager || p.tables == nil {
+		return u.Manager
+	}
+	ok, err := p.tables.MayManage(ctx, room, u)
+	if err != nil && roundtable.ErrorCode(err) != roundtable.NotFound {
+		p.log.Warn("check who may manage a table", "room", room, "err", err)
+	}
+	return ok && err == nil
+}
+
+// organiser reports whether the visitor may manage the table in room:
+// names on its dashboard and downloads are theirs.
+func (p *Platform) organiser(r *http.Request, v visitor, room string) bool {
+	return p.mayManage(r.Context(), room, p.user(r, v, room))
 }

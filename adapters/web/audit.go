@@ -12,12 +12,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/export"
 )
 
-// annotationReader is the optional capability of a Reader that keeps
-// annotations (store.DB has it): without it, dashboards show no audit.
-type annotationReader interface {
-	Annotations(ctx context.Context, table string) ([]roundtable.Annotation, error)
-}
-
 // auditView is the dashboard's audit section.
 type auditView struct {
 	Room, Statement   string
@@ -48,7 +42,7 @@ func (p *Platform) auditView(ctx context.Context, roomID string, st *roundtable.
 		return v, nil
 	}
 	v.Statement = st.Config.Audit.Statement
-	anns, err := p.annotations(ctx, st.ID, evs, who, false, org)
+	anns, err := p.annotations(ctx, roomID, evs, roundtable.Viewer{Participant: who}, org)
 	if err != nil {
 		return v, err
 	}
@@ -75,24 +69,16 @@ func (p *Platform) auditView(ctx context.Context, roomID string, st *roundtable.
 	return v, nil
 }
 
-// annotations returns a table's annotations with the self-report
-// annotations of logs written before self-reports were survey answers
-// kept to their author (who) unless all (the organiser's export), and
-// pseudonymised like evs unless names.
-func (p *Platform) annotations(ctx context.Context, table string, evs []roundtable.Event, who string, all, names bool) ([]roundtable.Annotation, error) {
-	ar, ok := p.reader.(annotationReader)
-	if !ok {
+// annotations returns the annotations of the table in a room that viewer
+// v may be shown (audit.Visible: the bot decides), pseudonymised like evs
+// unless names.
+func (p *Platform) annotations(ctx context.Context, roomID string, evs []roundtable.Event, v roundtable.Viewer, names bool) ([]roundtable.Annotation, error) {
+	if p.tables == nil {
 		return nil, nil
 	}
-	anns, err := ar.Annotations(ctx, table)
-	if err != nil {
-		return nil, err
-	}
-	if !all {
-		anns = audit.OwnSelfReports(anns, who)
-	}
-	if names {
-		return anns, nil
+	anns, err := p.tables.Annotations(ctx, roomID, v)
+	if err != nil || names {
+		return anns, err
 	}
 	return export.PseudonymizeAnnotations(evs, anns)
 }
@@ -104,7 +90,7 @@ func (p *Platform) serveAudit(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	org := p.organises(r, v, roomID)
+	org := p.organiser(r, v, roomID)
 	if !org {
 		evs = export.Pseudonymize(evs)
 	}
@@ -129,7 +115,7 @@ func (p *Platform) serveAuditLog(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	anns, err := p.annotations(r.Context(), st.ID, evs, participantID(v.ID), organiser, true)
+	anns, err := p.annotations(r.Context(), roomID, evs, roundtable.Viewer{Participant: participantID(v.ID), Organiser: organiser}, true)
 	var buf bytes.Buffer
 	if err == nil {
 		err = export.WriteAnnotations(&buf, evs, anns, export.Options{Pseudonymize: !keep})
@@ -151,7 +137,11 @@ func (p *Platform) auditedRoom(w http.ResponseWriter, r *http.Request) (string, 
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return roomID, v, nil, nil, false
 	}
-	st, evs, err := p.table(r.Context(), roomID, viewerOf(v))
+	st, err := p.state(r.Context(), roomID, viewerOf(v))
+	var evs []roundtable.Event
+	if err == nil {
+		evs, err = p.tableLog(r.Context(), roomID, viewerOf(v))
+	}
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")
 		return roomID, v, nil, nil, false

@@ -8,33 +8,25 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/roundtable-ai/roundtable/bot"
 )
 
 // decodeJSON reads a request body into v, refusing one that is not valid
-// UTF-8: encoding/json would replace the bad bytes with U+FFFD without a
-// word, and record text its author did not write.
+// UTF-8 or escapes half a surrogate pair ("\ud800"): encoding/json would
+// replace either with U+FFFD without a word, and record text its author
+// did not write (bot.Unreadable).
 func decodeJSON(body io.Reader, v any) error {
 	data, err := io.ReadAll(body)
 	if err != nil {
 		return err
 	}
-	if !utf8.Valid(data) {
-		return fmt.Errorf("the body is not valid UTF-8 (first bad byte at offset %d)", invalidUTF8At(data))
+	if why := bot.Unreadable(data); why != "" {
+		return fmt.Errorf("the body cannot be taken as written: %s", why)
 	}
 	return json.Unmarshal(data, v)
-}
-
-// invalidUTF8At returns the offset of the first byte that is not UTF-8.
-func invalidUTF8At(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
 }
 
 // formUTF8Errors names each form field whose value is not valid UTF-8.
@@ -43,7 +35,7 @@ func formUTF8Errors(form url.Values) []string {
 	for _, key := range slices.Sorted(maps.Keys(form)) {
 		for _, v := range form[key] {
 			if !utf8.ValidString(v) {
-				errs = append(errs, fmt.Sprintf("The field %q is not valid UTF-8 (first bad byte at offset %d).", key, invalidUTF8At([]byte(v))))
+				errs = append(errs, fmt.Sprintf("The field %q %s.", key, strings.TrimPrefix(bot.Unreadable([]byte(v)), "it ")))
 				break
 			}
 		}
@@ -73,7 +65,7 @@ func (p *Platform) downloadNames(w http.ResponseWriter, r *http.Request, v visit
 		writeError(w, http.StatusBadRequest, err.Error())
 		return false, false, false
 	}
-	organiser = p.organises(r, v, roomID)
+	organiser = p.organiser(r, v, roomID)
 	if keep && !organiser {
 		writeError(w, http.StatusForbidden, "only the table's organiser can download it with names")
 		return false, false, false

@@ -1,11 +1,11 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -147,30 +147,29 @@ func isTop(m map[string]int, w string) bool {
 	return true
 }
 
-// utilityChart draws U/U_max of the decision after each round, for an
-// exchange table when the task can be built.
-func (p *Platform) utilityChart(st *roundtable.State) *chart {
-	if p.cfg.Task == nil || st.Config.Task.Kind != "exchange" {
+// utilityChart draws U/U_max of the decision after each round, for a
+// table whose task can tell it (roundtable.Welfare: an exchange).
+func (p *Platform) utilityChart(ctx context.Context, roomID string, st *roundtable.State) *chart {
+	if p.tables == nil {
 		return nil
 	}
-	t, err := p.cfg.Task(st.Config.Task, len(st.Config.Participants))
+	t, err := p.tables.Task(ctx, roomID)
 	if err != nil {
 		p.log.Warn("dashboard task", "table", st.ID, "err", err)
 		return nil
 	}
-	ex, ok := t.(*exchange.Task)
+	wf, ok := t.(roundtable.Welfare)
 	if !ok {
 		return nil
 	}
-	umax, _ := ex.Econ.UMax()
 	c := newChart("Welfare of the decision after each round (U / U_max)", len(st.Rounds))
 	c.YLabel = "U / U_max"
 	c.Legend = []legendItem{{"utility", "the decision's total utility over the best possible"}}
 	for i, r := range st.Rounds {
 		u := 0.0
-		if r.Decision != nil && umax > 0 {
-			if a, err := exchange.ParseAllocation(r.Decision.Proposal.Data); err == nil {
-				u = ex.Econ.Total(a) / umax
+		if r.Decision != nil {
+			if w, ok := wf.Welfare(r.Decision.Proposal); ok {
+				u = w
 			}
 		}
 		b := c.bar(i, r.Round, u)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/url"
@@ -154,10 +155,30 @@ func (c *client) start(ctx context.Context, opts map[string]string) error {
 	}
 	err := c.postForm(ctx, "/start", form)
 	var se *statusError
+	if errors.As(err, &se) && se.code == http.StatusForbidden {
+		c.refused(se.body) // a browser without the right to start: the page alone says why
+		return nil
+	}
 	if errors.As(err, &se) && se.answered() {
-		return nil // refused: the reason is on the lobby's live stream
+		return nil // refused by the bot: the reason is on the lobby's live stream too
 	}
 	return err
+}
+
+// refused shows the user, as a private item, the reasons a page gives
+// for refusing what they sent (the paragraphs of its alert).
+func (c *client) refused(page string) {
+	_, alert, ok := strings.Cut(page, `<div class="alert" role="alert">`)
+	alert, _, _ = strings.Cut(alert, "</div>")
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, para := range strings.Split(alert, "<p>")[1:] {
+		text, _, _ := strings.Cut(para, "</p>")
+		c.private = append(c.private, bottest.Private{Text: html.UnescapeString(text)})
+	}
 }
 
 // act posts an act in a room.
@@ -183,7 +204,7 @@ type statusError struct {
 }
 
 func (e *statusError) Error() string {
-	return fmt.Sprintf("%s %s: %s: %s", e.method, e.url, e.status, e.body)
+	return fmt.Sprintf("%s %s: %s: %.500s", e.method, e.url, e.status, e.body)
 }
 
 // answered reports whether the status says the bot refused the request
@@ -231,7 +252,7 @@ func (c *client) do(ctx context.Context, method, path, ctype string, body io.Rea
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		return &statusError{method: method, url: path, status: resp.Status, code: resp.StatusCode, body: string(msg)}
 	}
 	if out != nil {

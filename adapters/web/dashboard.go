@@ -55,31 +55,36 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, http.StatusForbidden, "Join link needed", "Open the table's join link to see its dashboard.")
 		return
 	}
-	_, evs, err := p.table(r.Context(), roomID, viewerOf(v))
+	viewer := viewerOf(v)
+	st, err := p.state(r.Context(), roomID, viewer)
+	var raw []roundtable.Event
+	if err == nil {
+		raw, err = p.tableLog(r.Context(), roomID, viewer)
+	}
 	if err != nil {
 		p.log.Warn("dashboard", "room", roomID, "err", err)
 		p.renderMessage(w, http.StatusNotFound, "No table yet", "This room has no stored table to show.")
 		return
 	}
-	org := p.organises(r, v, roomID)
+	org := p.organiser(r, v, roomID)
+	evs := raw
 	if !org {
 		evs = export.Pseudonymize(evs)
 	}
 	evs = roundtable.SecretBallots(evs, false) // nobody, the organiser included
-	st, err := roundtable.Replay(evs)
-	if err != nil {
-		p.log.Error("dashboard replay", "room", roomID, "err", err)
-		p.renderMessage(w, http.StatusInternalServerError, "Internal error", "The table's log could not be read.")
-		return
-	}
 	page := p.dashboard(roomID, st, evs, org)
-	page.Models, page.ModelsNote = p.selfModels(r.Context(), roomID, viewerOf(v), org, st)
+	page.Usage = usage(st, actorNames(raw, evs))
+	page.UChart = p.utilityChart(r.Context(), roomID, st)
+	page.Models, page.ModelsNote = p.selfModels(r.Context(), roomID, viewer, org, st)
 	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org); err != nil {
 		p.log.Warn("dashboard audit", "room", roomID, "err", err)
 	}
 	p.render(w, http.StatusOK, "dashboard", page)
 }
 
+// dashboard is the page of the table whose state is st (as the visitor
+// may see it) and whose log, as the page shows it (pseudonymised unless
+// org, ballots secret when the table's are), is evs.
 func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtable.Event, org bool) dashboardPage {
 	d := dashboardPage{Room: roomID, Title: titleOf(st), Status: string(st.Status), Rule: string(st.Config.Rule),
 		Mode: string(st.Config.Mode), Rounds: st.Config.Rounds, Names: org, Organiser: org, Secret: st.Config.Secret.Ballots,
@@ -90,24 +95,29 @@ func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtab
 	names := nameBook(evs)
 	var pts []roundPoint
 	for _, rec := range st.Rounds {
-		if rec.Tally == nil {
-			continue
+		if rec.Tally != nil {
+			d.Decisions = append(d.Decisions, viewRound(rec))
+			pts = append(pts, roundPoint{Round: rec.Round, Accepted: rec.Tally.Winner != "", Agreement: agreement(rec.Tally)})
 		}
-		d.Decisions = append(d.Decisions, viewRound(rec))
-		for _, b := range rec.Tally.Ballots {
-			d.Ballots = append(d.Ballots, ballotRow{Round: rec.Round, Voter: names.of(b.Voter), Ballot: b.String()})
-		}
-		pts = append(pts, roundPoint{Round: rec.Round, Accepted: rec.Tally.Winner != "", Agreement: agreement(rec.Tally)})
 	}
+	d.Ballots = ballots(evs, names)
 	d.Failures = failures(evs, names)
-	d.Usage = usage(st, names)
 	d.Chart = roundsChart(pts)
-	d.UChart = p.utilityChart(st)
 	return d
 }
 
 // names maps participant IDs to names, everyone who ever sat included.
 type names map[string]string
+
+// actorNames maps the actors of log to their names in shown, the same log
+// as the page shows it (pseudonymised, say).
+func actorNames(log, shown []roundtable.Event) names {
+	book, n := nameBook(shown), names{}
+	for i, e := range log {
+		n[e.Actor] = book.of(shown[i].Actor)
+	}
+	return n
+}
 
 func nameBook(evs []roundtable.Event) names {
 	n := names{}
@@ -129,6 +139,28 @@ func (n names) of(id string) string {
 		return s
 	}
 	return id
+}
+
+// ballots lists the ballots of each round's tally (its last), round by
+// round, as the log evs shows them.
+func ballots(evs []roundtable.Event, n names) []ballotRow {
+	tallies := map[int]roundtable.Tally{}
+	var rounds []int
+	for _, e := range evs {
+		if dm, ok := e.Data.(roundtable.DecisionMade); ok {
+			if _, seen := tallies[dm.Round]; !seen {
+				rounds = append(rounds, dm.Round)
+			}
+			tallies[dm.Round] = dm.Tally
+		}
+	}
+	var out []ballotRow
+	for _, r := range rounds {
+		for _, b := range tallies[r].Ballots {
+			out = append(out, ballotRow{Round: r, Voter: n.of(b.Voter), Ballot: b.String()})
+		}
+	}
+	return out
 }
 
 func failures(evs []roundtable.Event, n names) []failureRow {
@@ -190,7 +222,11 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 	viewer := viewerOf(v)
 	viewer.Researcher = keep // only the organiser may keep names
 	viewer.Organiser = organiser
-	st, evs, err := p.table(r.Context(), roomID, viewer)
+	st, err := p.state(r.Context(), roomID, viewer)
+	var evs []roundtable.Event
+	if err == nil {
+		evs, err = p.tableLog(r.Context(), roomID, viewer)
+	}
 	if err != nil {
 		writeError(w, http.StatusNotFound, "this room has no stored table")
 		return

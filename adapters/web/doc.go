@@ -9,7 +9,9 @@
 // HMAC of the room under Config.Secret and so survives restarts. The
 // browser gets what the bot posts, and what it says to that user alone,
 // over Server-Sent Events; users' acts come back as JSON POSTs and become
-// bot.Events. A dashboard per table reads the stored log.
+// bot.Events. The room's panel, its feed and a dashboard per table read
+// the table through the bot service (bot.Tables), as their viewer may see
+// it; the web channel never opens the store.
 //
 // Security: the server binds to 127.0.0.1 by default; every state-changing
 // request and the live stream must come from the same origin; cookies are

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -14,10 +13,14 @@ import (
 // bot records chat silently (it gives plain chat no replies), so the room
 // says what became of it: in live mode it is shown to everyone at once,
 // in sealed mode its author is told it is kept sealed, and a message that
-// was not recorded gets the reason. A room whose table the Reader does not
-// know shows it to everyone, as chat platforms do.
+// was not recorded gets the reason. A room without a table shows it to
+// everyone, as chat platforms do.
 func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
-	st, evs, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
+	st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
+	var recorded bool
+	if err == nil {
+		recorded, err = p.tables.Recorded(ctx, ev)
+	}
 	switch {
 	case errors.Is(err, errNoTable):
 		p.postAs(ctx, ev)
@@ -27,7 +30,6 @@ func (p *Platform) echo(ctx context.Context, ev *bot.Event) {
 		p.tell(ev, "Your message could not be checked: this table's log cannot be read.")
 		return
 	}
-	recorded := slices.ContainsFunc(evs, func(e roundtable.Event) bool { return e.Key == "msg:"+ev.ID })
 	switch {
 	case !recorded:
 		reason := "Your message was not recorded: " + whyNot(st, participantID(ev.User.ID)) + "."

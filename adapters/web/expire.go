@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // DefaultRetention is how long a room outlives its table's end unless
@@ -41,22 +39,16 @@ func (p *Platform) sweeper(ctx context.Context) {
 // the rooms that never got a table and were opened more than Retention
 // ago. It returns how many it deleted.
 func (p *Platform) sweep(ctx context.Context) (int, error) {
-	if p.reader == nil {
+	if p.tables == nil {
 		return 0, nil
 	}
-	sums, err := p.reader.Tables(ctx)
+	ended, err := p.tables.Ended(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("list tables: %w", err)
-	}
-	ended := map[string]time.Time{}
-	for _, s := range sums {
-		if s.Status == roundtable.StatusEnded {
-			ended[s.ID] = s.Updated
-		}
+		return 0, err
 	}
 	now, n := p.cfg.Now(), 0
 	for _, h := range p.rooms.list(Lobby) {
-		table, ok, err := p.reader.Lookup(ctx, Name+":"+h.ID)
+		table, ok, err := p.tables.Lookup(ctx, h.ID)
 		if err != nil {
 			return n, fmt.Errorf("look up the table of room %s: %w", h.ID, err)
 		}

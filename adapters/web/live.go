@@ -33,9 +33,20 @@ func (p *Platform) serveLive(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveLobbyLive streams the lobby: what the bot said to this browser
-// about the tables it started.
+// about the tables it started. It needs no link, so its streams are
+// bounded (StreamLimits): so many at once, so many per address, each for
+// a while only (a browser's EventSource reconnects).
 func (p *Platform) serveLobbyLive(w http.ResponseWriter, r *http.Request) {
-	p.stream(w, r, Lobby)
+	leave, code := p.anon.enter(remoteHost(r))
+	if code != 0 {
+		w.Header().Set("Retry-After", "30")
+		writeError(w, code, "too many live streams without a link are open; try again later")
+		return
+	}
+	defer leave()
+	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.Streams.Life)
+	defer cancel()
+	p.stream(w, r.WithContext(ctx), Lobby)
 }
 
 func (p *Platform) stream(w http.ResponseWriter, r *http.Request, roomID string) {
@@ -82,10 +93,12 @@ func (s *streamWriter) Write(b []byte) (int, error) {
 func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, roomID string, v visitor, c cursor) {
 	poll := time.NewTicker(statePoll)
 	defer poll.Stop()
+	told, done := p.inbox.watch(v.ID)
+	defer done()
 	var lastState []byte
 	first, lastSent := true, time.Now()
 	for {
-		wake, posted, told := p.sig.wait(), p.rooms.wait(roomID), p.inbox.wait(v.ID)
+		wake, posted, told := p.sig.wait(), p.rooms.wait(roomID), told()
 		u, next := p.updateFor(ctx, roomID, v, c)
 		st := stateKey(u.State)
 		if first || len(u.Posts) > 0 || len(u.Private) > 0 || !bytes.Equal(st, lastState) {
@@ -156,7 +169,7 @@ func (p *Platform) updateFor(ctx context.Context, roomID string, v visitor, c cu
 	for _, it := range items {
 		u.Private = append(u.Private, viewPrivate(p.boot, it, roomID))
 	}
-	if st, _, err := p.table(ctx, roomID, viewerOf(v)); err == nil {
+	if st, err := p.state(ctx, roomID, viewerOf(v)); err == nil {
 		u.State = viewState(st, v.ID, p.cfg.Now())
 	}
 	return u, next

@@ -138,9 +138,9 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	}
 	nonce := form.Get("nonce")
 	if !p.cfg.OpenLobby && !v.Host {
+		// The page says why; nothing is kept for a visitor without a link.
 		why := "Refused: you may not start tables here: on this server only the host link creates tables. " +
 			"Ask whoever runs it for a table's join link, or to set web.open_lobby = true."
-		p.inbox.add(v.ID, privItem{Channel: Lobby, Kind: privText, Text: why}, nil)
 		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{why}))
 		return
 	}

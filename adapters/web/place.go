@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
-	"strings"
 	"sync"
 
 	"github.com/roundtable-ai/roundtable/bot"
@@ -15,52 +14,26 @@ import (
 // refused here, before the bot sees it, and a join must bring a display
 // name that is the joiner's own at this table.
 
-// controlRef is the table and verb a control or form ID names
-// ("rt:<table>:<round>:<verb>", made by the bot).
-type controlRef struct {
-	Table, Verb string
-	ok          bool
-}
-
-func parseControl(id string) controlRef {
-	parts := strings.Split(id, ":")
-	if len(parts) != 4 || parts[0] != "rt" {
-		return controlRef{}
-	}
-	return controlRef{Table: parts[1], Verb: parts[3], ok: true}
-}
-
 // checkPlace refuses an act whose control or form belongs to a table that
 // is not this room's.
 func (p *Platform) checkPlace(ctx context.Context, ev *bot.Event) refusal {
 	if ev.Kind != bot.KindAction && ev.Kind != bot.KindSubmit {
 		return refusal{}
 	}
-	ref := parseControl(ev.Action)
-	if !ref.ok || p.reader == nil {
+	ref, isRef := bot.ControlTable(ev.Action)
+	if !isRef || p.tables == nil {
 		return refusal{} // not a table's control: the bot says so
 	}
-	table, ok, err := p.reader.Lookup(ctx, Name+":"+ev.Channel)
+	table, ok, err := p.tables.Lookup(ctx, ev.Channel)
 	if err != nil {
 		p.log.Error("look up the table of a room", "room", ev.Channel, "err", err)
 		return refusal{roundtable.Internal, "internal error: the table of this room could not be read; try again"}
 	}
-	if ok && table != ref.Table { // a room whose table the Reader does not know cannot be checked here
+	if ok && table != ref { // a room without a table cannot be checked here
 		return refusal{roundtable.Forbidden, "Refused: this control belongs to another table, not to the table in this room. " +
 			"Use it in that table's room, with that table's join link."}
 	}
 	return refusal{}
-}
-
-// isJoin reports whether ev asks for a seat.
-func isJoin(ev *bot.Event) bool {
-	switch ev.Kind {
-	case bot.KindCommand:
-		return ev.Command == "join"
-	case bot.KindAction:
-		return parseControl(ev.Action).Verb == "join"
-	}
-	return false
 }
 
 // checkName refuses a join under a name that passes for a role or looks
@@ -69,7 +42,7 @@ func (p *Platform) checkName(ctx context.Context, ev *bot.Event) refusal {
 	if why := nameProblem(ev.User.Name); why != "" {
 		return refusal{roundtable.Invalid, "Refused: " + why + " Change your name (at the top of the page) and join again."}
 	}
-	st, _, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
+	st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)})
 	if err != nil {
 		return refusal{} // no table here: the bot says so
 	}

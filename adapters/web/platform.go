@@ -17,8 +17,8 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// Name is the platform's name: it prefixes the web's channel bindings and
-// participant IDs in the store ("web:<room>", "web:<user>").
+// Name is the platform's name (bot.Platform): the bot service knows the
+// web's rooms and people by it.
 const Name = "web"
 
 // Lobby is the channel where tables are started; each table gets a room
@@ -82,23 +82,14 @@ type Config struct {
 	// Retention is how long a room is kept after its table ended
 	// (default DefaultRetention); then its posts are deleted.
 	Retention time.Duration
-	// Task builds a table's task for the dashboard's task measures (U over
-	// rounds of an exchange); nil leaves them out.
-	Task func(spec roundtable.TaskSpec, seats int) (roundtable.Task, error)
-}
-
-// Reader reads the stored tables (store.DB satisfies it). If it also has
-// Blobs, rooms survive restarts.
-type Reader interface {
-	Load(ctx context.Context, table string) ([]roundtable.Event, error)
-	Lookup(ctx context.Context, key string) (string, bool, error)
-	Tables(ctx context.Context) ([]roundtable.Summary, error)
+	// Streams bound the live streams that need no link (the lobby's).
+	Streams StreamLimits
 }
 
 // Platform is the web channel. Create it with New; Run serves it.
 type Platform struct {
 	cfg    Config
-	reader Reader
+	tables Tables // set by the bot service (ReadTables); nil shows rooms without tables
 	keys   keys
 	log    *slog.Logger
 	boot   string // this process's ID in live-stream cursors
@@ -110,6 +101,7 @@ type Platform struct {
 	pages  *template.Template
 	starts *capped[string] // the room each start form opened, for retries
 	joins  *joinLocks
+	anon   *streamGate // the lobby's live streams
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -119,14 +111,17 @@ type Platform struct {
 }
 
 var (
-	_ bot.Platform = (*Platform)(nil)
-	_ bot.Uploader = (*Platform)(nil)
-	_ bot.Readier  = (*Platform)(nil)
+	_ bot.Platform    = (*Platform)(nil)
+	_ bot.Uploader    = (*Platform)(nil)
+	_ bot.Readier     = (*Platform)(nil)
+	_ bot.TableReader = (*Platform)(nil)
 )
 
-// New returns the web channel over the stored tables r (nil shows rooms
-// without their tables' state). It does no I/O.
-func New(cfg Config, r Reader) *Platform {
+// New returns the web channel. Its rooms and their posts are kept in
+// blobs, so that they survive restarts (nil keeps them in memory); its
+// tables it reads through the bot service it is given to (ReadTables). It
+// does no I/O.
+func New(cfg Config, blobs Blobs) *Platform {
 	if cfg.Addr == "" {
 		cfg.Addr = DefaultAddr
 	}
@@ -146,11 +141,12 @@ func New(cfg Config, r Reader) *Platform {
 	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
 	cfg.Retention = cmp.Or(cfg.Retention, DefaultRetention)
-	blobs, _ := r.(Blobs)
+	cfg.Streams = cfg.Streams.withDefaults()
 	sig := newSignal()
-	p := &Platform{cfg: cfg, reader: r, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
-		rooms: newRooms(sig, blobs), inbox: newInboxes(), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
-		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks()}
+	p := &Platform{cfg: cfg, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
+		rooms: newRooms(sig, blobs), inbox: newInboxes(cfg.Now), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
+		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks(),
+		anon: newStreamGate(cfg.Streams)}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	p.rooms.logTo(cfg.Log)
 	return p
@@ -158,6 +154,10 @@ func New(cfg Config, r Reader) *Platform {
 
 // Name implements bot.Platform.
 func (p *Platform) Name() string { return Name }
+
+// ReadTables implements bot.TableReader: the web channel reads its tables
+// through t, never from the store. The service calls it before Run.
+func (p *Platform) ReadTables(t *bot.Tables) { p.tables = t }
 
 // Ready is closed once Run listens; URL is valid from then on.
 func (p *Platform) Ready() <-chan struct{} { return p.ready }
@@ -184,7 +184,9 @@ func (p *Platform) HostURL() string {
 // Run implements bot.Platform: it listens, serves the pages and delivers
 // users' acts to h until ctx is done.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
-	if err := p.rooms.load(ctx); err != nil {
+	if err := p.rooms.load(ctx); roundtable.IsDamage(err) {
+		p.log.Error("web: rooms under a damaged page of the database are left out", "err", err)
+	} else if err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
 	ln, err := net.Listen("tcp", p.cfg.Addr)
@@ -282,9 +284,9 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	switch {
 	case r.Form != nil:
 		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
-		if st, _, err := p.table(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
+		if st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
-			if parseControl(r.Form.ID).Verb == "ballot" {
+			if r.Form.IsBallot() {
 				list = candidateList(st)
 			}
 		}

@@ -44,7 +44,7 @@ func (p *Platform) serveRoom(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: cookieSeat + roomID, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
 	p.render(w, http.StatusOK, "room", roomPage{Room: roomID, Title: info.Title, Name: v.Name, AutoJoin: autoJoin,
-		JoinURL: "http://" + r.Host + "/r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organises(r, v, roomID)})
+		JoinURL: "http://" + r.Host + "/r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organiser(r, v, roomID)})
 }
 
 // roomEntry is a room in the host's list.

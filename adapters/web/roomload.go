@@ -3,7 +3,10 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // Rooms saved by earlier versions: an index of room IDs, and each room
@@ -15,7 +18,9 @@ const (
 )
 
 // load reads the saved rooms: every header, then each room's records in
-// version order.
+// version order. A room whose records lie under a damaged page of the
+// database is left out, and the others load: the error then reports the
+// damage (a *roundtable.DamageError).
 func (rs *rooms) load(ctx context.Context) error {
 	if rs.blobs == nil {
 		return nil
@@ -27,14 +32,19 @@ func (rs *rooms) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load rooms: %w", err)
 	}
+	var damaged []error
 	for _, h := range hs {
 		r, err := rs.loadPosts(ctx, h)
+		if roundtable.IsDamage(err) {
+			damaged = append(damaged, err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		rs.put(r)
 	}
-	return nil
+	return errors.Join(damaged...)
 }
 
 // headers reads every saved room's header.

@@ -14,10 +14,10 @@ import (
 	"github.com/roundtable-ai/roundtable/bot"
 )
 
-// Blobs is an optional capability of the Reader: a small key-value store
-// with append-only records (store.DB has it). When the Reader has it,
-// rooms and what was posted in them survive a restart; without it they
-// live in memory.
+// Blobs is where the web channel keeps its rooms: a small key-value store
+// with append-only records beside the tables (store.DB is one). With it,
+// rooms and what was posted in them survive a restart; without it (New
+// given nil) they live in memory.
 //
 // A room is stored as its header, written once when it opens, and one
 // record per change (a post or an edit) under the room's version, never

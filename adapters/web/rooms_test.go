@@ -109,21 +109,23 @@ func TestRoomsOfEarlierVersionsAreConverted(t *testing.T) {
 	}
 }
 
-// endedReader is a store whose tables are as listed.
+// endedReader is a bot whose tables are as listed.
 type endedReader struct {
-	*store.DB
+	Tables                               // what the sweep does not ask: nil
 	tables map[string]roundtable.Summary // by room
 }
 
-func (r endedReader) Lookup(_ context.Context, key string) (string, bool, error) {
-	s, ok := r.tables[strings.TrimPrefix(key, Name+":")]
+func (r endedReader) Lookup(_ context.Context, room string) (string, bool, error) {
+	s, ok := r.tables[room]
 	return s.ID, ok, nil
 }
 
-func (r endedReader) Tables(context.Context) ([]roundtable.Summary, error) {
-	var out []roundtable.Summary
+func (r endedReader) Ended(context.Context) (map[string]time.Time, error) {
+	out := map[string]time.Time{}
 	for _, s := range r.tables {
-		out = append(out, s)
+		if s.Status == roundtable.StatusEnded {
+			out[s.ID] = s.Updated
+		}
 	}
 	return out, nil
 }
@@ -132,8 +134,9 @@ func TestRoomsExpireWithTheirTables(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
 	now := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC)
-	r := endedReader{DB: db, tables: map[string]roundtable.Summary{}}
-	p := New(Config{Now: func() time.Time { return now }, Retention: 24 * time.Hour}, r)
+	r := endedReader{tables: map[string]roundtable.Summary{}}
+	p := New(Config{Now: func() time.Time { return now }, Retention: 24 * time.Hour}, db)
+	p.tables = r
 	open := func(status roundtable.Status, updated time.Time, bound bool) string {
 		id, err := p.rooms.create(ctx, Lobby, "t", "", now.Add(-48*time.Hour))
 		if err != nil {

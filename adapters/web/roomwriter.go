@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // A post is shown the moment it is added; its record is written after, by
@@ -19,16 +21,10 @@ import (
 // in the bot's records and is posted again at the next start, once (the
 // room deduplicates posts by key).
 
-// blobRecord is one record to write (the shape store.DB.AddBlobs takes).
-type blobRecord = struct {
-	NS, Key string
-	Value   []byte
-}
-
 // BlobBatcher is an optional capability of Blobs (store.DB has it): many
 // records of any namespaces in one durable transaction.
 type BlobBatcher interface {
-	AddBlobs(ctx context.Context, recs []blobRecord) error
+	AddBlobs(ctx context.Context, recs []roundtable.Blob) error
 }
 
 // Retry waits of a failed write of room records.
@@ -44,7 +40,7 @@ type roomWriter struct {
 	log   *slog.Logger
 
 	mu       sync.Mutex
-	pending  []blobRecord
+	pending  []roundtable.Blob
 	writing  bool
 	queued   uint64 // records queued since the start
 	durable  uint64 // of those, records written
@@ -61,7 +57,7 @@ func newRoomWriter(blobs Blobs, log *slog.Logger) *roomWriter {
 func (w *roomWriter) queue(ns, key string, v []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.pending = append(w.pending, blobRecord{NS: ns, Key: key, Value: v})
+	w.pending = append(w.pending, roundtable.Blob{NS: ns, Key: key, Value: v})
 	w.queued++
 	if !w.writing {
 		w.writing = true
@@ -105,7 +101,7 @@ func (w *roomWriter) write() {
 
 // put writes a batch in one transaction when the store can, else record
 // by record (in order).
-func (w *roomWriter) put(batch []blobRecord) error {
+func (w *roomWriter) put(batch []roundtable.Blob) error {
 	ctx := context.Background()
 	if bb, ok := w.blobs.(BlobBatcher); ok {
 		return bb.AddBlobs(ctx, batch)

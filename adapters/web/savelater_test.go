@@ -24,10 +24,7 @@ type lossyBlobs struct {
 	tried chan struct{}
 }
 
-func (l *lossyBlobs) AddBlobs(context.Context, []struct {
-	NS, Key string
-	Value   []byte
-}) error {
+func (l *lossyBlobs) AddBlobs(context.Context, []roundtable.Blob) error {
 	select {
 	case l.tried <- struct{}{}:
 	default:

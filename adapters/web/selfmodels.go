@@ -29,7 +29,7 @@ func (p *Platform) selfModels(ctx context.Context, roomID string, viewer roundta
 		return nil, "The agents' mental models of self are private: the organiser sees them here once the table has ended."
 	}
 	viewer.Researcher, viewer.Organiser = true, true
-	_, evs, err := p.table(ctx, roomID, viewer)
+	evs, err := p.tableLog(ctx, roomID, viewer)
 	if err != nil {
 		p.log.Warn("dashboard self models", "room", roomID, "err", err)
 		return nil, "The mental models of self could not be read."
@@ -48,7 +48,8 @@ func (p *Platform) selfModels(ctx context.Context, roomID string, viewer roundta
 }
 
 // keepsModels reports whether the table's agents restate mental models of
-// self: a panel protocol's do.
+// self: those of a protocol whose briefing asks for them (the panel's).
 func keepsModels(st *roundtable.State) bool {
-	return st.Config.Protocol != nil && st.Config.Protocol.Name == roundtable.ProtocolPanel
+	b, ok := st.Config.Protocol.Briefing()
+	return ok && b.SelfModel
 }

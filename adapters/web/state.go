@@ -8,37 +8,61 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
-// errNoTable means the Reader knows no table for a room (yet).
+// Tables is how the web channel reads the tables it shows: through the
+// bot service that runs them (bot.Tables, which the service hands over
+// with ReadTables), each as one viewer may see it (the one visibility
+// rule, roundtable.Viewer). The web channel never opens the store.
+type Tables interface {
+	Lookup(ctx context.Context, channel string) (table string, ok bool, err error)
+	State(ctx context.Context, channel string, v roundtable.Viewer) (*roundtable.State, error)
+	Log(ctx context.Context, channel string, v roundtable.Viewer) ([]roundtable.Event, error)
+	Annotations(ctx context.Context, channel string, v roundtable.Viewer) ([]roundtable.Annotation, error)
+	Task(ctx context.Context, channel string) (roundtable.Task, error)
+	Recorded(ctx context.Context, ev *bot.Event) (bool, error)
+	MayManage(ctx context.Context, channel string, u bot.User) (bool, error)
+	Ended(ctx context.Context) (map[string]time.Time, error)
+}
+
+var _ Tables = (*bot.Tables)(nil)
+
+// errNoTable means a room has no table (yet).
 var errNoTable = errors.New("no table in this room")
 
-// table reads the log of the table in a room as viewer v may see it now
-// (roundtable.Visible, the one visibility rule) and folds it. Everything
-// the web channel shows of a table comes through here.
-func (p *Platform) table(ctx context.Context, roomID string, v roundtable.Viewer) (*roundtable.State, []roundtable.Event, error) {
-	if p.reader == nil {
-		return nil, nil, errNoTable
+// state returns the table in a room as viewer v may see it now, as the
+// bot keeps it (no log is read). Everything the web channel shows of a
+// table's state comes through here. The state is shared: read only.
+func (p *Platform) state(ctx context.Context, roomID string, v roundtable.Viewer) (*roundtable.State, error) {
+	if p.tables == nil {
+		return nil, errNoTable
 	}
-	id, ok, err := p.reader.Lookup(ctx, p.Name()+":"+roomID)
-	if err != nil {
-		return nil, nil, fmt.Errorf("look up table of room %s: %w", roomID, err)
+	st, err := p.tables.State(ctx, roomID, v)
+	return st, roomErr(err, roomID)
+}
+
+// tableLog returns the log of the table in a room as viewer v may see it
+// now: what a download, the dashboard and the audit show of it.
+func (p *Platform) tableLog(ctx context.Context, roomID string, v roundtable.Viewer) ([]roundtable.Event, error) {
+	if p.tables == nil {
+		return nil, errNoTable
 	}
-	if !ok {
-		return nil, nil, errNoTable
+	evs, err := p.tables.Log(ctx, roomID, v)
+	return evs, roomErr(err, roomID)
+}
+
+// roomErr is errNoTable for a room the bot knows no table of.
+func roomErr(err error, roomID string) error {
+	switch {
+	case roundtable.ErrorCode(err) == roundtable.NotFound:
+		return errNoTable
+	case err != nil:
+		return fmt.Errorf("the table of room %s: %w", roomID, err)
 	}
-	evs, err := p.reader.Load(ctx, id)
-	if err != nil {
-		return nil, nil, fmt.Errorf("load table %s: %w", id, err)
-	}
-	evs = roundtable.Visible(evs, v)
-	st, err := roundtable.Replay(evs)
-	if err != nil {
-		return nil, nil, fmt.Errorf("replay table %s: %w", id, err)
-	}
-	return st, evs, nil
+	return nil
 }
 
 // viewerOf is who visitor v is to the visibility rule: the participant it
@@ -161,8 +185,8 @@ func titleOf(s *roundtable.State) string {
 	return "Table " + s.ID
 }
 
-// participantID is how the bot seats a web user (bot.participantID).
-func participantID(user string) string { return Name + ":" + user }
+// participantID is how the bot seats a web user.
+func participantID(user string) string { return bot.ParticipantID(Name, user) }
 
 // ballotBudget returns the points a cumulative ballot shares out, and the
 // candidates, when the open phase is a cumulative vote.

@@ -9,6 +9,10 @@ import (
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -30,11 +34,11 @@ func protocolPresets() map[string]bot.Preset {
 	return map[string]bot.Preset{
 		ChatroomPreset: chatroomPreset(),
 		DyadsPreset: {Name: DyadsPreset, Agents: []string{"Scribe"},
-			Config: base("Vaccines dyads", 2, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism."}))},
+			Config: base("Vaccines dyads", 2, dyads.Preset(protocol.Settings{Question: "Vaccines cause autism."}))},
 		DyadsControlPreset: {Name: DyadsControlPreset, Agents: []string{"Scribe"},
-			Config: base("Vaccines, no interaction", 3, roundtable.Dyads(roundtable.PresetOptions{Question: "Vaccines cause autism.", Control: roundtable.ControlNoInteraction}))},
+			Config: base("Vaccines, no interaction", 3, dyads.Preset(protocol.Settings{Question: "Vaccines cause autism.", Control: dyads.ControlNoInteraction}))},
 		PanelPreset: {Name: PanelPreset, Agents: []string{"Scribe"},
-			Config: base("Hiring panel", 3, roundtable.Panel(roundtable.PresetOptions{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
+			Config: base("Hiring panel", 3, panel.Preset(protocol.Settings{Question: "How good a fit?", Items: []string{"Ann", "Ben"}}))},
 	}
 }
 
@@ -42,7 +46,7 @@ func chatroomPreset() bot.Preset {
 	cfg := roundtable.Config{Title: "Pineapple chat", Task: roundtable.TaskSpec{Kind: "text", Topic: "Pineapple belongs on pizza."},
 		Rule: vote.Plurality, Rounds: 3, Mode: roundtable.Sealed,
 		Durations: roundtable.Durations{Message: phaseTime, Proposal: phaseTime, Vote: phaseTime},
-		Protocol:  roundtable.Chatroom(roundtable.PresetOptions{Question: "Pineapple belongs on pizza."})}
+		Protocol:  chatroom.Preset(protocol.Settings{Question: "Pineapple belongs on pizza."})}
 	return bot.Preset{Name: ChatroomPreset, Config: cfg, Agents: []string{"Scribe"}}
 }
 

@@ -57,6 +57,7 @@ var scenarios = []struct {
 	{"ExportKeepsSealed", testExportKeepsSealed},
 	{"ExportPseudonymisesEveryone", testExportPseudonymisesEveryone},
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
+	{"SecretBallotsUnlinkable", testSecretBallotsUnlinkable},
 	{"OrganiserClosesPhaseNow", testCloseNow},
 }
 

@@ -7,14 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
-	"github.com/roundtable-ai/roundtable/roundtable/sim"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -112,33 +111,55 @@ func (f *analyzeFlags) paths(args []string) error {
 	return nil
 }
 
-// analyzeInstruments builds the instruments of an analysis.
-func (a *App) analyzeInstruments(ctx context.Context, cfg Config, f analyzeFlags) (*measurers, error) {
-	m := &measurers{missing: map[string]int{}}
+// analyzeOptions builds the instruments the flags ask for.
+func (a *App) analyzeOptions(ctx context.Context, cfg Config, f analyzeFlags) (experiment.AnalyzeOptions, error) {
+	opt := experiment.AnalyzeOptions{Out: f.out, Source: f.db, Seed: f.seed, Concurrency: f.concurrency}
 	af := f.annotate
 	af.instrument, af.method = "readability", ""
 	var err error
-	if m.readability, err = a.buildInstrument(ctx, cfg, af); err != nil {
-		return m, err
+	if opt.Readability, err = a.buildInstrument(ctx, cfg, af); err != nil {
+		return opt, err
 	}
 	af.instrument, af.method = "dialogue-acts", f.acts
-	if m.acts, err = a.buildInstrument(ctx, cfg, af); err != nil {
-		return m, fmt.Errorf("--acts: %w", err)
+	if opt.Acts, err = a.buildInstrument(ctx, cfg, af); err != nil {
+		return opt, fmt.Errorf("--acts: %w", err)
 	}
 	if f.embed != "hashed-tfidf" {
 		af.instrument, af.method = "embedding", f.embed
-		if m.embedding, err = a.buildInstrument(ctx, cfg, af); err != nil {
-			return m, fmt.Errorf("--embedding: %w", err)
+		if opt.Embedding, err = a.buildInstrument(ctx, cfg, af); err != nil {
+			return opt, fmt.Errorf("--embedding: %w", err)
 		}
 	}
-	return m, nil
+	opt.Stance, err = a.stanceClassifier(ctx, cfg, f)
+	return opt, err
+}
+
+// stanceClassifier is the classifier of the chatroom's private messages
+// that --stance asks for.
+func (a *App) stanceClassifier(ctx context.Context, cfg Config, f analyzeFlags) (protocol.Instruments, error) {
+	switch f.stance {
+	case "", "lexicon":
+		in := analysis.Stance(stance.Lexicon{})
+		return protocol.Instruments{Stance: func(string, string) analysis.Instrument { return in }, StanceModel: stance.LexiconModel}, nil
+	case "llm":
+		af := f.annotate
+		af.instrument = "stance"
+		lb, err := a.labeler(ctx, cfg, af)
+		if err != nil {
+			return protocol.Instruments{}, fmt.Errorf("--stance: %w", err)
+		}
+		return protocol.Instruments{StanceModel: lb.Model(), Stance: func(st, comp string) analysis.Instrument {
+			return analysis.Stance(stance.Classifier{Labeler: lb, Statement: st, Complement: comp})
+		}}, nil
+	}
+	return protocol.Instruments{}, usagef("--stance: %q is not lexicon or llm", f.stance)
 }
 
 func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io.Writer) error {
 	if f.concurrency < 1 {
 		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
 	}
-	ms, err := a.analyzeInstruments(ctx, cfg, f)
+	opt, err := a.analyzeOptions(ctx, cfg, f)
 	if err != nil {
 		return err
 	}
@@ -150,108 +171,26 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	defer db.Close()
-	ms.db = db
-	ids := f.tablesExplicit
-	if len(ids) == 0 {
-		if ids, err = tableIDs(ctx, db); err != nil {
+	if opt.Tables = f.tablesExplicit; len(opt.Tables) == 0 {
+		if opt.Tables, err = tableIDs(ctx, db); err != nil {
 			return err
 		}
 	}
-	tables, problems, err := a.measureAll(ctx, ms, ids, f.concurrency)
+	bar := a.progress(len(opt.Tables))
+	opt.Progress = func() { _ = bar.Add(1) }
+	res, err := experiment.Analyze(ctx, db, opt)
+	_ = bar.Finish()
 	if err != nil {
 		return err
 	}
-	rep := report.Build(tables, f.seed)
-	chat, err := a.chatroomStanceFor(ctx, cfg, f, db)
-	if err != nil {
-		return err
-	}
-	more, panels, err := protocolArtifacts(ctx, db, ids, chat)
-	if err != nil {
-		return err
-	}
-	if chat.missing > 0 {
-		problems = append(problems, fmt.Sprintf("%d private messages have no stance (a model failed; they are left out); run analyze again to retry them.", chat.missing))
-	}
-	rep.Artifacts = append(rep.Artifacts, more...)
-	if more, err = panelReports(ctx, panels); err != nil {
-		return err
-	}
-	rep.Artifacts = append(rep.Artifacts, more...)
-	rep.Skipped = append(rep.Skipped, problems...)
-	missing := ms.missingError()
-	if missing != nil {
-		rep.Skipped = append(rep.Skipped, missing.Error()+".")
-	}
-	files, err := report.Write(f.out, rep, ms.intro(f, tables))
-	if err != nil {
-		return err
-	}
-	audits, err := writeAuditReports(ctx, db, ids, filepath.Join(f.out, "audit"))
-	if err != nil {
-		return err
-	}
-	files = append(files, audits...)
-	fmt.Fprintf(out, "%d tables analyzed; %d files in %s (see %s)\n", len(tables), len(files), f.out, filepath.Join(f.out, "index.md"))
-	for _, s := range rep.Skipped {
+	fmt.Fprintf(out, "%d tables analyzed; %d files in %s (see %s)\n", res.Tables, len(res.Files), f.out, filepath.Join(f.out, "index.md"))
+	for _, s := range res.Skipped {
 		fmt.Fprintln(out, "not produced: "+s)
 	}
-	if len(tables) == 0 {
+	if res.Tables == 0 {
 		return fmt.Errorf("no table of %s could be analyzed", f.db)
 	}
-	return missing
-}
-
-// measureAll measures the tables, n at once, in ids' order; a table that
-// cannot be measured, or has not ended, is a problem (said in index.md),
-// not an error.
-func (a *App) measureAll(ctx context.Context, ms *measurers, ids []string, n int) ([]report.Table, []string, error) {
-	bar := a.progress(len(ids))
-	defer bar.Finish()
-	measured := make([]report.Table, len(ids))
-	failed := make([]error, len(ids))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(n)
-	for i, id := range ids {
-		g.Go(func() error {
-			measured[i], failed[i] = ms.measure(gctx, id)
-			_ = bar.Add(1)
-			return gctx.Err()
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, nil, err
-	}
-	var tables []report.Table
-	var problems []string
-	running := 0
-	for i, err := range failed {
-		switch {
-		case errors.Is(err, errNotEnded):
-			running++
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("Table %s: %v", ids[i], err))
-		default:
-			tables = append(tables, measured[i])
-		}
-	}
-	if running > 0 {
-		problems = append(problems, fmt.Sprintf("%d tables have not ended (still running, or interrupted: run the same sim again to finish them) and are left out.", running))
-	}
-	return tables, problems, nil
-}
-
-// missingError says which messages have no annotation because a model
-// failed: the files leave them out, and the next run asks again.
-func (m *measurers) missingError() error {
-	var parts []string
-	for _, k := range sim.Keys(m.missing) {
-		parts = append(parts, fmt.Sprintf("%d messages have no %s", m.missing[k], k))
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%s (a model failed; they are left out of the files); run analyze again to retry them", strings.Join(parts, ", "))
+	return res.Missing
 }
 
 func tableIDs(ctx context.Context, db store.Backend) ([]string, error) {
@@ -264,23 +203,4 @@ func tableIDs(ctx context.Context, db store.Backend) ([]string, error) {
 		ids[i] = s.ID
 	}
 	return ids, nil
-}
-
-// intro is the head of index.md: what was analyzed, and with what.
-func (m *measurers) intro(f analyzeFlags, ts []report.Table) string {
-	tasks := map[string]int{}
-	for _, t := range ts {
-		tasks[t.Task]++
-	}
-	var parts []string
-	for _, k := range sim.Keys(tasks) {
-		parts = append(parts, fmt.Sprintf("%d %s", tasks[k], k))
-	}
-	emb := "hashed TF-IDF vectors (offline, `hashed-tfidf`; no model)"
-	if m.embedding != nil {
-		emb = "`" + m.embedding.Model() + "` embeddings"
-	}
-	return fmt.Sprintf("From `%s`: %s tables. Message length and Flesch-Kincaid grade by `%s`; dialogue acts by `%s`; information difference from %s. "+
-		"Annotations are stored beside each table's log: a re-run asks no model again. Early stopping: %d-fold cross-validation, folds drawn from seed %d.",
-		f.db, strings.Join(parts, ", "), m.readability.Model(), m.acts.Model(), emb, earlystop.DefaultFolds, f.seed)
 }

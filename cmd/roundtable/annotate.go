@@ -1,21 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-
 	"github.com/spf13/cobra"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 )
-
-// maxAnnotateLine bounds one input line of `roundtable annotate`.
-const maxAnnotateLine = 16 << 20
 
 type annotateFlags struct {
 	instrument, method       string
@@ -79,7 +69,11 @@ reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
 			if len(f.tables) > 0 {
 				return usagef("--table needs --db FILE")
 			}
-			return annotateLines(cmd.Context(), in, a.Stdin, a.Stdout)
+			err = analysis.AnnotateLines(cmd.Context(), in, a.Stdin, a.Stdout)
+			if roundtable.ErrorCode(err) == roundtable.Invalid {
+				return usageError{err}
+			}
+			return err
 		},
 	}
 	fl := cmd.Flags()
@@ -98,88 +92,4 @@ reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
 	fl.StringSliceVar(&f.tables, "table", nil, "with --db: the table(s) to annotate (default all)")
 	f.llm.register(fl)
 	return cmd
-}
-
-// annotateInput is one input line.
-type annotateInput struct {
-	ID   json.RawMessage `json:"id"`
-	Text *string         `json:"text"`
-}
-
-// annotateLines measures each line of r and writes the results to w, in
-// order. A malformed line is a usage error naming it; a failed
-// measurement is written with "error" and counted.
-func annotateLines(ctx context.Context, in analysis.Instrument, r io.Reader, w io.Writer) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxAnnotateLine)
-	out := bufio.NewWriter(w)
-	line, failed, total := 0, 0, 0
-	var last error
-	for sc.Scan() {
-		line++
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		inp, err := parseAnnotateLine(sc.Bytes())
-		if err != nil {
-			return errors.Join(usagef("line %d: %v", line, err), out.Flush())
-		}
-		total++
-		b, err := measureLine(ctx, in, inp)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errors.Join(fmt.Errorf("line %d: %w", line, ctx.Err()), out.Flush())
-			}
-			failed, last = failed+1, fmt.Errorf("line %d: %w", line, err)
-		}
-		out.Write(b)
-		out.WriteByte('\n')
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return errors.Join(usagef("line %d: longer than %d bytes", line+1, maxAnnotateLine), out.Flush())
-		}
-		return errors.Join(fmt.Errorf("read stdin: %w", err), out.Flush())
-	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("write stdout: %w", err)
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d lines have no %s (written with \"error\"); the last: %w", failed, total, in.Name(), last)
-	}
-	return nil
-}
-
-func parseAnnotateLine(b []byte) (annotateInput, error) {
-	var inp annotateInput
-	if err := json.Unmarshal(b, &inp); err != nil {
-		return inp, fmt.Errorf("not a JSON object like {\"id\":\"…\",\"text\":\"…\"}: %v", err)
-	}
-	if len(inp.ID) == 0 || string(inp.ID) == "null" {
-		return inp, errors.New(`no "id"`)
-	}
-	if inp.Text == nil {
-		return inp, errors.New(`no "text"`)
-	}
-	return inp, nil
-}
-
-// measureLine returns the output line: the id followed by the result's
-// fields, or by "error".
-func measureLine(ctx context.Context, in analysis.Instrument, inp annotateInput) ([]byte, error) {
-	m, err := in.Measure(ctx, analysis.Item{Text: *inp.Text})
-	if err != nil {
-		msg, _ := json.Marshal(err.Error())
-		return fmt.Appendf(nil, `{"id":%s,"error":%s}`, inp.ID, msg), err
-	}
-	res, err := json.Marshal(m.Result)
-	if err != nil {
-		return nil, fmt.Errorf("encode the result: %w", err)
-	}
-	b := fmt.Appendf(nil, `{"id":%s`, inp.ID)
-	if len(res) > 2 {
-		b = append(append(b, ','), res[1:]...)
-		return b, nil
-	}
-	return append(b, '}'), nil
 }

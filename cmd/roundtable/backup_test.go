@@ -28,7 +28,7 @@ func TestBackupWhileInUse(t *testing.T) {
 	if _, err := roundtabletest.PlayTable(ctx, db, roundtabletest.NewClock(time.Unix(1e9, 0)), "held", 2); err != nil {
 		t.Fatal(err)
 	}
-	serveBackups(ctx, db, slog.New(slog.DiscardHandler))
+	db.ServeBackups(ctx, slog.New(slog.DiscardHandler))
 	dst := filepath.Join(t.TempDir(), "copy.db")
 	code, out, errOut := run(t, "", "backup", "--db", path, dst)
 	if code != 0 {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/roundtable-ai/roundtable/adapters/openai"
 )
 
 // Config is the whole configuration file. Every key is documented, with its
@@ -207,10 +209,10 @@ func (c *Config) applyDefaults() {
 	for i := range c.LLM {
 		l := &c.LLM[i]
 		if l.Timeout == 0 {
-			l.Timeout = Duration(2 * time.Minute)
+			l.Timeout = Duration(openai.DefaultTimeout)
 		}
 		if l.MaxRetries == 0 {
-			l.MaxRetries = 4
+			l.MaxRetries = openai.DefaultMaxRetries
 		}
 	}
 	for i := range c.Agents {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/bot/bottest"
+	"github.com/roundtable-ai/roundtable/roundtable/task"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -34,7 +35,7 @@ func embeddedService(t *testing.T) (d *driver, db *store.DB, stop func()) {
 	t.Cleanup(func() { _ = db.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
 	fake := bottest.NewFake()
-	svc := bot.New(bc, bot.Deps{Store: db, Clock: bottest.NewClock(time.Unix(1e9, 0)), Task: liveTask, Agent: m.agent,
+	svc := bot.New(bc, bot.Deps{Store: db, Clock: bottest.NewClock(time.Unix(1e9, 0)), Task: task.Live, Agent: m.agent,
 		Seatable: seatable, Audit: app.auditing(ctx, cfg, db)}, fake)
 	done := make(chan error, 1)
 	go func() { done <- svc.Run(ctx) }()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	deliberation "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"
 )
 
 // TestBuiltInExchangePreset plays the table that the embedded defaults
@@ -17,7 +18,7 @@ import (
 func TestBuiltInExchangePreset(t *testing.T) {
 	d, db, stop := embeddedService(t)
 	fake := d.p.(*bottest.Fake)
-	d.command(bottest.Alice, d.ch, "start", map[string]string{"preset": exchangePreset})
+	d.command(bottest.Alice, d.ch, "start", map[string]string{"preset": deliberation.ExchangeTable})
 	d.sees(bottest.Alice, "Only you see this: You are agent 1. Your utility is the product a1^0.8")
 	th := fake.Threads(d.ch)[0]
 	d.command(bottest.Bob, th, "join", nil)

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -37,6 +38,7 @@ func (a *App) exportAudit(ctx context.Context, dbPath, path string, events []rou
 			if err != nil {
 				return err
 			}
+			anns = audit.Visible(anns, roundtable.Viewer{Researcher: true, Organiser: true}) // the operator's
 			if err := export.WriteAnnotations(f, events, anns, export.Options{Pseudonymize: pseudo}); err != nil {
 				return err
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -13,8 +12,9 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/openai"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
-	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 )
 
@@ -37,7 +37,7 @@ func (l llmFlags) apply(eps []LLMConfig) []LLMConfig {
 	}
 	eps = append([]LLMConfig(nil), eps...)
 	if len(eps) == 0 {
-		eps = append(eps, LLMConfig{Name: "default", Timeout: Duration(2 * time.Minute), MaxRetries: 4})
+		eps = append(eps, LLMConfig{Name: "default", Timeout: Duration(openai.DefaultTimeout), MaxRetries: openai.DefaultMaxRetries})
 	}
 	if l.baseURL != "" {
 		eps[0].BaseURL = l.baseURL
@@ -53,13 +53,9 @@ func (l llmFlags) apply(eps []LLMConfig) []LLMConfig {
 
 // minds holds the endpoints and the agents that think with them.
 type minds struct {
-	clients map[string]*openai.Client
-	first   string
+	eps     openai.Pool
 	presets map[string]AgentConfig
 	log     *slog.Logger
-	// vader is the lexicon of the offline panel evaluators, loaded once.
-	vader     *sentiment.Vader
-	vaderOnce sync.Once
 }
 
 // mindOptions say how the endpoints are used.
@@ -78,7 +74,7 @@ type mindOptions struct {
 // API keys come from the named environment variables; a named but empty
 // one is an error naming the key.
 func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, error) {
-	m := &minds{clients: map[string]*openai.Client{}, presets: map[string]AgentConfig{}, log: a.logger()}
+	m := &minds{presets: map[string]AgentConfig{}, log: a.logger()}
 	for i, ep := range flags.apply(cfg.LLM) {
 		key := fmt.Sprintf("llm[%d]", i)
 		if ep.BaseURL == "" || ep.Model == "" {
@@ -102,10 +98,7 @@ func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, err
 			}
 			c.APIKey = openai.Secret(v)
 		}
-		m.clients[ep.Name] = openai.New(c, openai.WithLogger(m.log))
-		if m.first == "" {
-			m.first = ep.Name
-		}
+		m.eps.Add(openai.New(c, openai.WithLogger(m.log)))
 	}
 	for _, p := range cfg.Agents {
 		m.presets[p.Name] = p
@@ -113,8 +106,8 @@ func (a *App) newMinds(cfg Config, flags llmFlags, opt mindOptions) (*minds, err
 	return m, nil
 }
 
-// seat returns the participant an [[agent]] preset sits as.
-func (m *minds) seat(p AgentConfig) roundtable.Participant {
+// presetSeat returns the participant an [[agent]] preset sits as.
+func presetSeat(p AgentConfig) roundtable.Participant {
 	return roundtable.Participant{ID: "agent:" + slug(p.Name), Name: p.Name, Kind: roundtable.Bot,
 		Background: p.Background, Goal: p.Goal, Stance: p.Stance, Agent: "preset:" + p.Name}
 }
@@ -141,19 +134,16 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 		}
 		return m.llmAgent(pre.Endpoint, task, pre)
 	}
-	if ag, ok := m.offline(kind); ok {
-		return ag, nil
+	if ag, ok, err := protocol.Agent(kind); ok {
+		return ag, err
 	}
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
 }
 
 func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig) (roundtable.Agent, error) {
-	if endpoint == "" {
-		endpoint = m.first
-	}
-	c, ok := m.clients[endpoint]
+	c, ok := m.eps.Client(endpoint)
 	if !ok {
-		if len(m.clients) == 0 {
+		if m.eps.Len() == 0 {
 			return nil, fmt.Errorf("no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
 		}
 		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
@@ -175,40 +165,32 @@ func (c Config) maxTableAgents() int {
 // cause, as soon as any endpoint's circuit breaker opens. The watchers end
 // with ctx.
 func (m *minds) stopOnBrokenEndpoint(ctx context.Context, cancel context.CancelCauseFunc) {
-	for _, c := range m.clients {
-		go func() {
-			select {
-			case <-c.Done():
-				cancel(fmt.Errorf("stopped: %w (finished tables are kept; run the same command again to resume)", c.Err()))
-			case <-ctx.Done():
-			}
-		}()
-	}
+	m.eps.OnBroken(ctx, func(_ string, err error) {
+		cancel(fmt.Errorf("stopped: %w (finished tables are kept; run the same command again to resume)", err))
+	})
 }
 
 // logBrokenEndpoints logs, as an error, each endpoint whose breaker opens
 // while a live server runs: its agents fail until the config is fixed and
 // the server restarted. The watchers end with ctx.
 func (m *minds) logBrokenEndpoints(ctx context.Context) {
-	for name, c := range m.clients {
-		go func() {
-			select {
-			case <-c.Done():
-				m.log.Error("language-model endpoint cannot serve; its agents' actions fail until it is fixed and roundtable restarted", "endpoint", name, "err", c.Err())
-			case <-ctx.Done():
-			}
-		}()
-	}
+	m.eps.OnBroken(ctx, func(name string, err error) {
+		m.log.Error("language-model endpoint cannot serve; its agents' actions fail until it is fixed and roundtable restarted", "endpoint", name, "err", err)
+	})
 }
 
-// brokenErr is the message of the first endpoint whose breaker is open.
-func (m *minds) brokenErr() error {
-	for _, c := range m.clients {
-		if err := c.Err(); err != nil {
-			return err
-		}
+// simAgent is a language-model agent of a headless run: at RoundTable's
+// tasks the seat's own (llm or preset:NAME), halted once an endpoint is
+// broken; at a protocol's table, one with the protocol's memory.
+func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	if o != (experiment.ModelOptions{}) {
+		return m.llmAgent("", task, AgentConfig{Memory: o.Memory, ContextChars: o.ContextChars})
 	}
-	return nil
+	ag, err := m.agent(p, task)
+	if err != nil {
+		return nil, err
+	}
+	return haltOnBroken{Agent: ag, m: m}, nil
 }
 
 // haltOnBroken wraps the agents of a headless run: once an endpoint's
@@ -223,20 +205,11 @@ type haltOnBroken struct {
 // Act implements roundtable.Agent.
 func (h haltOnBroken) Act(ctx context.Context, v roundtable.View) (roundtable.Action, error) {
 	a, err := h.Agent.Act(ctx, v)
-	if h.m.brokenErr() != nil {
+	if h.m.eps.Err() != nil {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
 	return a, err
-}
-
-// usage sums the token usage and cost of every endpoint.
-func (m *minds) usage() map[string]openai.Usage {
-	out := map[string]openai.Usage{}
-	for name, c := range m.clients {
-		out[name] = c.Usage()
-	}
-	return out
 }
 
 func slug(s string) string {

@@ -92,7 +92,7 @@ func (a *App) migrate(ctx context.Context, cfg Config, from, to string, resume b
 
 // locked adds advice to the error of a file another process holds.
 func locked(err error) error {
-	if isLocked(err) {
+	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("%w; stop the server using it first", err)
 	}
 	return err

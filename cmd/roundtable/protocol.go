@@ -1,14 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 )
 
 // ProtocolSettings choose a table's schedule (PROTOCOL.md sections 2-4):
@@ -28,18 +28,38 @@ type ProtocolSettings struct {
 	// instruction in a language-model persona; for the offline dyads
 	// agents, an update weight that falls with disagreement.
 	ConfirmationBias string `toml:"confirmation_bias"`
-	DyadSettings
-	ChatroomSettings
+	// Control is none, no-interaction (nobody writes; each step one drawn
+	// agent reports its belief) or no-role-play (no-interaction, and the
+	// agents have no persona or initial belief): dyads.
+	Control string `toml:"control"`
+	// Memory is cumulative (every experience kept) or reflective (a compact
+	// summary rewritten after each experience): dyads.
+	Memory string `toml:"memory"`
+	// Framing is true or false when the claim is one of the built-in
+	// claims (Claim) or labels a given question; "" for none: dyads.
+	Framing string `toml:"framing"`
+	// Claim names a built-in claim (dyads.Claims); its framing gives the
+	// question.
+	Claim string `toml:"claim"`
+	// ClosedWorld tells language-model personas they cannot look anything
+	// up (the paper's closed-world restriction): dyads.
+	ClosedWorld bool `toml:"closed_world"`
+	// Complement is a chatroom statement's complement: personas below
+	// neutral agree with it rather than disagree with the statement.
+	Complement string `toml:"complement"`
+	// ContextChars is each chatroom model agent's memory: the recent
+	// messages that fit in this many characters (0: the agent's default).
+	ContextChars int `toml:"context_chars"`
 	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
-	// than one value runs the panel over their grid (panel_grid.go).
+	// than one value runs the panel over their grid (protocol.Grid).
 	Alphas     []float64 `toml:"-"`
 	Tolerances []float64 `toml:"-"`
 }
 
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
-	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: roundtable.DefaultPanelAlpha, Tolerance: roundtable.DefaultPanelTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", DyadSettings: dyadDefaults()}
+	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
@@ -54,8 +74,13 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.Float64Var(&p.Mu, "mu", 0, "dyads: Deffuant mu (default 0.3)")
 	fl.Float64Var(&p.Epsilon, "epsilon", 0, "dyads: Deffuant confidence bound epsilon (default 1)")
 	fl.StringVar(&p.ConfirmationBias, "confirmation-bias", "", "dyads: none, weak or strong confirmation bias (an instruction to a model; a weight falling with disagreement offline) (default none)")
-	p.DyadSettings.register(fl)
-	p.ChatroomSettings.register(fl)
+	fl.StringVar(&p.Control, "control", "", "dyads: none, no-interaction (each step one drawn agent reports, nobody writes) or no-role-play (no interaction, no persona) (default none)")
+	fl.StringVar(&p.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
+	fl.StringVar(&p.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
+	fl.BoolVar(&p.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
+	fl.StringVar(&p.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
+	fl.StringVar(&p.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
+	fl.IntVar(&p.ContextChars, "context-chars", 0, "chatroom: a model agent's memory, the recent messages that fit in this many characters (default 16000)")
 }
 
 // fill takes unset flags from the config.
@@ -71,8 +96,13 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "epsilon", &p.Epsilon, c.Epsilon)
 	pick(changed, "items", &p.Items, c.Items)
 	pick(changed, "two-way", &p.TwoWay, c.TwoWay)
-	p.DyadSettings.fill(changed, c.DyadSettings)
-	p.ChatroomSettings.fill(changed, c.ChatroomSettings)
+	pick(changed, "control", &p.Control, c.Control)
+	pick(changed, "memory", &p.Memory, c.Memory)
+	pick(changed, "framing", &p.Framing, c.Framing)
+	pick(changed, "claim", &p.Claim, c.Claim)
+	pick(changed, "closed-world", &p.ClosedWorld, c.ClosedWorld)
+	pick(changed, "complement", &p.Complement, c.Complement)
+	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
 }
 
 // pick sets *dst to the configured v unless the flag name was given.
@@ -85,70 +115,37 @@ func pick[T any](changed func(string) bool, name string, dst *T, v T) {
 // protocol builds the schedule; key names the config section or flag in
 // errors.
 func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
-	if err := p.DyadSettings.check(key, p.Protocol, p.Question); err != nil {
-		return nil, err
-	}
-	if err := p.ChatroomSettings.check(key, p.Protocol); err != nil {
-		return nil, err
-	}
-	pr, err := roundtable.Preset(p.Protocol, roundtable.PresetOptions{Question: p.claimText(), Items: p.Items,
-		Alpha: p.Alpha, Tolerance: p.Tolerance, TwoWay: p.TwoWay, Control: p.Control})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", key, strings.TrimPrefix(roundtable.ErrorMessage(err), "protocol: "))
-	}
-	if pr != nil {
-		if err := pr.Validate(); err != nil {
-			return nil, fmt.Errorf("%s: %s", key, roundtable.ErrorMessage(err))
-		}
-	}
-	p.DyadSettings.record(pr, p)
-	p.ChatroomSettings.record(pr)
-	return pr, nil
+	return protocol.Build(p.settings(key))
 }
 
-// biasInstructions are the confirmation-bias instructions of a persona.
-var biasInstructions = map[string]string{
-	"none":   "",
-	"weak":   " You tend to give more weight to what agrees with your current belief than to what contradicts it.",
-	"strong": " You hold on to your current belief: you readily accept what confirms it and mostly dismiss what contradicts it.",
+// settings are the protocol settings given at key ("--protocol" for
+// sim's flags, else the config key of the protocol).
+func (p ProtocolSettings) settings(key string) protocol.Settings {
+	return protocol.Settings{Key: key, Protocol: p.Protocol, Question: p.Question, Items: p.Items,
+		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances,
+		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
+		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld,
+		Complement: p.Complement, ContextChars: p.ContextChars}
 }
 
-// personaBias returns the instruction for a confirmation-bias level.
-func personaBias(level string) (string, error) {
-	if level == "" {
-		level = "none"
+// gridAxis is one axis of the panel's parameter grid: the values given on
+// the command line, else the configured one. The first value is the
+// setting of a run without a grid.
+func gridAxis(given bool, values []float64, configured float64) (float64, []float64) {
+	if !given || len(values) == 0 {
+		return configured, []float64{configured}
 	}
-	text, ok := biasInstructions[level]
-	if !ok {
-		return "", usagef("--confirmation-bias: %q is not none, weak or strong", level)
-	}
-	return text, nil
+	return values[0], values
 }
 
-// offlineAgent returns the model-free agent of a kind, if kind is one.
-func offlineAgent(kind string, p ProtocolSettings, vader func() *sentiment.Vader) (roundtable.Agent, bool) {
-	switch kind {
-	case string(offline.DeGroot):
-		return offline.Dyad{Rule: offline.DeGroot, Weight: p.Weight, Memory: p.Memory, Bias: p.ConfirmationBias}, true
-	case string(offline.Deffuant):
-		return offline.Dyad{Rule: offline.Deffuant, Mu: p.Mu, Epsilon: p.Epsilon, Memory: p.Memory, Bias: p.ConfirmationBias}, true
-	case "persona":
-		return offline.Persona{}, true
-	case "evaluator":
-		return &offline.Evaluator{Vader: vader(), Alpha: p.Alpha}, true
-	}
-	return nil, false
+// panelFlags are sim's flags of the evaluation panel beyond the protocol
+// settings: the judges' roles and the items' source documents.
+type panelFlags struct {
+	roles   []string
+	itemDir string
 }
 
-// defaultOfflineAgent is the model-free agent of each protocol.
-func defaultOfflineAgent(protocol string) string {
-	switch protocol {
-	case roundtable.ProtocolDyads:
-		return string(offline.DeGroot)
-	case roundtable.ProtocolChatroom, roundtable.ProtocolQuestionnaire:
-		return "persona"
-	case roundtable.ProtocolPanel:
-		return "evaluator"
-	}
-	return "utility"
+func (p *panelFlags) register(fl *pflag.FlagSet) {
+	fl.StringSliceVar(&p.roles, "roles", nil, "panel: the judges' roles, comma-separated, one per agent (default CFO, VP of Engineering, Plant Manager, ...); each judge's mental model of self is made from its role")
+	fl.StringVar(&p.itemDir, "item-dir", "", "panel: a directory with one text file per item (NAME.txt or NAME.md), the item's source document, shown to the judges and used for defensibility; its files name the items unless --items is given")
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/bot/bottest"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // A [[table]] preset takes a protocol with its parameters; a bad one is
@@ -12,7 +17,7 @@ import (
 func TestTablePresetProtocol(t *testing.T) {
 	_, tc := firstPreset(t, "[[table]]\nname = \"panel\"\nprotocol = \"panel\"\nquestion = \"How good a fit?\"\nitems = [\"Ann\", \"Ben\"]\ntolerance = 0.01\nrounds = 4\n")
 	pr := tc.Protocol
-	if pr == nil || pr.Name != roundtable.ProtocolPanel || pr.Stop.Tolerance != 0.01 || len(pr.Round[1].Scale.Items) != 2 || tc.Task.Topic != "How good a fit?" {
+	if pr == nil || pr.Name != panel.Name || pr.Stop.Tolerance != 0.01 || len(pr.Round[1].Scale.Items) != 2 || tc.Task.Topic != "How good a fit?" {
 		t.Errorf("protocol %+v, topic %q", pr, tc.Task.Topic)
 	}
 	bad := writeConfig(t, "[[table]]\nname = \"x\"\nprotocol = \"fishbowl\"\n")
@@ -33,7 +38,7 @@ func TestProtocolPresetsSeatModelFreeAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{roundtable.ProtocolChatroom, roundtable.ProtocolDyads, roundtable.ProtocolPanel} {
+	for _, name := range []string{chatroom.Name, dyads.Name, panel.Name} {
 		p, ok := bc.Presets[name]
 		if !ok || p.Config.Protocol == nil || p.Config.Validate() != nil {
 			t.Fatalf("preset %s: %+v", name, p)
@@ -70,6 +75,39 @@ func TestTablePresetRefusesAgentsThatCannotPlayIt(t *testing.T) {
 			t.Errorf("%s: %v", c.body, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+}
+
+// A built-in protocol table started on a topic of one's own surveys that
+// topic, not the preset's (before, the chatroom and dyads tables made from
+// the web lobby's form kept the preset's question); the panel's question
+// about its items is not its topic and stays.
+func TestLiveProtocolTablesSurveyTheTopicTheyStartOn(t *testing.T) {
+	d, db, stop := embeddedService(t)
+	want := map[string]string{} // topic -> question
+	for _, preset := range []string{"chatroom", "dyads", "panel"} {
+		topic := "Pizza is a vegetable (" + preset + ")."
+		want[topic] = topic
+		d.command(bottest.Alice, d.ch, "start", map[string]string{"preset": preset, "topic": topic})
+		d.sees(bottest.Alice, "started in its own thread")
+	}
+	want["Pizza is a vegetable (panel)."] = "How good a fit is each candidate?"
+	stop()
+	sums, err := db.Tables(context.Background())
+	if err != nil || len(sums) != 3 {
+		t.Fatalf("%d tables, %v", len(sums), err)
+	}
+	for _, sum := range sums {
+		evs, err := db.Load(context.Background(), sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := evs[0].Data.(roundtable.TableCreated).Config
+		for st := range cfg.Protocol.Steps() {
+			if st.Scale != nil && st.Scale.Question != want[cfg.Task.Topic] {
+				t.Errorf("the table on %q surveys %q, want %q", cfg.Task.Topic, st.Scale.Question, want[cfg.Task.Topic])
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
 // seatable reports why a model-free agent cannot play a table, so that a
@@ -18,22 +19,10 @@ func seatable(p roundtable.Participant, c roundtable.Config) error {
 	if kind == "utility" && c.Task.Kind != "exchange" {
 		return fmt.Errorf("%q is a rule-based trader, which only plays the exchange economy (task = \"exchange\"), not a %s table", p.Name, tableKind(c))
 	}
-	if ps := protocolsOf(kind); len(ps) > 0 && !slices.Contains(ps, c.Protocol.String()) {
+	if ps := protocol.AgentProtocols(kind); len(ps) > 0 && !slices.Contains(ps, c.Protocol.String()) {
 		return fmt.Errorf("%q is a model-free %s agent of the %s protocol, not of a %s table", p.Name, kind, strings.Join(ps, " or "), tableKind(c))
 	}
 	return nil
-}
-
-// protocolsOf lists the protocols whose offline agents include kind.
-func protocolsOf(kind string) []string {
-	var out []string
-	for proto, kinds := range offlineAgents {
-		if slices.Contains(kinds, kind) {
-			out = append(out, proto)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 func tableKind(c roundtable.Config) string {

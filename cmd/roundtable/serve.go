@@ -17,6 +17,8 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/task"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -59,7 +61,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	}
 	defer db.Close()
 	if file, ok := db.(*store.DB); ok {
-		serveBackups(ctx, file, a.logger())
+		file.ServeBackups(ctx, a.logger())
 	}
 	ctx, release, err := a.holdStore(ctx, cfg, db)
 	if err != nil {
@@ -81,7 +83,7 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 		return err
 	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: liveTask, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
+	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {
@@ -119,10 +121,9 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
 		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}}
 	for _, p := range cfg.Agents {
-		bc.Agents[p.Name] = m.seat(p)
+		bc.Agents[p.Name] = presetSeat(p)
 	}
-	addExchangePreset(&bc)
-	addProtocolPresets(&bc)
+	addLiveTables(&bc)
 	for i, name := range cfg.Bot.Agents {
 		if _, ok := bc.Agents[name]; !ok {
 			return bc, fmt.Errorf("bot.agents[%d]: no agent is named %q (Facilitator or an [[agent]] name)", i, name)
@@ -193,7 +194,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend) ([]bot.Plat
 		return nil, nil, err
 	}
 	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
-		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log, Task: liveTask}, db)
+		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log}, db)
 	return append(out, w), w, nil
 }
 
@@ -241,19 +242,21 @@ func agentNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Agen
 
 func presetNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Presets)) }
 
-// exchangePreset is the built-in table that needs no model: the exchange
-// economy of the RoundTable paper, whoever starts it in seat 1 and two
-// rule-based traders in the others. A [[table]] of the same name replaces it.
-const exchangePreset = "exchange-economy"
-
-func addExchangePreset(bc *bot.Config) {
-	traders := []string{"Trader 1", "Trader 2"}
-	for i, name := range traders {
-		bc.Agents[name] = roundtable.Participant{ID: fmt.Sprintf("agent:trader-%d", i+1), Name: name, Kind: roundtable.Bot, Agent: "utility"}
+// addLiveTables adds the protocols' built-in live tables and their
+// agents (protocol.Live). A [[table]] of the same name replaces one.
+func addLiveTables(bc *bot.Config) {
+	for _, p := range protocol.All() {
+		l, ok := p.(protocol.Live)
+		if !ok {
+			continue
+		}
+		for _, t := range l.LiveTables() {
+			var names []string
+			for _, seat := range t.Seats {
+				bc.Agents[seat.Name] = seat
+				names = append(names, seat.Name)
+			}
+			bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: t.Over(bc.Defaults), Agents: names}
+		}
 	}
-	cfg := bc.Defaults
-	cfg.Title = "Exchange economy: you and two traders share out three goods"
-	cfg.Task = roundtable.TaskSpec{Kind: "exchange", Topic: "Share out three goods", Params: map[string]string{"preset": "asymmetric", "seats": "3"}}
-	cfg.Rule, cfg.Rounds = vote.Majority, 5
-	bc.Presets[exchangePreset] = bot.Preset{Name: exchangePreset, Config: cfg, Agents: traders}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -26,8 +27,9 @@ type TableSettings struct {
 	Vote      Duration `toml:"vote"`
 	Agents    []string `toml:"agents"`
 	// SecretBallot hides who voted what from everyone, the organiser
-	// included; SecretResearch lets the pseudonymised export keep the
-	// ballots under voter pseudonyms.
+	// included; SecretResearch lets the organiser's pseudonymised export
+	// (and only it) keep each person's ballots under one voter pseudonym
+	// across rounds, which the table announces when it starts.
 	SecretBallot   bool `toml:"secret_ballot"`
 	SecretResearch bool `toml:"secret_research"`
 	AuditSettings
@@ -206,7 +208,7 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if c.Protocol, err = t.ProtocolSettings.protocol(key + ".protocol"); err != nil {
 		return c, err
 	}
-	if err := t.ProtocolSettings.liveCheck(key); err != nil {
+	if err := protocol.CheckLive(t.ProtocolSettings.settings(key + ".protocol")); err != nil {
 		return c, err
 	}
 	if c.Protocol != nil && c.Task.Topic == "" {

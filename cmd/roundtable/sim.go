@@ -2,20 +2,19 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/sim"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -93,41 +92,15 @@ func (f *simFlags) fill(cmd *cobra.Command, c SimConfig) {
 	pick(set, "out", &f.out, c.Out)
 	pick(set, "data", &f.data, c.Data)
 	f.proto.fill(set, c.ProtocolSettings)
-	if !set("agent") && f.proto.Protocol != roundtable.ProtocolRoundTable && f.proto.Protocol != "" {
-		f.agent = defaultOfflineAgent(f.proto.Protocol)
+	if !set("agent") {
+		f.agent = "" // the task's or the protocol's own
 	}
-	if f.agent == "deffuant" {
-		f.proto.TwoWay = true // the symmetric update needs both to speak
-	}
-	if !set("agents") {
-		f.agents = c.Agents
-	}
-	if !set("rounds") {
-		f.rounds = c.Rounds
-	}
-	if !set("runs") {
-		f.runs = c.Runs
-	}
-	if !set("seed") {
-		f.seed = c.Seed
-	}
-	if !set("concurrency") {
-		f.concurrency = c.Concurrency
-	}
-	if f.concurrency == 0 {
-		// Utility agents cost little CPU: what bounds them is the fsync of
-		// every commit, which more tables in flight share (bbolt batches
-		// concurrent writers). Model agents wait on their endpoint, whose
-		// own limits bound the requests in flight.
-		perCPU := 16
-		if f.agent == "llm" {
-			perCPU = 4
-		}
-		f.concurrency = perCPU * runtime.GOMAXPROCS(0)
-	}
-	if !set("phase-timeout") {
-		f.phaseTimeout = time.Duration(c.PhaseTimeout)
-	}
+	pick(set, "agents", &f.agents, c.Agents)
+	pick(set, "rounds", &f.rounds, c.Rounds)
+	pick(set, "runs", &f.runs, c.Runs)
+	pick(set, "seed", &f.seed, c.Seed)
+	pick(set, "concurrency", &f.concurrency, c.Concurrency)
+	pick(set, "phase-timeout", &f.phaseTimeout, time.Duration(c.PhaseTimeout))
 }
 
 func (f simFlags) rules() ([]vote.Rule, error) {
@@ -141,46 +114,53 @@ func (f simFlags) rules() ([]vote.Rule, error) {
 	return []vote.Rule{r}, nil
 }
 
-func (f simFlags) tableConfig(rule vote.Rule) (roundtable.Config, error) {
+// options turn the flags into the experiment's options; m, when set, makes
+// its language-model agents.
+func (f simFlags) options(cfg Config, m *minds, log *slog.Logger) (experiment.Options, error) {
+	rules, err := f.rules()
+	if err != nil {
+		return experiment.Options{}, err
+	}
 	tie, err := vote.ParseTiePolicy(f.tie)
 	if err != nil {
-		return roundtable.Config{}, usagef("--tie: %v", err)
+		return experiment.Options{}, usagef("--tie: %v", err)
 	}
-	if f.quorum < 0 || f.quorum > f.agents {
-		return roundtable.Config{}, usagef("--quorum: %d is out of range 0..%d (the agents of a table)", f.quorum, f.agents)
+	ps := f.proto.settings("--protocol")
+	if f.panel.itemDir != "" {
+		if ps, err = protocol.ReadDocs(ps, f.panel.itemDir); err != nil {
+			return experiment.Options{}, usageError{err}
+		}
 	}
-	c := roundtable.Config{Rule: rule, Tie: tie, Rounds: f.rounds, EarlyStop: roundtable.EarlyStop(f.earlyStop), Mode: roundtable.Sealed, Quorum: f.quorum}
-	c = c.WithDefaults()
-	if err := c.Validate(); err != nil {
-		return c, usagef("%v", err)
+	ps.Roles = f.panel.roles
+	o := experiment.Options{Task: f.task, Topic: f.topic, Preset: f.preset, Data: f.data, Agent: f.agent,
+		Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed, Rules: rules, Tie: tie,
+		EarlyStop: roundtable.EarlyStop(f.earlyStop), Quorum: f.quorum, Concurrency: f.concurrency, PhaseTimeout: f.phaseTimeout,
+		Protocol: ps, Logger: log}
+	for _, p := range cfg.Agents {
+		o.Personas = append(o.Personas, presetSeat(p))
 	}
-	return c, nil
-}
-
-// simReport is what summary.json holds.
-type simReport struct {
-	Task    string                `json:"task"`
-	Agent   string                `json:"agent"`
-	Agents  int                   `json:"agents"`
-	Rounds  int                   `json:"rounds"`
-	Runs    int                   `json:"runs"`
-	Seed    int64                 `json:"seed"`
-	Started time.Time             `json:"started"`
-	WallNS  time.Duration         `json:"wall_ns"`
-	Units   map[string]string     `json:"units"` // the unit of every metric below
-	Rules   map[string]sim.Result `json:"rules"`
-	// Protocol is the schedule's name, when not RoundTable's, and Params
-	// its recorded parameters (a dyads run's condition).
-	Protocol string            `json:"protocol,omitempty"`
-	Params   map[string]string `json:"params,omitempty"`
+	if m != nil {
+		o.Model = m.simAgent
+	}
+	return o, nil
 }
 
 func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
-	rules, err := f.rules()
+	var m *minds
+	if f.agent == "llm" {
+		var err error
+		if m, err = a.simMinds(cfg, f); err != nil {
+			return err
+		}
+	}
+	opt, err := f.options(cfg, m, a.logger())
 	if err != nil {
 		return err
 	}
-	exp, err := a.experiment(cfg, f)
+	exp, err := experiment.New(opt)
+	if roundtable.ErrorCode(err) == roundtable.Invalid {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -198,51 +178,47 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	defer db.Close()
 	ctx, stop := context.WithCancelCause(cmd.Context())
 	defer stop(nil)
-	if a.minds != nil {
-		a.minds.stopOnBrokenEndpoint(ctx, stop)
+	if m != nil {
+		m.stopOnBrokenEndpoint(ctx, stop)
 	}
 	bctx, stopBackups := context.WithCancel(cmd.Context())
 	defer stopBackups()
 	if file, ok := db.(*store.DB); ok {
-		serveBackups(bctx, file, a.logger())
+		file.ServeBackups(bctx, a.logger())
 	}
-	rep := simReport{Task: f.task, Agent: f.agent, Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed,
-		Started: time.Now().UTC(), Units: withUnits(metricUnits, exp.units), Rules: map[string]sim.Result{}}
-	if exp.protocol != nil {
-		rep.Protocol, rep.Params = exp.protocol.Name, exp.protocol.Params
-	}
-	bar := a.progress(len(rules) * f.runs * len(exp.variants()))
-	for _, rule := range rules {
-		tc, err := f.tableConfig(rule)
-		if err != nil {
-			return err
+	bar := a.progress(exp.Tables())
+	rep, err := exp.Run(ctx, db, roundtable.SystemClock{}, func() { _ = bar.Add(1) })
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && cmd.Context().Err() == nil {
+			return cause // an endpoint cannot serve the run: its one message
 		}
-		for _, v := range exp.variants() {
-			spec := v.spec(rule, tc, f)
-			spec.Progress = func(int, int) { _ = bar.Add(1) }
-			spec.Logger = a.logger()
-			res, err := sim.Execute(ctx, db, roundtable.SystemClock{}, spec)
-			if err != nil {
-				if cause := context.Cause(ctx); cause != nil && cmd.Context().Err() == nil {
-					return cause // an endpoint cannot serve the run: its one message
-				}
-				return err
-			}
-			rep.Rules[resultKey(string(rule), v)] = res
-		}
+		return err
 	}
 	_ = bar.Finish()
-	rep.WallNS = time.Since(rep.Started)
-	if err := writeJSON(filepath.Join(f.out, "summary.json"), rep); err != nil {
+	if err := rep.Write(filepath.Join(f.out, "summary.json")); err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	exp.print(out, rules, rep)
-	if a.minds != nil {
-		printUsage(out, a.minds)
+	exp.Print(out, rep)
+	if m != nil {
+		printUsage(out, m)
 	}
-	printTiming(out, rep, storeName(db), filepath.Join(f.out, "summary.json"))
+	experiment.PrintTiming(out, rep, storeName(db), filepath.Join(f.out, "summary.json"))
 	return nil
+}
+
+// simMinds are the language models of a --agent llm simulation; it is a
+// usage error to configure none.
+func (a *App) simMinds(cfg Config, f simFlags) (*minds, error) {
+	m, err := a.newMinds(cfg, f.llm, mindOptions{seats: f.agents})
+	if err != nil {
+		return nil, err
+	}
+	if m.eps.Len() == 0 {
+		return nil, usagef("--agent llm: no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
+	}
+	a.minds = m
+	return m, nil
 }
 
 func (a *App) progress(total int) *progressbar.ProgressBar {
@@ -253,41 +229,9 @@ func (a *App) progress(total int) *progressbar.ProgressBar {
 		progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 }
 
-func printTiming(w io.Writer, rep simReport, events, summary string) {
-	tables := 0
-	phases := map[string]time.Duration{}
-	for _, r := range rep.Rules {
-		tables += len(r.Runs)
-		for p, d := range r.Summary.Phases {
-			phases[p] += d
-		}
-	}
-	secs := rep.WallNS.Seconds()
-	var parts []string
-	for _, p := range []string{"message", "proposal", "vote", "survey", "private"} {
-		if d, ok := phases[p]; ok || p == "message" || p == "proposal" || p == "vote" {
-			parts = append(parts, fmt.Sprintf("%s %s", p, d.Round(time.Millisecond)))
-		}
-	}
-	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: %s\n",
-		tables, secs, float64(tables)/max(secs, 1e-9), strings.Join(parts, ", "))
-	fmt.Fprintf(w, "events: %s   summary: %s\n", events, summary)
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
 // printUsage reports the tokens and estimated cost per endpoint.
 func printUsage(w io.Writer, m *minds) {
-	for name, u := range m.usage() {
+	for name, u := range m.eps.Usage() {
 		fmt.Fprintf(w, "llm %s: %d calls (%d failed, %d retries), %d prompt + %d completion tokens (%d cached)",
 			name, u.Calls, u.Failures, u.Retries, u.PromptTokens, u.CompletionTokens, u.CachedTokens)
 		if u.Cost > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/adapters/openai"
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 )
 
@@ -113,20 +114,30 @@ func TestEndpointConcurrencyCoversATable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.clients["a"].Config().MaxConcurrent; got != 12 {
+	if got := client(t, m, "a").Config().MaxConcurrent; got != 12 {
 		t.Errorf("default concurrency %d with 12 agents, want 12", got)
 	}
-	if got := m.clients["b"].Config().MaxConcurrent; got != 2 {
+	if got := client(t, m, "b").Config().MaxConcurrent; got != 2 {
 		t.Errorf("configured concurrency %d, want 2", got)
 	}
-	if got := m.clients["a"].Config().BreakerFailures; got != 3 {
+	if got := client(t, m, "a").Config().BreakerFailures; got != 3 {
 		t.Errorf("sim breaker threshold %d, want 3", got)
 	}
 	live, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 2, live: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := live.clients["a"].Config().BreakerFailures; got != -1 {
+	if got := client(t, live, "a").Config().BreakerFailures; got != -1 {
 		t.Errorf("serve breaker threshold %d, want -1 (outages do not stop a live server)", got)
 	}
+}
+
+// client is the endpoint of m named name.
+func client(t *testing.T, m *minds, name string) *openai.Client {
+	t.Helper()
+	c, ok := m.eps.Client(name)
+	if !ok {
+		t.Fatalf("no endpoint %q", name)
+	}
+	return c
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report/reporttest"
-	"github.com/roundtable-ai/roundtable/roundtable/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // itemDir writes three résumés, one file per item.

@@ -6,9 +6,10 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai/openaitest"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 )
 
-func onlyResult(t *testing.T, rep simReport) map[string]float64 {
+func onlyResult(t *testing.T, rep experiment.Report) map[string]float64 {
 	t.Helper()
 	if len(rep.Rules) != 1 {
 		t.Fatalf("%d results", len(rep.Rules))
@@ -49,12 +50,12 @@ func TestSimDyadsDeGrootPullsOpinionsTogether(t *testing.T) {
 }
 
 // checkUnits wants a unit in summary.json for every figure of a run.
-func checkUnits(t *testing.T, rep simReport) {
+func checkUnits(t *testing.T, rep experiment.Report) {
 	t.Helper()
 	for _, r := range rep.Rules {
 		for _, m := range []map[string]bool{keysOf(r.Summary.Scalars), keysOf(r.Summary.Series)} {
 			for k := range m {
-				if unitOf(rep.Units, k) == "" {
+				if experiment.UnitOf(rep.Units, k) == "" {
 					t.Errorf("summary.json gives no unit for %s", k)
 				}
 			}

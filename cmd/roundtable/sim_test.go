@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -92,9 +93,9 @@ func TestSimRunsFiftyAgents(t *testing.T) {
 }
 
 // readReport reads the summary.json a sim wrote to dir.
-func readReport(t *testing.T, dir string) simReport {
+func readReport(t *testing.T, dir string) experiment.Report {
 	t.Helper()
-	var rep simReport
+	var rep experiment.Report
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)

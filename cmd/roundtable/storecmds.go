@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -25,7 +27,7 @@ func (a *App) readStore(ctx context.Context, path string, fn func(db store.Backe
 		return err
 	}
 	db, err := a.openStore(ctx, cfg, path, true)
-	if isLocked(err) {
+	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("%w; stop the server using it, or read a copy (roundtable backup COPY.db, then --db COPY.db)", err)
 	}
 	if err != nil {
@@ -43,12 +45,13 @@ func (a *App) tablesCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.readStore(cmd.Context(), dbPath, func(db store.Backend) error {
-				list, err := db.Tables(cmd.Context())
-				if err != nil {
-					return err
+				list, listErr := db.Tables(cmd.Context())
+				if listErr != nil && !roundtable.IsDamage(listErr) {
+					return listErr
 				}
 				w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
 				fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
+				bad := maps.Clone(roundtable.DamagedTables(listErr))
 				for _, s := range list {
 					status := string(s.Status)
 					if why := damage(cmd.Context(), db, s.ID); why != "" {
@@ -56,8 +59,12 @@ func (a *App) tablesCmd() *cobra.Command {
 					}
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
 						s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
+					delete(bad, s.ID)
 				}
-				return w.Flush()
+				for _, id := range slices.Sorted(maps.Keys(bad)) {
+					fmt.Fprintf(w, "%s\tdamaged: %v\t\t\t\t\t\t\t\n", id, bad[id])
+				}
+				return errors.Join(w.Flush(), listErr) // listed what reads; the damage is the command's error
 			})
 		},
 	}
@@ -83,26 +90,10 @@ events (who acted, not what), and private reasoning is left out.`,
 				return usagef("--format: %v", err)
 			}
 			var events []roundtable.Event
-			err = a.readStore(cmd.Context(), dbPath, func(db store.Backend) error {
-				ids := []string{table}
-				if table == "" {
-					list, err := db.Tables(cmd.Context())
-					if err != nil {
-						return err
-					}
-					ids = ids[:0]
-					for _, s := range list {
-						ids = append(ids, s.ID)
-					}
-				}
-				for _, id := range ids {
-					evs, err := db.Load(cmd.Context(), id)
-					if err != nil {
-						return err
-					}
-					events = append(events, evs...)
-				}
-				return nil
+			var damaged error // tables left out of an export of every table
+			err = a.readStore(cmd.Context(), dbPath, func(db store.Backend) (err error) {
+				events, damaged, err = loadForExport(cmd.Context(), db, table)
+				return err
 			})
 			if err != nil {
 				return err
@@ -122,7 +113,7 @@ events (who acted, not what), and private reasoning is left out.`,
 			if err := export.Write(w, f, events, export.Options{Pseudonymize: pseudo, Viewer: roundtable.Viewer{Researcher: true, Organiser: true}}); err != nil {
 				return err
 			}
-			return a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo)
+			return errors.Join(a.exportAudit(cmd.Context(), dbPath, auditOut, events, pseudo), damaged)
 		},
 	}
 	fl := cmd.Flags()
@@ -190,8 +181,8 @@ etcd holds under the prefix, as roundtable migrate --from etcd writes it
 func backupFile(ctx context.Context, src, dst string) error {
 	db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 	switch {
-	case isLocked(err):
-		return backupViaSocket(ctx, src, dst)
+	case errors.Is(err, store.ErrLocked):
+		return store.BackupFrom(ctx, src, dst)
 	case err != nil:
 		return err
 	}
@@ -217,6 +208,37 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// loadForExport reads table's log, or every table's when table is "". A
+// damaged page leaves out only the tables under it: they are named in
+// damaged, and the others are exported.
+func loadForExport(ctx context.Context, db store.Backend, table string) (events []roundtable.Event, damaged, err error) {
+	ids := []string{table}
+	if table == "" {
+		list, err := db.Tables(ctx)
+		if err != nil && !roundtable.IsDamage(err) {
+			return nil, nil, err
+		}
+		damaged, ids = err, ids[:0]
+		for _, s := range list {
+			ids = append(ids, s.ID)
+		}
+	}
+	for _, id := range ids {
+		evs, err := db.Load(ctx, id)
+		switch {
+		case table == "" && roundtable.IsDamage(err) && roundtable.DamagedTables(damaged)[id] == nil:
+			damaged = errors.Join(damaged, fmt.Errorf("table %s left out: %w", id, err))
+			continue
+		case table == "" && roundtable.IsDamage(err):
+			continue // named by Tables already
+		case err != nil:
+			return nil, nil, err
+		}
+		events = append(events, evs...)
+	}
+	return events, damaged, nil
+}
+
 // damage returns why table id's log does not replay, or "" when it does.
 func damage(ctx context.Context, db store.Backend, id string) string {
 	evs, err := db.Load(ctx, id)
@@ -224,7 +246,9 @@ func damage(ctx context.Context, db store.Backend, id string) string {
 		_, err = roundtable.Replay(evs)
 	}
 	var le *roundtable.LogError
-	switch {
+	switch cause := roundtable.DamagedTables(err)[id]; {
+	case cause != nil:
+		return cause.Error()
 	case errors.As(err, &le):
 		return fmt.Sprintf("event %d (%s): %v", le.Seq, le.Type, le.Err)
 	case err != nil:

@@ -29,8 +29,8 @@ func (a *App) openStore(ctx context.Context, cfg Config, path string, readOnly b
 		path = cfg.Store.Path
 	}
 	if readOnly {
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("database %s: %w", path, err)
+		if err := checkReadable(path); err != nil {
+			return nil, err
 		}
 	}
 	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: readOnly})
@@ -38,6 +38,20 @@ func (a *App) openStore(ctx context.Context, cfg Config, path string, readOnly b
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	return db, nil
+}
+
+// checkReadable refuses a path that holds no database to read: none, or
+// an empty file (bbolt would try to lay a new database out in it, and
+// fail on the read-only file).
+func checkReadable(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("database %s: %w", path, err)
+	}
+	if info.Size() == 0 {
+		return fmt.Errorf("database %s is an empty file: it holds no tables (name a roundtable database, or a backup of one)", path)
+	}
+	return nil
 }
 
 // openEtcd opens the etcd store of [store].

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -74,13 +75,4 @@ none), 2 when the input is malformed.`,
 	return cmd
 }
 
-func ruleNames() string {
-	s := ""
-	for i, r := range vote.Rules() {
-		if i > 0 {
-			s += ", "
-		}
-		s += string(r)
-	}
-	return s
-}
+func ruleNames() string { return strings.Join(ruleList(), ", ") }

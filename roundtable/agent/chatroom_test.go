@@ -13,7 +13,7 @@ import (
 // it. A seat made for the paper keeps its persona as it is, and an agent
 // with no stance its plain one.
 func TestChatroomPersonaIsComposedForLiveAgents(t *testing.T) {
-	v := roundtable.View{Protocol: roundtable.ProtocolChatroom, Scale: roundtable.StanceScale("Cities should ban cars from their centres."),
+	v := roundtable.View{Protocol: "chatroom", Briefing: &roundtable.Briefing{Persona: roundtable.PersonaStance}, Scale: roundtable.StanceScale("Cities should ban cars from their centres."),
 		Self: roundtable.Participant{ID: "ada", Name: "Ada", Stance: "slightly disagree", Background: "A cyclist from Lyon."}}
 	got := chatroomPersona(v)
 	for _, want := range []string{"Your name is Ada.", `You slightly agree with the statement "It is not the case that cities should ban cars from their centres."`,

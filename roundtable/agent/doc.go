@@ -13,6 +13,19 @@
 // memory policy keeps and, last, the instruction for the current phase with
 // the latest candidates and tally.
 //
+// # Protocols
+//
+// An agent never asks which protocol its table follows: what it must be
+// told is the roundtable.Briefing its View carries, which the protocol
+// registered (package protocol). The briefing says who the participants
+// are, how the table works, whether the voting rule applies, how the
+// persona is stated (plainly, or as a stance on the survey's question),
+// what the agent remembers (rounds under its memory policy, the chat's
+// recent messages, or its own experiences), whether a message comes with
+// a mental model of self, whether survey answers are smoothed, and what a
+// paired message is about. A View without a briefing is RoundTable's own
+// deliberation, or a schedule nobody registered, which the prompt names.
+//
 // # Structured output
 //
 // Each decision has a JSON schema named after the action: "message",

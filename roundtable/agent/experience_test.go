@@ -13,7 +13,7 @@ import (
 func dyadsView() roundtable.View {
 	sc := &roundtable.Scale{Question: "The river is clean.", Min: -2, Max: 2}
 	return roundtable.View{Table: "d1", Self: people[0], Participants: people, Round: 3, Rounds: 10, Phase: roundtable.PhaseSurvey,
-		Protocol: roundtable.ProtocolDyads, Scale: sc, Seed: 1,
+		Protocol: "dyads", Briefing: &roundtable.Briefing{History: roundtable.HistoryExperience}, Scale: sc, Seed: 1,
 		History: []roundtable.RoundRecord{
 			{Round: 1, Messages: []roundtable.Message{{From: "a", To: []string{"b"}, Text: "ALICE-POST"}},
 				Surveys: []roundtable.SurveyAnswer{{By: "a", Values: []float64{1}, Reason: "ALICE-THOUGHT"}}},

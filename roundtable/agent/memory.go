@@ -25,10 +25,10 @@ const DefaultWindow = 2
 // historyText is the history part of a prompt under the agent's memory
 // policy; u collects the usage of a reflective memory update.
 func (a *Agent) historyText(ctx context.Context, v roundtable.View, u *roundtable.Usage) string {
-	switch v.Protocol {
-	case roundtable.ProtocolDyads:
+	switch briefingOf(v).History {
+	case roundtable.HistoryExperience:
 		return a.experienceHistory(ctx, v, u)
-	case roundtable.ProtocolChatroom:
+	case roundtable.HistoryChat:
 		return chatroomHistory(v, a.opt.ContextChars)
 	}
 	var b strings.Builder

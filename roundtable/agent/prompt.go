@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -26,23 +27,21 @@ func PersonaOf(p roundtable.Participant) Persona {
 func systemPrompt(v roundtable.View) string {
 	var b strings.Builder
 	me := PersonaOf(v.Self)
-	what := "participants of a round table that has to reach a decision as a group"
-	if v.Protocol == roundtable.ProtocolChatroom {
-		what = "participants of an online chat" // nothing is voted on or decided
-	}
+	brief := briefingOf(v)
+	what := cmp.Or(brief.Setting, "participants of a round table that has to reach a decision as a group")
 	fmt.Fprintf(&b, "You are %s, one of %d %s. The others may be language models or people.\n", me.Name, len(v.Participants), what)
 	if v.Title != "" {
 		fmt.Fprintf(&b, "The table is called %q.\n", v.Title)
 	}
 	b.WriteString(scheduleText(v))
-	if v.Protocol != roundtable.ProtocolChatroom {
+	if !brief.NoRule {
 		section(&b, "Voting rule", v.Rule.Describe())
 	}
 	section(&b, "The task", v.Brief)
 	if strings.TrimSpace(v.Private) != "" {
 		section(&b, "Known only to you", v.Private)
 	}
-	if v.Protocol == roundtable.ProtocolChatroom {
+	if brief.Persona == roundtable.PersonaStance {
 		section(&b, "Who you are", chatroomPersona(v))
 	} else {
 		section(&b, "Who you are", personaText(me))
@@ -50,6 +49,15 @@ func systemPrompt(v roundtable.View) string {
 	section(&b, "Participants", participantList(v))
 	b.WriteString("\nAnswer every request with one JSON object and nothing else.\n")
 	return b.String()
+}
+
+// briefingOf is what v's protocol tells the agent: the zero Briefing
+// (RoundTable's deliberation) when it tells nothing.
+func briefingOf(v roundtable.View) roundtable.Briefing {
+	if v.Briefing == nil {
+		return roundtable.Briefing{}
+	}
+	return *v.Briefing
 }
 
 func protocolText(rounds int) string {

@@ -23,12 +23,13 @@ type modelAnswer struct {
 	Criteria    []string `json:"criteria"`
 }
 
-// panelMessage is a panel judge's message: it first states its mental
+// selfModelMessage is the message of an agent whose protocol asks for a
+// mental model of self (a panel judge, Briefing.SelfModel): it first states its mental
 // model of self (round 1) or restates it after the discussion so far (a
 // "mental_model" request), then writes its message with the model in the
 // prompt; the message carries the model (Say.Self). A failed model request
 // leaves the message without one rather than failing it.
-func (a *Agent) panelMessage(ctx context.Context, v roundtable.View) roundtable.Action {
+func (a *Agent) selfModelMessage(ctx context.Context, v roundtable.View) roundtable.Action {
 	var u roundtable.Usage
 	got := a.decide(ctx, v, &u, modelSchema, modelInstruction(v), parseModel)
 	model := (*roundtable.SelfModel)(nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -14,8 +15,8 @@ import (
 func (a *Agent) actScheduled(ctx context.Context, v roundtable.View) (roundtable.Action, bool) {
 	var u roundtable.Usage
 	switch {
-	case v.Phase == roundtable.PhaseMessage && v.Protocol == roundtable.ProtocolPanel:
-		return a.panelMessage(ctx, v), true
+	case v.Phase == roundtable.PhaseMessage && briefingOf(v).SelfModel:
+		return a.selfModelMessage(ctx, v), true
 	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil:
 		return a.decide(ctx, v, &u, surveySchema(*v.Scale), surveyInstruction(v)+modelReminder(latestModel(v)),
 			func(c string) (roundtable.Action, error) { return parseJudgeSurvey(v, c) }), true
@@ -81,28 +82,21 @@ func privateInstruction(v roundtable.View) string {
 }
 
 func pairLine(v roundtable.View) string {
-	if v.Protocol == roundtable.ProtocolDyads && v.Scale != nil && v.Scale.Question != "" {
-		// Opinion dynamics: a post about the claim that reflects the writer's honest belief.
-		return fmt.Sprintf("This round you write a post to %s only, about the claim %s. It should reflect your honest belief. %s will then say what they think.\n",
-			v.Name(v.To), quote(v.Scale.Question), v.Name(v.To))
+	if note := briefingOf(v).PairNote; note != "" && v.Scale != nil && v.Scale.Question != "" {
+		return strings.NewReplacer("{to}", v.Name(v.To), "{question}", quote(v.Scale.Question)).Replace(note) + "\n"
 	}
 	return fmt.Sprintf("This round you write to %s only, who will then say what they think.\n", v.Name(v.To))
 }
 
-// scheduleText describes the table's schedule in the system prompt.
+// scheduleText describes the table's schedule in the system prompt: the
+// protocol's own words, RoundTable's (also with a survey after the vote),
+// or, for a schedule no protocol registered, a line that names it.
 func scheduleText(v roundtable.View) string {
-	switch v.Protocol {
-	case "", roundtable.ProtocolRoundTable: // RoundTable's, perhaps with a survey after the vote
+	switch {
+	case v.Briefing != nil && v.Briefing.Schedule != "":
+		return "\n## How the table works\n" + strings.ReplaceAll(v.Briefing.Schedule, "{rounds}", strconv.Itoa(v.Rounds)) + "\n"
+	case v.Briefing != nil || v.Protocol == "":
 		return protocolText(v.Rounds)
-	case roundtable.ProtocolChatroom:
-		return fmt.Sprintf("\n## How the table works\nA chat of %d messages: each turn one participant, never the same twice in a row, writes one message everyone reads. "+
-			"At the end some of you write one private message, and everyone privately reports where they stand.\n", v.Rounds)
-	case roundtable.ProtocolDyads:
-		return fmt.Sprintf("\n## How the table works\nFor %d steps, participants are drawn in turn. When drawn, you may be asked to write a post about the claim "+
-			"to one other participant, or to report privately your belief about the claim after what you have experienced.\n", v.Rounds)
-	case roundtable.ProtocolPanel:
-		return fmt.Sprintf("\n## How the table works\nAn evaluation panel of up to %d rounds: every round each member gives their opinion of the items, "+
-			"then privately reports a sentiment from -1 (very negative) to 1 (very positive) for each item. The panel ends when opinions stop moving.\n", v.Rounds)
 	}
 	return fmt.Sprintf("\n## How the table works\nThe table follows the %s schedule for up to %d rounds; each request says what to do.\n", v.Protocol, v.Rounds)
 }

@@ -10,7 +10,9 @@
 //   - embed: embeddings (any /v1/embeddings endpoint, or offline a hashed
 //     TF-IDF vector) and the information difference between rounds.
 //
-// This package stores what an instrument says about a message as a
-// roundtable.Annotation beside the table's log (Cache), so that an
-// analysis run twice asks no model twice.
+// This package makes an instrument by name and method (New), stores what
+// an instrument says about a message as a roundtable.Annotation beside the
+// table's log (Cache), so that an analysis run twice asks no model twice,
+// and measures JSON Lines of texts or stored tables' messages
+// (AnnotateLines, AnnotateTables; `roundtable annotate`).
 package analysis

@@ -10,9 +10,10 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
-// selfModel prefixes the Model of self-report annotations (one per
-// participant: "self:<participant ID>").
-const selfModel = "self:"
+// SelfReportPrefix prefixes the Model of a self-report annotation (one per
+// participant: "self:<participant ID>"; audit.SelfReportModel), which a
+// pseudonymised export rewrites.
+const SelfReportPrefix = "self:"
 
 // WriteAnnotations writes a table's annotations (its audit: sentiment,
 // stance, self-reports; every sample kept) as JSON Lines, one
@@ -71,11 +72,11 @@ func learnAll(events []roundtable.Event) pseudonyms {
 // annotation pseudonymises the participant a self-report names (in its
 // model and its result).
 func (p pseudonyms) annotation(a roundtable.Annotation) (roundtable.Annotation, error) {
-	who, ok := strings.CutPrefix(a.Model, selfModel)
+	who, ok := strings.CutPrefix(a.Model, SelfReportPrefix)
 	if !ok || len(p.ids) == 0 {
 		return a, nil
 	}
-	a.Model = selfModel + p.id(who)
+	a.Model = SelfReportPrefix + p.id(who)
 	if len(a.Result) == 0 {
 		return a, nil
 	}

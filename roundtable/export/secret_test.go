@@ -3,12 +3,16 @@ package export_test
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
+	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // secretSample is the sample log of a table recorded with sec.
@@ -57,11 +61,19 @@ func TestSecretTableExportsNoBallotWithANameOrKey(t *testing.T) {
 		t.Errorf("csv export with names links a voter to a ballot or shows the key")
 	}
 	var research bytes.Buffer
-	if err := export.WriteJSONL(&research, events, export.Options{Pseudonymize: true}); err != nil {
+	organiser := roundtable.Viewer{Researcher: true, Organiser: true}
+	if err := export.WriteJSONL(&research, events, export.Options{Pseudonymize: true, Viewer: organiser}); err != nil {
 		t.Fatal(err)
 	}
 	if out := research.String(); !strings.Contains(out, `"voter":"voter-`) || strings.Contains(out, "s3cr3t-key") {
-		t.Errorf("research export: want voter pseudonyms and no key in\n%s", out)
+		t.Errorf("the organiser's research export: want voter pseudonyms and no key in\n%s", out)
+	}
+	var participant bytes.Buffer
+	if err := export.WriteJSONL(&participant, events, export.Options{Pseudonymize: true, Viewer: roundtable.Viewer{Participant: "bob"}}); err != nil {
+		t.Fatal(err)
+	}
+	if out := participant.String(); strings.Contains(out, `"voter":"voter-`) {
+		t.Errorf("a participant's pseudonymised export keeps voter pseudonyms:\n%s", out)
 	}
 }
 
@@ -134,5 +146,93 @@ func TestPseudonymsDoNotFollowSeatOrder(t *testing.T) {
 	}
 	if !slices.Equal(got, order()) {
 		t.Errorf("pseudonyms are not stable: %v then %v", got, order())
+	}
+}
+
+// abstentionLog plays two rounds of a secret-ballot table created with
+// sec: ann, bob and cy vote in round 1; cy casts no ballot in round 2.
+func abstentionLog(t *testing.T, sec roundtable.Secrecy) []roundtable.Event {
+	t.Helper()
+	ctx := t.Context()
+	store := roundtabletest.NewMemStore()
+	clock := roundtabletest.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	var seats []roundtable.Participant
+	for _, n := range []string{"ann", "bob", "cy"} {
+		seats = append(seats, roundtable.Participant{ID: n, Name: n, Kind: roundtable.Human})
+	}
+	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 2, Seed: 3, Participants: seats, Secret: sec}
+	tbl, err := roundtable.Create(ctx, store, clock, roundtabletest.SampleTask(), "sec", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := func(a roundtable.Action) {
+		t.Helper()
+		clock.Advance(time.Minute)
+		if a == nil {
+			_, err = tbl.Close(ctx, roundtable.Position{}, roundtable.ClosedDeadline)
+		} else {
+			err = tbl.Do(ctx, a)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tbl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for r := 1; r <= 2; r++ {
+		do(nil) // the message phase
+		do(roundtable.Propose{Actor: "ann", Proposal: roundtable.Proposal{Text: "North"}})
+		do(roundtable.Propose{Actor: "bob", Proposal: roundtable.Proposal{Text: "South"}})
+		do(nil)
+		do(roundtable.Cast{Actor: "ann", Ballot: vote.Ballot{Choice: "A"}})
+		do(roundtable.Cast{Actor: "bob", Ballot: vote.Ballot{Choice: "B"}})
+		if r == 1 {
+			do(roundtable.Cast{Actor: "cy", Ballot: vote.Ballot{Choice: "A"}})
+		}
+		do(nil)
+	}
+	evs, err := store.Load(ctx, "sec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// TestParticipantCannotLinkSecretBallots is the attack of a participant
+// who has only her own pseudonymised download, in every format, of a
+// table whose ballots are secret (with and without research labels) and
+// where one person skipped a round's vote: no ballot is tied to anyone,
+// and no ballot event carries its actor.
+func TestParticipantCannotLinkSecretBallots(t *testing.T) {
+	for _, sec := range []roundtable.Secrecy{{Ballots: true, Key: "k"}, {Ballots: true, Research: true, Key: "k"}} {
+		events := abstentionLog(t, sec)
+		var buf bytes.Buffer
+		opt := export.Options{Pseudonymize: true, Viewer: roundtable.Viewer{Participant: "ann"}}
+		if err := export.WriteJSONL(&buf, events, opt); err != nil {
+			t.Fatal(err)
+		}
+		var got []roundtable.Event
+		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+			var e roundtable.Event
+			if err := e.UnmarshalJSON([]byte(line)); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, e)
+			if w, ok := e.Data.(roundtable.Withheld); ok && w.Type == "ballot_cast" && e.Actor != "" {
+				t.Errorf("research %v: a hidden ballot carries its actor %s", sec.Research, e.Actor)
+			}
+		}
+		if links := roundtabletest.LinkBallots(got); len(links) > 0 {
+			t.Errorf("research %v: ann's download ties ballots to people: %v", sec.Research, links)
+		}
+		for _, r := range readSheet(t, events, opt)[1:] {
+			if r[2] == "ballot" && r[3] != "(secret)" {
+				t.Errorf("research %v: ann's sheet labels a ballot %q", sec.Research, r[3])
+			}
+		}
+		if csv := readCSV(t, events, opt); strings.Contains(fmt.Sprint(csv), "voter-") {
+			t.Errorf("research %v: ann's csv labels ballots", sec.Research)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package facilitator_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -8,35 +9,37 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
-	"github.com/roundtable-ai/roundtable/roundtable/offline"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 )
 
 // The facilitator answers every phase a protocol schedules, beside the
 // protocol's own agents, with no failed action.
 func TestFacilitatorPlaysEveryProtocol(t *testing.T) {
-	for _, pr := range []*roundtable.Protocol{
-		roundtable.Chatroom(roundtable.PresetOptions{Question: "Taxes should rise."}),
-		roundtable.Questionnaire(roundtable.PresetOptions{Question: "Taxes should rise."}),
-		roundtable.Dyads(roundtable.PresetOptions{Question: "The earth is round."}),
-		roundtable.Dyads(roundtable.PresetOptions{Question: "The earth is round.", TwoWay: true}),
-		roundtable.Dyads(roundtable.PresetOptions{Question: "The earth is round.", Control: roundtable.ControlNoInteraction}),
-		roundtable.Panel(roundtable.PresetOptions{Items: []string{"Ann", "Ben"}, Tolerance: 1e-3}),
+	persona, dyad := roundtable.Agent(chatroom.Persona{}), roundtable.Agent(dyads.Dyad{Rule: dyads.DeGroot})
+	for _, c := range []struct {
+		pr   *roundtable.Protocol
+		peer roundtable.Agent // nil: everyone is a facilitator (a panel's judges)
+	}{
+		{chatroom.Preset(protocol.Settings{Question: "Taxes should rise."}), persona},
+		{questionnaire.Preset(protocol.Settings{Question: "Taxes should rise."}), persona},
+		{dyads.Preset(protocol.Settings{Question: "The earth is round."}), dyad},
+		{dyads.Preset(protocol.Settings{Question: "The earth is round.", TwoWay: true}), dyad},
+		{dyads.Preset(protocol.Settings{Question: "The earth is round.", Control: dyads.ControlNoInteraction}), dyad},
+		{panel.Preset(protocol.Settings{Items: []string{"Ann", "Ben"}, Tolerance: 1e-3}), nil},
 	} {
+		pr := c.pr
 		t.Run(pr.Name+"-"+pr.Params["exchange"], func(t *testing.T) {
-			peer := roundtable.Agent(offline.Persona{})
-			if pr.Name == roundtable.ProtocolDyads {
-				peer = offline.Dyad{Rule: offline.DeGroot}
-			}
 			ps := []roundtable.Participant{{ID: "f", Name: "Facilitator", Kind: roundtable.Bot}}
 			agents := map[string]roundtable.Agent{"f": facilitator.Agent{}}
 			for i := range 3 {
 				id := fmt.Sprintf("a%d", i)
 				ps = append(ps, roundtable.Participant{ID: id, Name: "Agent " + id, Kind: roundtable.Bot, Stance: fmt.Sprint(i - 1)})
-				agents[id] = peer
-			}
-			if pr.Name == roundtable.ProtocolPanel {
-				agents["a0"], agents["a1"], agents["a2"] = facilitator.Agent{}, facilitator.Agent{}, facilitator.Agent{}
+				agents[id] = cmp.Or(c.peer, roundtable.Agent(facilitator.Agent{}))
 			}
 			s := roundtabletest.PlayProtocol(t, pr, 12, 3, ps, agents)
 			acted := false
@@ -56,7 +59,7 @@ func TestFacilitatorPlaysEveryProtocol(t *testing.T) {
 }
 
 func TestFacilitatorInvitesTheQuietAndReportsTheMiddle(t *testing.T) {
-	v := roundtable.View{Phase: roundtable.PhaseMessage, Protocol: roundtable.ProtocolChatroom, Self: roundtable.Participant{ID: "f"},
+	v := roundtable.View{Phase: roundtable.PhaseMessage, Protocol: "chatroom", Self: roundtable.Participant{ID: "f"},
 		Participants: []roundtable.Participant{{ID: "f", Name: "Facilitator"}, {ID: "p", Name: "Pat"}, {ID: "s", Name: "Sam"}},
 		History:      []roundtable.RoundRecord{{Round: 1, Messages: []roundtable.Message{{From: "p", Text: "hi"}}}},
 		Scale:        roundtable.StanceScale("Taxes should rise.")}

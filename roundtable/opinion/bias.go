@@ -31,3 +31,18 @@ func BiasFactor(level string, d float64) (float64, error) {
 	}
 	return 0, fmt.Errorf("confirmation bias %q is not none, weak or strong", level)
 }
+
+// BiasInstruction is the confirmation-bias instruction a language-model
+// persona is given at level ("" for none), or an error for a level that is
+// not none, weak or strong.
+func BiasInstruction(level string) (string, error) {
+	switch level {
+	case "", BiasNone:
+		return "", nil
+	case BiasWeak:
+		return " You tend to give more weight to what agrees with your current belief than to what contradicts it.", nil
+	case BiasStrong:
+		return " You hold on to your current belief: you readily accept what confirms it and mostly dismiss what contradicts it.", nil
+	}
+	return "", fmt.Errorf("%q is not none, weak or strong", level)
+}

@@ -1,6 +1,6 @@
 // Package opinion holds the offline opinion-dynamics models of PROTOCOL.md
-// section 6 (DeGroot and Deffuant updates), the opinion-dynamics metrics
-// bias B and diversity D, the stance scale shared with stance auditing, and
-// the panel's decisions over final sentiments (Borda, tiered, gut feeling).
+// section 6 (DeGroot and Deffuant updates, confirmation bias), the
+// opinion-dynamics metrics bias B and diversity D, and the stance scale and
+// persona shared by the chatroom, the dyads and stance auditing.
 // Everything here is a pure function.
 package opinion

@@ -92,25 +92,6 @@ func TestBiasAndDiversityHandComputed(t *testing.T) {
 
 // Judges a: (.9, .1, -.5), b: (.2, .2, .8). a: 3 2 1; b ties the first two
 // at (1+2)/2 = 1.5 each, third gets 3. Totals 4.5, 3.5, 4.
-func TestBordaHandComputed(t *testing.T) {
-	got := opinion.Borda(map[string][]float64{"a": {.9, .1, -.5}, "b": {.2, .2, .8}}, 3)
-	want := []float64{4.5, 3.5, 4}
-	for i := range want {
-		if !near(got[i], want[i]) {
-			t.Fatalf("Borda = %v, want %v", got, want)
-		}
-	}
-	if opinion.Tier(.6) != 1 || opinion.Tier(.5) != 2 || opinion.Tier(-.51) != 3 {
-		t.Error("tiers")
-	}
-	if c := opinion.Conviction([]float64{.8, .8, .8}); !near(c, .8) {
-		t.Errorf("a steady opinion's conviction = %v", c)
-	}
-	if c := opinion.Conviction([]float64{-.8, .8}); !near(c, 0) {
-		t.Errorf("a flip's conviction = %v, want 0", c)
-	}
-}
-
 func TestParseStance(t *testing.T) {
 	for in, want := range map[string]float64{"strongly agree": 2, "Neutral": 0, "-1.5": -1.5, "slightly-disagree": -1} {
 		if got, err := opinion.ParseStance(in); err != nil || got != want {

@@ -2,6 +2,7 @@ package roundtabletest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -29,4 +30,17 @@ func PlayProtocol(t testing.TB, pr *roundtable.Protocol, rounds int, seed int64,
 		t.Fatalf("%d failed actions: %+v", st.Failures, tb.Snapshot().Rounds)
 	}
 	return tb.Snapshot()
+}
+
+// PlayStances plays PlayProtocol with seed 9 and one seat per stance,
+// a1 "Agent 1" onwards, every seat played by ag.
+func PlayStances(t testing.TB, pr *roundtable.Protocol, rounds int, stances []string, ag roundtable.Agent) *roundtable.State {
+	t.Helper()
+	ps := make([]roundtable.Participant, len(stances))
+	agents := map[string]roundtable.Agent{}
+	for i, st := range stances {
+		ps[i] = roundtable.Participant{ID: fmt.Sprintf("a%d", i+1), Name: fmt.Sprintf("Agent %d", i+1), Kind: roundtable.Bot, Stance: st}
+		agents[ps[i].ID] = ag
+	}
+	return PlayProtocol(t, pr, rounds, 9, ps, agents)
 }

@@ -97,10 +97,7 @@ func (db *DB) PutBlobs(ctx context.Context, ns string, kv map[string][]byte) err
 
 // AddBlobs stores records of any namespaces, in order: in one transaction
 // when they fit in one, else in several, each durable before the next.
-func (db *DB) AddBlobs(ctx context.Context, recs []struct {
-	NS, Key string
-	Value   []byte
-}) error {
+func (db *DB) AddBlobs(ctx context.Context, recs []roundtable.Blob) error {
 	if err := db.checkWrite(ctx, "add blobs"); err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -75,7 +77,7 @@ func archiveConfigs() map[string]roundtable.Config {
 		"deliberation": {Task: roundtable.TaskSpec{Kind: "text", Topic: "lunch"}, Rule: vote.Plurality, Rounds: archiveRounds,
 			Mode: roundtable.Sealed, EarlyStop: roundtable.StopNever, Seed: 3, Participants: seats},
 		"chatroom": {Task: roundtable.TaskSpec{Kind: "text", Topic: "lunch"}, Rule: vote.Plurality, Rounds: archiveRounds, Seed: 3, Participants: seats,
-			Protocol: roundtable.Chatroom(roundtable.PresetOptions{Question: "Lunch should be free."})},
+			Protocol: chatroom.Preset(protocol.Settings{Question: "Lunch should be free."})},
 	}
 }
 

@@ -131,10 +131,7 @@ func testBlobRecords(t *testing.T, b Backend) {
 	if v, ok, _ := s.GetBlob(ctx, "web/posts/r2", "001"); n != 0 || !ok || string(v) != "other" {
 		t.Errorf("after the drop: %d records left in r1; r2 holds %q, %t", n, v, ok)
 	}
-	recs := []struct {
-		NS, Key string
-		Value   []byte
-	}{{"a", "1", []byte("x")}, {"b", "2", []byte("y")}}
+	recs := []roundtable.Blob{{NS: "a", Key: "1", Value: []byte("x")}, {NS: "b", Key: "2", Value: []byte("y")}}
 	if err := s.AddBlobs(ctx, recs); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -42,7 +43,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stats.Requests++
-	key := r.Method + " " + r.URL.Path
+	key := bucketKey(r)
 	now := time.Now()
 	b := s.buckets[key]
 	if b == nil || !now.Before(b.reset) {
@@ -67,6 +68,37 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	}
 	limitHeaders(w, key, s.opts.Limit, b.remaining, b.reset.Sub(now))
 	return true
+}
+
+// majorAfter are the resources whose ID (and, for webhooks and
+// interactions, token) is a major parameter of a route: Discord keeps a
+// bucket per route and per major parameter.
+var majorAfter = map[string]int{"channels": 1, "guilds": 1, "webhooks": 2, "interactions": 2, "applications": 1}
+
+// bucketKey is the rate-limit bucket of a request as Discord counts them:
+// the route with its major parameters, any other ID left out. So the
+// edits of two messages of a channel share a bucket, and so do posts
+// through a webhook into two of its threads (?thread_id= is no part of
+// the route): one bucket per webhook.
+func bucketKey(r *http.Request) string {
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	keep := 0
+	for i, part := range parts {
+		switch {
+		case keep > 0:
+			keep--
+		case majorAfter[part] > 0:
+			keep = majorAfter[part]
+		case isSnowflake(part):
+			parts[i] = "{id}"
+		}
+	}
+	return r.Method + " /" + strings.Join(parts, "/")
+}
+
+func isSnowflake(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
 }
 
 func limitHeaders(w http.ResponseWriter, key string, limit, remaining int, after time.Duration) {

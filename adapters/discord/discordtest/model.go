@@ -181,27 +181,18 @@ func control(c component) bottest.Control {
 	return out
 }
 
-// Posts implements bottest.Harness: texts as clients show them, without
-// zero-width characters.
+// Posts implements bottest.Harness: texts as posted, every character
+// kept (the bot adds none people do not see).
 func (s *Server) Posts(channel string) []bottest.Post {
 	var out []bottest.Post
 	for _, m := range s.Messages(channel) {
-		p := bottest.Post{ID: m.ID, Author: m.Author, Text: strings.Map(visible, m.Text)}
+		p := bottest.Post{ID: m.ID, Author: m.Author, Text: m.Text}
 		for _, r := range m.Rows {
 			p.Controls = append(p.Controls, r...)
 		}
 		out = append(out, p)
 	}
 	return out
-}
-
-// visible drops the zero-width characters clients do not show.
-func visible(r rune) rune {
-	switch r {
-	case '\u200b', '\u200c', '\u200d', '\u2060':
-		return -1
-	}
-	return r
 }
 
 // Private implements bottest.Harness: u's ephemeral answers and forms.

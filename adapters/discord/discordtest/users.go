@@ -1,7 +1,9 @@
 package discordtest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -92,6 +94,30 @@ func (s *Server) Say(_ context.Context, u bottest.User, channel, text string) er
 	return s.post(channel, u.ID, u.Name, false, text)
 }
 
+// SayEscaped posts, as u, a message whose content is given as the inside
+// of a JSON string, escapes and all (`caf\ud800`): what a client that
+// writes its own JSON may send, which the gateway relays as written.
+func (s *Server) SayEscaped(u bottest.User, channel, escaped string) error {
+	var text string
+	if err := json.Unmarshal([]byte(`"`+escaped+`"`), &text); err != nil {
+		return fmt.Errorf("discordtest: %q is not the inside of a JSON string: %w", escaped, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.canSay(channel); err != nil {
+		return err
+	}
+	m := &message{Channel: channel, AuthorID: u.ID, Author: u.Name, Text: text}
+	m.ID, m.createdAt = s.newID(), time.Now()
+	s.messages[channel] = append(s.messages[channel], m)
+	const hole = "\x00content"
+	payload := s.messageJSON(m)
+	payload["content"] = hole
+	raw := bytes.Replace(mustJSON(payload), mustJSON(hole), []byte(`"`+escaped+`"`), 1)
+	s.dispatchLocked("MESSAGE_CREATE", json.RawMessage(raw))
+	return nil
+}
+
 // SayBot posts text in channel as another bot (not this one) named name.
 func (s *Server) SayBot(_ context.Context, channel, name, text string) error {
 	return s.post(channel, "", name, true, text)
@@ -100,16 +126,25 @@ func (s *Server) SayBot(_ context.Context, channel, name, text string) error {
 func (s *Server) post(channel, id, name string, isBot bool, text string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.canSay(channel); err != nil {
+		return err
+	}
+	if id == "" {
+		id = s.newID()
+	}
+	s.record(&message{Channel: channel, AuthorID: id, Author: name, Text: text, botAuthor: isBot}, nil)
+	return nil
+}
+
+// canSay checks that someone can post in channel now: the bot is
+// connected, to see it, and the channel exists; the caller holds mu.
+func (s *Server) canSay(channel string) error {
 	if s.sess == nil {
 		return errNotConnected
 	}
 	if s.channels[channel] == nil {
 		return fmt.Errorf("discordtest: no channel %s", channel)
 	}
-	if id == "" {
-		id = s.newID()
-	}
-	s.record(&message{Channel: channel, AuthorID: id, Author: name, Text: text, botAuthor: isBot}, nil)
 	return nil
 }
 

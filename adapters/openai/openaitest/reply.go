@@ -33,8 +33,9 @@ type Reply struct {
 	// model declines a structured-output request.
 	Refusal string
 	// Code and Type are the error body's "code" and "type" for a non-200
-	// answer ("" picks them from the status).
-	Code, Type string
+	// answer ("" picks them from the status); Param is its "param" (the
+	// request field at fault, "" for null).
+	Code, Type, Param string
 	// Drop closes the connection without an answer, as a dying server or
 	// a reset connection would.
 	Drop bool

@@ -91,6 +91,12 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	s.record(r)
+	if r.Format == "json_schema" && r.Strict {
+		if err := CheckStrict(r.SchemaName, r.Schema); err != nil {
+			writeError(w, Reply{Status: http.StatusBadRequest, Message: err.Error(), Type: "invalid_request_error", Param: "response_format"})
+			return
+		}
+	}
 	rep := s.h(hr.Context(), r)
 	switch {
 	case rep.Drop:
@@ -214,8 +220,12 @@ func writeError(w http.ResponseWriter, rep Reply) {
 	if rep.Type != "" {
 		typ = rep.Type
 	}
+	param := any(nil)
+	if rep.Param != "" {
+		param = rep.Param
+	}
 	writeJSON(w, rep.Status, map[string]any{"error": map[string]any{
-		"message": rep.Message, "type": typ, "param": nil, "code": code}})
+		"message": rep.Message, "type": typ, "param": param, "code": code}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -3,7 +3,6 @@ package slackfake
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 )
 
 // The Web API methods. Each returns the response fields besides "ok", or
@@ -170,38 +169,4 @@ func (s *Server) userInfo(req request) (map[string]any, error) {
 	return map[string]any{"user": map[string]any{"id": u.ID, "team_id": TeamID, "name": u.Name, "real_name": u.Name,
 		"is_admin": u.Admin, "is_owner": false, "is_bot": u.Bot,
 		"profile": map[string]any{"display_name": u.Name, "real_name": u.Name}}}, nil
-}
-
-// history lists a channel's top-level messages, newest first.
-func (s *Server) history(req request) (map[string]any, error) {
-	limit, _ := strconv.Atoi(req.get("limit"))
-	if limit <= 0 || limit > 999 {
-		limit = 100
-	}
-	withMeta := req.get("include_all_metadata") == "1" || req.get("include_all_metadata") == "true"
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.channels[req.get("channel")]; !ok {
-		return nil, fmt.Errorf("channel_not_found")
-	}
-	if st := s.states[req.get("channel")]; st.outside {
-		return nil, s.appMay(req.get("channel"))
-	}
-	all := s.messages[req.get("channel")]
-	var out []map[string]any
-	for i := len(all) - 1; i >= 0 && len(out) < limit; i-- {
-		m := all[i]
-		if m.Deleted || m.ThreadTS != "" {
-			continue
-		}
-		item := map[string]any{"type": "message", "ts": m.TS, "user": m.User, "text": m.Text}
-		if m.BotID != "" {
-			item["bot_id"] = m.BotID
-		}
-		if withMeta && m.Metadata != nil {
-			item["metadata"] = m.Metadata
-		}
-		out = append(out, item)
-	}
-	return map[string]any{"messages": out, "has_more": false}, nil
 }

@@ -72,15 +72,24 @@ func (s *Server) responseURL(user, channel, kind, trigger string) string {
 
 // serveHook takes a message posted to a response_url: the user who acted
 // is shown it privately (response_type "ephemeral", the default); the
-// fake refuses "in_channel" responses, which the app does not send.
+// fake refuses "in_channel" responses, which the app does not send, and
+// bodies with fields a response_url message does not have (such as the
+// empty "metadata" slack-go adds), stricter than Slack, so that what the
+// app sends is only the message.
 func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	trigger := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
 	var body struct {
-		Text         string  `json:"text"`
-		ResponseType string  `json:"response_type"`
-		Blocks       []Block `json:"blocks"`
+		Text            string  `json:"text"`
+		ResponseType    string  `json:"response_type"`
+		Blocks          []Block `json:"blocks"`
+		ReplaceOriginal bool    `json:"replace_original"`
+		DeleteOriginal  bool    `json:"delete_original"`
+		ThreadTS        string  `json:"thread_ts"`
+		Mrkdwn          *bool   `json:"mrkdwn"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
 		http.Error(w, "invalid_payload", http.StatusBadRequest)
 		return
 	}

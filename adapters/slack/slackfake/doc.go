@@ -1,7 +1,7 @@
 // Package slackfake is a fake Slack for the slack adapter's tests: the Web
 // API methods the adapter calls (auth.test, apps.connections.open,
 // chat.postMessage/update/delete/postEphemeral, views.open, users.info,
-// conversations.history, conversations.open, files.getUploadURLExternal,
+// conversations.history, conversations.replies, conversations.open, files.getUploadURLExternal,
 // files.completeUploadExternal and the upload URL between them) and a
 // Socket Mode WebSocket, over real HTTP and WebSockets on 127.0.0.1, so
 // tests run the real slack-go client.
@@ -14,7 +14,13 @@
 // what was not acknowledged when the app reconnects, and asks the app to
 // reconnect on demand (Disconnect). It enforces Block Kit's limits the
 // way Slack does, by failing the call, msg_blocks_too_long past 12,000
-// characters of text in a message's blocks included.
+// characters of text in a message's blocks included. conversations.history
+// and conversations.replies page as Slack does (limit, cursor, oldest,
+// latest, inclusive); with Options.NotMarketplace they keep to Slack's
+// limits, since May 2025, for apps not approved for its Marketplace: one
+// call per method a minute (more answer 429 with Retry-After; TooMany
+// counts them) and at most 15 messages a page. Timestamps follow
+// Options.Clock.
 //
 // Channels the app has not joined (AddOutsideChannel) refuse its calls
 // with not_in_channel, private ones with channel_not_found, archived ones

@@ -39,6 +39,19 @@ type Options struct {
 	// NoHistory is an app installed without channels:history: reading a
 	// channel's history or a thread's replies answers missing_scope.
 	NoHistory bool
+	// NotMarketplace holds the app to the limits Slack sets, since May
+	// 2025, for apps not approved for its Marketplace: conversations.history
+	// and conversations.replies take one call each per HistoryWindow (more
+	// answer 429 with Retry-After) and return at most 15 messages a page
+	// (the limit parameter's maximum and default). Otherwise they take any
+	// number of calls, and pages of up to 999 messages (100 by default).
+	NotMarketplace bool
+	// HistoryWindow is that window (default a minute, Slack's).
+	HistoryWindow time.Duration
+	// Clock tells the time of messages' timestamps and of the history
+	// window (default time.Now); tests share a fake clock with the
+	// adapter, whose waits move it.
+	Clock func() time.Time
 }
 
 // Server is a fake Slack: the Web API methods the adapter calls and a
@@ -59,6 +72,9 @@ type Server struct {
 	triggers map[string]string    // unused trigger_id → user
 	limits   map[string][]int     // method → Retry-After seconds of coming 429s
 	calls    map[string]int       // method → calls
+	tooMany  map[string]int       // method → calls answered 429
+	reads    map[string]time.Time // history method → when its window opened (NotMarketplace)
+	lastTS   time.Time            // the newest timestamp given
 	submits  map[string]*View     // envelope ID → the view submitted, until acknowledged
 	dms      map[string]string    // DM channel ID → its member
 	uploads  map[string]*pending  // file ID → a file not shared yet
@@ -73,9 +89,15 @@ func New(opt Options) *Server {
 	if opt.PingInterval == 0 {
 		opt.PingInterval = 2 * time.Second
 	}
+	if opt.HistoryWindow == 0 {
+		opt.HistoryWindow = time.Minute
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
 	s := &Server{opt: opt, channels: map[string]string{GeneralID: "general"}, messages: map[string][]*Message{},
 		users: map[string]User{BotUserID: {ID: BotUserID, Name: "roundtable", Bot: true}}, private: map[string][]private{},
-		triggers: map[string]string{}, limits: map[string][]int{}, calls: map[string]int{},
+		triggers: map[string]string{}, limits: map[string][]int{}, calls: map[string]int{}, tooMany: map[string]int{}, reads: map[string]time.Time{},
 		submits: map[string]*View{}, dms: map[string]string{}, uploads: map[string]*pending{},
 		states: map[string]chanState{}, hooks: map[string]*hook{},
 		updates: make(chan struct{}, 1)}
@@ -140,11 +162,23 @@ func (s *Server) Calls(method string) int {
 	return s.calls[method]
 }
 
-// nextTS returns a fresh timestamp in Slack's "seconds.micros" form.
+// TooMany returns how many calls of method were answered 429.
+func (s *Server) TooMany(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tooMany[method]
+}
+
+// nextTS returns a fresh timestamp in Slack's "seconds.micros" form: the
+// time now, as Slack's are, a microsecond after the last one at least.
 // The caller holds mu.
 func (s *Server) nextTS() string {
-	s.seq++
-	return fmt.Sprintf("%d.%06d", 1700000000+s.seq/10000, (s.seq%10000)*100)
+	now := s.opt.Clock().Truncate(time.Microsecond)
+	if !now.After(s.lastTS) {
+		now = s.lastTS.Add(time.Microsecond)
+	}
+	s.lastTS = now
+	return formatTS(now)
 }
 
 // nextID returns a fresh ID with prefix. The caller holds mu.
@@ -207,11 +241,16 @@ func (s *Server) limited(method string) (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[method]++
+	if wait, limited := s.readLimited(method); limited {
+		s.tooMany[method]++
+		return wait, true
+	}
 	q := s.limits[method]
 	if len(q) == 0 {
 		return 0, false
 	}
 	s.limits[method] = q[1:]
+	s.tooMany[method]++
 	return q[0], true
 }
 

@@ -12,24 +12,33 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
+	"github.com/roundtable-ai/roundtable/roundtable/export"
 )
 
 // SelfReportInstrument names the annotations that held people's private
 // self-reports in logs written before self-reports became survey answers
-// (SurveyAnswered events): Model is "self:" + the participant's ID, so
+// (SurveyAnswered events): Model is SelfReportModel(participant), so
 // each participant has one report per round, and Result is a SelfReport.
 // Build still reads them, so old audits analyse as before.
 const SelfReportInstrument = "self-report"
 
 // SelfReportModel is the Model of participant's self-report annotations.
-func SelfReportModel(participant string) string { return "self:" + participant }
+func SelfReportModel(participant string) string { return export.SelfReportPrefix + participant }
 
-// OwnSelfReports returns anns without the self-report annotations of
-// anyone but participant who: what a view other than the organiser's
-// export may show of them.
-func OwnSelfReports(anns []roundtable.Annotation, who string) []roundtable.Annotation {
+// Visible returns the annotations of a table that viewer v may be shown:
+// the one rule every view and export of an audit applies (the web
+// dashboard, the bot's export, the operator's CLI). Measurements of
+// messages (sentiment, stance, ...) go with the messages, which the audit
+// reads once they are revealed. Self-report annotations, the private
+// survey answers of logs written before self-reports were survey answers,
+// are their author's, and the organiser's export's (v.Organiser), like
+// the survey answers of the log. The input is not modified.
+func Visible(anns []roundtable.Annotation, v roundtable.Viewer) []roundtable.Annotation {
+	if v.Organiser {
+		return anns
+	}
 	return slices.DeleteFunc(slices.Clone(anns), func(a roundtable.Annotation) bool {
-		return a.Instrument == SelfReportInstrument && (who == "" || a.Model != SelfReportModel(who))
+		return a.Instrument == SelfReportInstrument && (v.Participant == "" || a.Model != SelfReportModel(v.Participant))
 	})
 }
 

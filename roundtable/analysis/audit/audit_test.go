@@ -140,3 +140,37 @@ func TestParseAssigned(t *testing.T) {
 		t.Error("free text read as a level")
 	}
 }
+
+// Visible is the one rule of which annotations a viewer gets: every
+// measurement; a self-report annotation only to its author and to the
+// organiser's export.
+func TestVisibleKeepsSelfReportsToTheirAuthors(t *testing.T) {
+	anns := []roundtable.Annotation{
+		{Table: "t", Seq: 1, Instrument: "sentiment", Model: "vader"},
+		{Table: "t", Seq: 2, Instrument: SelfReportInstrument, Model: SelfReportModel("ann")},
+		{Table: "t", Seq: 3, Instrument: SelfReportInstrument, Model: SelfReportModel("bob")},
+	}
+	models := func(as []roundtable.Annotation) string {
+		var out []string
+		for _, a := range as {
+			out = append(out, a.Model)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		v    roundtable.Viewer
+		want string
+	}{
+		{roundtable.Viewer{Participant: "ann"}, "vader self:ann"},
+		{roundtable.Viewer{}, "vader"},
+		{roundtable.Viewer{Participant: "ann", Researcher: true}, "vader self:ann"},
+		{roundtable.Viewer{Participant: "cy", Organiser: true}, "vader self:ann self:bob"},
+	} {
+		if got := models(Visible(anns, c.v)); got != c.want {
+			t.Errorf("%+v gets %q, want %q", c.v, got, c.want)
+		}
+	}
+	if models(anns) != "vader self:ann self:bob" {
+		t.Errorf("Visible changed its input: %q", models(anns))
+	}
+}

@@ -4,11 +4,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
 )
 
@@ -26,7 +26,7 @@ func WriteTrajectoriesCSV(w io.Writer, tables []*Table) error {
 					st = strconv.Itoa(int(m.Stance))
 				}
 				cw.Write([]string{t.ID, p.ID, export.Defuse(p.Name), kind(p), strconv.Itoa(m.Round), strconv.FormatUint(m.Seq, 10),
-					num(m.Score), num(m.S), num(m.Delta), st, boolCell(m.Classified, m.HasStance), strconv.FormatBool(m.Unwarranted),
+					report.Num(m.Score), report.Num(m.S), report.Num(m.Delta), st, boolCell(m.Classified, m.HasStance), strconv.FormatBool(m.Unwarranted),
 					export.Defuse(strings.Join(m.Missing, "; "))})
 			}
 		}
@@ -81,7 +81,7 @@ func WriteSlopesCSV(w io.Writer, tables []*Table) error {
 }
 
 func slopeRow(table, who string, s Slopes) []string {
-	return []string{table, who, num(s.Positive), strconv.Itoa(s.NPositive), num(s.Negative), strconv.Itoa(s.NNegative), s.Bias()}
+	return []string{table, who, report.Num(s.Positive), strconv.Itoa(s.NPositive), report.Num(s.Negative), strconv.Itoa(s.NNegative), s.Bias()}
 }
 
 // WriteSummaryCSV writes the summary as metric,value rows.
@@ -91,14 +91,14 @@ func WriteSummaryCSV(w io.Writer, s Summary) error {
 	for _, r := range [][2]string{
 		{"tables", strconv.Itoa(s.Tables)},
 		{"tables_with_change", strconv.Itoa(s.ChangedTables)},
-		{"share_with_change", num(s.ChangedShare)},
+		{"share_with_change", report.Num(s.ChangedShare)},
 		{"bots", strconv.Itoa(s.Bots)},
 		{"bots_changed", strconv.Itoa(s.BotsChanged)},
 		{"unwarranted_changes", strconv.Itoa(s.Changes)},
-		{"kappa_self_report", num(s.Kappa)},
+		{"kappa_self_report", report.Num(s.Kappa)},
 		{"kappa_pairs", strconv.Itoa(s.KappaN)},
-		{"slope_positive", num(s.Slopes.Positive)},
-		{"slope_negative", num(s.Slopes.Negative)},
+		{"slope_positive", report.Num(s.Slopes.Positive)},
+		{"slope_negative", report.Num(s.Slopes.Negative)},
 		{"bias", s.Slopes.Bias()},
 		{"missing_annotations", strconv.Itoa(s.Missing)},
 	} {
@@ -113,14 +113,6 @@ func flush(cw *csv.Writer) error {
 		return fmt.Errorf("write audit csv: %w", err)
 	}
 	return nil
-}
-
-// num writes a float, empty for NaN (no data).
-func num(f float64) string {
-	if math.IsNaN(f) {
-		return ""
-	}
-	return strconv.FormatFloat(f, 'g', 6, 64)
 }
 
 func boolCell(known, v bool) string {

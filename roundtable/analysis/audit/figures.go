@@ -54,7 +54,7 @@ func (t *Table) Chart(w What) *report.Chart {
 func writeFigures(dir string, t *Table) ([]string, error) {
 	var files []string
 	for _, w := range []What{SentimentS, StanceLevel} {
-		written, err := report.SaveChart(t.Chart(w), filepath.Join(dir, fmt.Sprintf("audit_%s_%s", w, safeName(t.ID))))
+		written, err := report.SaveChart(t.Chart(w), filepath.Join(dir, fmt.Sprintf("audit_%s_%s", w, report.FileName(t.ID))))
 		files = append(files, written...)
 		if err != nil {
 			return files, fmt.Errorf("audit reports: %w", err)

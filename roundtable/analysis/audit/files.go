@@ -53,14 +53,3 @@ func WriteReports(dir string, tables []*Table) ([]string, error) {
 	}
 	return files, nil
 }
-
-// safeName keeps a table ID usable as part of a file name.
-func safeName(id string) string {
-	b := []byte(id)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
-}

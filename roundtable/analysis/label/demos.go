@@ -1,11 +1,16 @@
 package label
 
 import (
+	"bufio"
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 )
 
@@ -69,4 +74,28 @@ func (d *Demonstrations) attach(ctx context.Context, q *Question) error {
 	demos, err := d.Nearest(ctx, q.Text)
 	q.Demos = demos
 	return err
+}
+
+// ReadDemos reads labelled examples from r, one JSON object
+// {"text":…,"labels":[…]} a line (blank lines skipped), of which Nearest
+// shows the k nearest; name names r in errors. A malformed line is an
+// error of code roundtable.Invalid naming it.
+func ReadDemos(r io.Reader, name string, k int) (*Demonstrations, error) {
+	d := &Demonstrations{K: k}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var demo Demo
+		if err := json.Unmarshal(sc.Bytes(), &demo); err != nil || demo.Text == "" || len(demo.Labels) == 0 {
+			return nil, roundtable.Errorf(roundtable.Invalid, "%s:%d: want {\"text\":\"…\",\"labels\":[\"…\"]} (%v)", name, line, err)
+		}
+		d.Set = append(d.Set, demo)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return d, nil
 }

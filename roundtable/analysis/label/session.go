@@ -133,14 +133,16 @@ func parseJudgement(q Question, g Turn, content string) (judgement, []string, er
 }
 
 func judgeRequest(llm agent.LLM, q Question, g Turn, temp *float64) agent.Request {
-	field := `"label":{"type":"string","enum":%s}`
+	// Every property is required, the judge's own labels too: OpenAI's
+	// strict structured output refuses a schema with an optional one.
+	field, name := `"label":{"type":"string","enum":%s}`, "label"
 	if q.Multi {
-		field = `"labels":{"type":"array","items":{"type":"string","enum":%s}}`
+		field, name = `"labels":{"type":"array","items":{"type":"string","enum":%s},"minItems":1}`, "labels"
 	}
 	enum, _ := json.Marshal(q.Labels)
 	s := agent.Schema{Name: q.Name + "_judgement", JSON: json.RawMessage(fmt.Sprintf(
 		`{"type":"object","properties":{"agree":{"type":"boolean"},"explanation":{"type":"string"},`+field+
-			`},"required":["agree","explanation"],"additionalProperties":false}`, enum))}
+			`},"required":["agree","explanation","%s"],"additionalProperties":false}`, enum, name))}
 	user := fmt.Sprintf("Text:\n%s\n\nAnother annotator answered %s, reasoning: %s\n\n"+
 		"Do you agree? Say why, and give your own labels.\nReply with one JSON object that follows the JSON schema %q:\n%s\n",
 		q.Text, strings.Join(g.Labels, ", "), g.Reasoning, s.Name, s.JSON)

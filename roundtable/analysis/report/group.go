@@ -115,8 +115,9 @@ func meanSE(xs []float64) stat {
 	return s
 }
 
-// num formats a number for CSV: empty for NaN, else 6 significant digits.
-func num(x float64) string {
+// Num formats a number for CSV: empty for NaN (no data), else 6
+// significant digits.
+func Num(x float64) string {
 	if math.IsNaN(x) {
 		return ""
 	}
@@ -124,3 +125,7 @@ func num(x float64) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Decimal formats a number for CSV with 4 decimals ("NaN" for no data),
+// as the protocols' tables print their means.
+func Decimal(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }

@@ -45,7 +45,7 @@ func table8(ts []Table) []Artifact {
 			}
 			w, f, d := meanSE(words), meanSE(fk), meanSE(diff)
 			lines["words"].Y[r-1], lines["fk_grade"].Y[r-1], lines["info_diff"].Y[r-1] = w.mean, f.mean, d.mean
-			rows = append(rows, []string{rule, itoa(r), itoa(w.n), num(w.mean), num(f.mean), num(d.mean), itoa(d.n)})
+			rows = append(rows, []string{rule, itoa(r), itoa(w.n), Num(w.mean), Num(f.mean), Num(d.mean), itoa(d.n)})
 		}
 		for k, c := range charts {
 			c.Lines = append(c.Lines, *lines[k])
@@ -109,7 +109,7 @@ func table9(ts []Table) *Artifact {
 		for r := 1; r <= n; r++ {
 			total, count := actShares(g, r)
 			for _, a := range acts.All() {
-				rows = append(rows, []string{rule, itoa(r), a, num(share(count[a], total)), itoa(total)})
+				rows = append(rows, []string{rule, itoa(r), a, Num(share(count[a], total)), itoa(total)})
 			}
 		}
 	}

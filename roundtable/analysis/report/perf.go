@@ -31,7 +31,7 @@ func table1(ts []Table) *Artifact {
 				}
 			}
 			s := meanSE(xs)
-			row = append(row, num(s.mean), num(s.se))
+			row = append(row, Num(s.mean), Num(s.se))
 		}
 		for _, t := range g {
 			fails += t.Failures
@@ -64,7 +64,7 @@ func aggregate(ts []Table, name, title, about, ylabel string, value func(t Table
 			}
 			s := agg(xs)
 			line.Y[r-1] = s.mean
-			rows = append(rows, []string{rule, itoa(r), num(s.mean), num(s.se), itoa(s.n)})
+			rows = append(rows, []string{rule, itoa(r), Num(s.mean), Num(s.se), itoa(s.n)})
 		}
 		ch.Lines = append(ch.Lines, line)
 	}

@@ -138,7 +138,7 @@ func TestRecommendationTablesGiveFigure3AndTable2(t *testing.T) {
 		t.Errorf("MAE per round %v", y)
 	}
 	rmse := find(t, rep, "figure3b_rmse_per_round")
-	if y := rmse.Chart.Lines[0].Y[0]; !near(y, math.Sqrt(5)) || rmse.CSV[1][2] != num(math.Sqrt(5)) {
+	if y := rmse.Chart.Lines[0].Y[0]; !near(y, math.Sqrt(5)) || rmse.CSV[1][2] != Num(math.Sqrt(5)) {
 		t.Errorf("RMSE of round 1: %v, %v", y, rmse.CSV[1])
 	}
 	t2 := find(t, rep, "table2_early_stopping_recommendation")

@@ -128,7 +128,7 @@ func (s stopResults) wide() [][]string {
 	for i, m := range earlystop.Methods() {
 		row := []string{m.Label()}
 		for _, rule := range s.rules {
-			row = append(row, num(s.by[rule][i].Perf))
+			row = append(row, Num(s.by[rule][i].Perf))
 		}
 		rows = append(rows, row)
 	}
@@ -140,7 +140,7 @@ func (s stopResults) long() [][]string {
 	for i, m := range earlystop.Methods() {
 		for _, rule := range s.rules {
 			o := s.by[rule][i]
-			rows = append(rows, []string{m.Label(), rule, itoa(o.Runs), num(o.Perf), num(o.Round), num(o.Effective), num(o.Threshold), strings.Join(o.Params, " | ")})
+			rows = append(rows, []string{m.Label(), rule, itoa(o.Runs), Num(o.Perf), Num(o.Round), Num(o.Effective), Num(o.Threshold), strings.Join(o.Params, " | ")})
 		}
 	}
 	return rows

@@ -39,7 +39,7 @@ func figure4(ts []Table) []Artifact {
 			for _, a := range nodes() {
 				for _, b := range nodes() {
 					if n := gr.Next[a][b]; n > 0 {
-						rows = append(rows, []string{rule, a, b, itoa(gr.Count[a]), itoa(n), num(gr.P(a, b))})
+						rows = append(rows, []string{rule, a, b, itoa(gr.Count[a]), itoa(n), Num(gr.P(a, b))})
 					}
 				}
 			}

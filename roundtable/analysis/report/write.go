@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -153,3 +154,11 @@ func dot(g *Graph) string {
 	b.WriteString("}\n")
 	return b.String()
 }
+
+// unsafeName is a run of characters a file name should not hold.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// FileName keeps s (a table ID, a condition, an item) usable as part of a
+// file name: each run of characters other than ASCII letters, digits, '-'
+// and '_' becomes one '_'.
+func FileName(s string) string { return unsafeName.ReplaceAllString(s, "_") }

@@ -1,15 +1,13 @@
 package sentiment
 
-import (
-	"math"
+import "math"
 
-	"github.com/roundtable-ai/roundtable/roundtable"
-)
-
-// The paper's defaults, as the panel preset's.
+// The defaults of Sentimental Agents, which the panel protocol takes: the
+// weight of the newest opinion in the update, and the stop rule's
+// tolerance.
 const (
-	DefaultAlpha     = roundtable.DefaultPanelAlpha
-	DefaultTolerance = roundtable.DefaultPanelTolerance
+	DefaultAlpha     = 0.5
+	DefaultTolerance = 1e-5
 )
 
 // Update is the non-Bayesian update: S_i(t) = alpha*S_O + (1-alpha)*S_i(t-1).

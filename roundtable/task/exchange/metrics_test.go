@@ -1,8 +1,11 @@
 package exchange
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 func TestMeasure(t *testing.T) {
@@ -92,5 +95,32 @@ func TestRigidityCountsOnlyRoundsWithAVote(t *testing.T) {
 	rounds := []RoundOutcome{{Decision: d}, {Decision: d}, {Decision: d, NoVote: true}}
 	if m := e.Measure(rounds); m.Rigidity != 0.5 {
 		t.Errorf("rigidity %v, want 1/2: round 2 kept U, round 1 changed it, round 3 had no vote", m.Rigidity)
+	}
+}
+
+// The task tells a chart a proposal's welfare, U/U_max, without the chart
+// knowing the economy: the optimum scores 1, an equal split less, and a
+// proposal that is no allocation cannot be scored.
+func TestWelfareIsUOverUMax(t *testing.T) {
+	task, err := NewTask(3, Asymmetric)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, best := task.Econ.UMax()
+	score := func(a Allocation) (float64, bool) {
+		raw, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return task.Welfare(roundtable.Proposal{Data: raw})
+	}
+	if u, ok := score(best); !ok || math.Abs(u-1) > 1e-9 {
+		t.Errorf("the optimum scores %v, %v; want 1", u, ok)
+	}
+	if u, ok := score(task.Econ.EqualSplit()); !ok || u <= 0 || u >= 1 {
+		t.Errorf("an equal split scores %v, %v; want between 0 and 1", u, ok)
+	}
+	if u, ok := task.Welfare(roundtable.Proposal{Text: "soup"}); ok {
+		t.Errorf("a text proposal scores %v", u)
 	}
 }

@@ -23,6 +23,7 @@ var (
 	_ roundtable.StructuredTask = (*Task)(nil)
 	_ roundtable.PrivateBriefer = (*Task)(nil)
 	_ roundtable.Decoder        = (*Task)(nil)
+	_ roundtable.Welfare        = (*Task)(nil)
 )
 
 // NewTask returns the economy of k agents with the given preference preset.
@@ -32,6 +33,34 @@ func NewTask(k int, preset Preset) (*Task, error) {
 		return nil, err
 	}
 	return &Task{Econ: e, Preset: preset}, nil
+}
+
+// FromSpec rebuilds the economy a table recorded in its task spec: the
+// spec's "seats" parameter (else seats) agents with its "preset"
+// preferences. The same spec gives the same economy, so a table rebuilt
+// from its log after a restart, or analyzed later, plays and scores as it
+// did.
+func FromSpec(spec roundtable.TaskSpec, seats int) (*Task, error) {
+	if v := spec.Params["seats"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 {
+			return nil, fmt.Errorf("seats: %q is not a number of at least 2", v)
+		}
+		seats = n
+	}
+	return NewTask(seats, Preset(spec.Params["preset"]))
+}
+
+// Welfare implements roundtable.Welfare: U/U_max of the allocation in
+// p's Data (unclipped: a decision can beat the numerical U_max by
+// rounding).
+func (t *Task) Welfare(p roundtable.Proposal) (float64, bool) {
+	umax, _ := t.Econ.UMax()
+	a, err := ParseAllocation(p.Data)
+	if umax <= 0 || err != nil {
+		return 0, false
+	}
+	return t.Econ.Total(a) / umax, true
 }
 
 // Seats is the number of participants the economy has utilities for.

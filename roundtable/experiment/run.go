@@ -1,0 +1,85 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/sim"
+)
+
+// Report is a simulation's results, as summary.json holds them.
+type Report struct {
+	Task    string                `json:"task"`
+	Agent   string                `json:"agent"`
+	Agents  int                   `json:"agents"`
+	Rounds  int                   `json:"rounds"`
+	Runs    int                   `json:"runs"`
+	Seed    int64                 `json:"seed"`
+	Started time.Time             `json:"started"`
+	WallNS  time.Duration         `json:"wall_ns"`
+	Units   map[string]string     `json:"units"` // the unit of every metric below
+	Rules   map[string]sim.Result `json:"rules"` // by rule, and grid cell (resultKey)
+	// Protocol is the schedule's name, when not RoundTable's, and Params
+	// its recorded parameters (a dyads run's condition).
+	Protocol string            `json:"protocol,omitempty"`
+	Params   map[string]string `json:"params,omitempty"`
+}
+
+// Tables is how many tables the experiment runs.
+func (e *Experiment) Tables() int { return len(e.opt.Rules) * e.opt.Runs * len(e.designs) }
+
+// Run runs every design's tables under every rule against store: tables
+// already there are resumed or reused (package sim). progress, if set, is
+// called after each finished table.
+func (e *Experiment) Run(ctx context.Context, store roundtable.Store, clock roundtable.Clock, progress func()) (Report, error) {
+	o := e.opt
+	rep := Report{Task: o.Task, Agent: e.agent, Agents: o.Agents, Rounds: o.Rounds, Runs: o.Runs, Seed: o.Seed,
+		Started: time.Now().UTC(), Units: withUnits(metricUnits(), e.units), Rules: map[string]sim.Result{}}
+	if e.protocol != nil {
+		rep.Protocol, rep.Params = e.protocol.Name, e.protocol.Params
+	}
+	for _, rule := range o.Rules {
+		tc, err := e.tableConfig(rule)
+		if err != nil {
+			return rep, err
+		}
+		for _, d := range e.designs {
+			spec := e.spec(d, rule, tc)
+			if progress != nil {
+				spec.Progress = func(int, int) { progress() }
+			}
+			res, err := sim.Execute(ctx, store, clock, spec)
+			if err != nil {
+				return rep, err
+			}
+			rep.Rules[resultKey(string(rule), d)] = res
+		}
+	}
+	rep.WallNS = time.Since(rep.Started)
+	return rep, nil
+}
+
+// resultKey keys a result in summary.json: the rule, and the grid cell
+// when there is a grid.
+func resultKey(rule string, d *Design) string {
+	if d.Cell == "" {
+		return rule
+	}
+	return fmt.Sprintf("%s/%s", rule, d.Cell)
+}
+
+// Write writes the report as JSON to path (summary.json).
+func (r Report) Write(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
