@@ -19,7 +19,9 @@
 //	round/<table>/<n>           ended round n of the snapshot
 //	pending/<table>             the writer of an append too large for one
 //	                            etcd transaction (see below)
-//	lock/<name>/<lease>         a process's Lock (etcd's concurrency.Mutex)
+//	member/<id>, own/<table>,   the processes that share the store, the
+//	unit/<name>, pace/<name>    tables each owns and the units each holds
+//	                            (cluster.go)
 //	bind/<key>                  binding: "discord:<channelID>" → table ID
 //	blob/<ns>/<key>             adapter bookkeeping (outbox records, rooms)
 //	ann/<table>/<key>           annotation, keyed as store.AnnotationKey
@@ -31,10 +33,9 @@
 // roundtable.Conflict unless its events still follow the log (a stale
 // cache), when it tries again, or the log already holds exactly these
 // events (an append retried after a reply lost on the network lands
-// once, not twice). Options.Guard adds comparisons of its own
-// (an ownership layer's lease key), and so does a held Lock (that it is
-// still this process's); a write they refuse returns an error that
-// matches ErrFenced.
+// once, not twice). Options.Guard adds comparisons of its own, and so
+// does a joined Cluster (that this process still owns the table); a write
+// they refuse returns an error that matches ErrFenced.
 //
 // Size: etcd takes at most MaxTxnOps operations and MaxRequestBytes bytes
 // per transaction (128 and 1.5 MiB by default). An append that does not
@@ -112,13 +113,13 @@ type Options struct {
 
 // DB is a store.Backend in etcd. It is safe for concurrent use.
 type DB struct {
-	cli    *clientv3.Client
-	own    bool // Close closes cli
-	keys   keys
-	opt    Options
-	heads  headCache
-	lock   atomic.Pointer[Lock] // held by this process, if any
-	closed sync.Once
+	cli     *clientv3.Client
+	own     bool // Close closes cli
+	keys    keys
+	opt     Options
+	heads   headCache
+	cluster atomic.Pointer[Cluster] // joined by this process, if any
+	closed  sync.Once
 }
 
 var _ store.Backend = (*DB)(nil)

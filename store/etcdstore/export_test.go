@@ -50,5 +50,10 @@ func (db *DB) DropSnapshots() error {
 	return nil
 }
 
-// Lease is the lease the lock is held by.
-func (l *Lock) Lease() clientv3.LeaseID { return l.session.Lease() }
+// Lease is the lease the member holds now (0 without one).
+func (c *Cluster) Lease() clientv3.LeaseID {
+	if s := c.session(); s != nil {
+		return s.Lease()
+	}
+	return 0
+}

@@ -39,7 +39,12 @@ func (k keys) round(table string, n int) string { return k.rounds(table) + hex16
 
 func (k keys) pending(table string) string { return k.prefix + "pending/" + esc(table) }
 
-func (k keys) lock(name string) string { return k.prefix + "lock/" + esc(name) }
+// owners is the prefix of the tables' owner keys (cluster.go).
+func (k keys) owners() string            { return k.prefix + "own/" }
+func (k keys) owner(table string) string { return k.owners() + esc(table) }
+func (k keys) member(id string) string   { return k.prefix + "member/" + esc(id) }
+func (k keys) unit(name string) string   { return k.prefix + "unit/" + esc(name) }
+func (k keys) pace(name string) string   { return k.prefix + "pace/" + esc(name) }
 
 func (k keys) bindings() string          { return k.prefix + "bind/" }
 func (k keys) binding(key string) string { return k.bindings() + key }

@@ -167,14 +167,15 @@ func (db *DB) snapshotDeletes(w *write) []clientv3.Op {
 }
 
 // guard is the comparisons every write to table passes besides its head's:
-// Options.Guard's, and that this process still holds its Lock.
+// Options.Guard's, and, once the process joined a cluster, that it owns
+// the table.
 func (db *DB) guard(table string) []clientv3.Cmp {
 	var cmps []clientv3.Cmp
 	if db.opt.Guard != nil {
 		cmps = db.opt.Guard(table)
 	}
-	if l := db.lock.Load(); l != nil {
-		cmps = append(cmps, l.owner())
+	if c := db.cluster.Load(); c != nil {
+		cmps = append(cmps, c.guard(table))
 	}
 	return cmps
 }
