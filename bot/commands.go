@@ -48,12 +48,18 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if _, err := s.deps.Store.Load(ctx, id); err == nil {
 		return ephemeral("This table was already started."), nil // a redelivered command
 	}
+	if err := s.own(ctx, id); err != nil {
+		return nil, err
+	}
 	p := s.platforms[ev.Platform]
 	thread, err := p.StartThread(ctx, ev.Channel, clip("roundtable: "+titleFor(cfg), 90))
 	if err != nil {
 		return nil, fmt.Errorf("start thread: %w", err)
 	}
 	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
+	if ev.Space != "" {
+		cfg.Labels[labelSpace] = ev.Space
+	}
 	cfg.Secret.Key = pseudonymKey()
 	obs := s.outbox(id)
 	obs.bind(s.couriers[p.Name()], thread, task, cfg, s.newSentLog(id))

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -35,10 +36,10 @@ var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)
-	p.render(w, http.StatusOK, "lobby", p.lobbyPage(v, nil, nil))
+	p.render(w, http.StatusOK, "lobby", p.lobbyPage(r.Context(), v, nil, nil))
 }
 
-func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
+func (p *Platform) lobbyPage(ctx context.Context, v visitor, form url.Values, errs []string) lobbyPage {
 	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
 		Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
 	for _, name := range p.cfg.Presets {
@@ -67,7 +68,11 @@ func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPag
 		pg.Checked[a] = true
 	}
 	if v.Host {
-		for _, rm := range p.rooms.list(Lobby) {
+		rooms, err := p.roomList(ctx)
+		if err != nil {
+			pg.Error = append(pg.Error, err.Error())
+		}
+		for _, rm := range rooms {
 			pg.Rooms = append(pg.Rooms, roomLink{ID: rm.ID, Title: rm.Title, Created: rm.Created.Format("2 Jan 15:04"),
 				Link: "/r/" + rm.ID + "?k=" + p.keys.token(purposeJoin, rm.ID)})
 		}
@@ -141,7 +146,7 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		// The page says why; nothing is kept for a visitor without a link.
 		why := "Refused: you may not start tables here: on this server only the host link creates tables. " +
 			"Ask whoever runs it for a table's join link, or to set web.open_lobby = true."
-		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{why}))
+		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(r.Context(), v, form, []string{why}))
 		return
 	}
 	errs := append(p.startErrors(v, nonce), formUTF8Errors(form)...)
@@ -152,11 +157,11 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	if len(errs) == 0 && h == nil {
 		errs = []string{"The table service is not running; try again in a moment."}
 		w.Header().Set("Retry-After", "1")
-		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(v, form, errs))
+		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(r.Context(), v, form, errs))
 		return
 	}
 	if len(errs) > 0 {
-		p.render(w, http.StatusBadRequest, "lobby", p.lobbyPage(v, form, errs))
+		p.render(w, http.StatusBadRequest, "lobby", p.lobbyPage(r.Context(), v, form, errs))
 		return
 	}
 	ev := &bot.Event{Platform: Name, Kind: bot.KindCommand, ID: "u:" + v.ID + ":" + nonce, Command: "start",
@@ -176,7 +181,7 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		if len(replies) == 0 {
 			code, replies = http.StatusConflict, []string{"This form was already sent; reload the page to start another table."}
 		}
-		p.render(w, code, "lobby", p.lobbyPage(v, form, replies))
+		p.render(w, code, "lobby", p.lobbyPage(r.Context(), v, form, replies))
 		return
 	}
 	for _, text := range out.Replies { // the start reply, with the starter's private brief, belongs to the room

@@ -63,11 +63,15 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	if file, ok := db.(*store.DB); ok {
 		file.ServeBackups(ctx, a.logger())
 	}
-	ctx, release, err := a.holdStore(ctx, cfg, db)
+	cl, err := a.joinCluster(ctx, cfg, db)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer func() {
+		if err := cl.leave(context.WithoutCancel(ctx)); err != nil {
+			a.logger().Error("leave the cluster", "err", err)
+		}
+	}()
 	m, err := a.newMinds(cfg, llmFlags{}, mindOptions{seats: cfg.maxTableAgents(), live: true})
 	if err != nil {
 		return err
@@ -78,35 +82,41 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("%s%w", a.configFile(), err)
 	}
-	platforms, webp, err := a.platforms(cfg, botCfg, db)
+	platforms, webp, err := a.platforms(cfg, botCfg, db, cl)
 	if err != nil {
 		return err
 	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}, platforms...)
+	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: task.Live, Agent: m.agent,
+		Audit: a.auditing(ctx, cfg, db), Seatable: seatable, Owners: cl.owners()}, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {
-		go a.announce(actx, webp)
+		go a.announce(actx, webp, cl, cfg.Web.AdvertiseURL)
 	}
 	for _, p := range platforms {
 		log.Info("serving", "platform", p.Name(), "store", storeName(db))
 	}
 	err = svc.Run(ctx)
-	if cause := context.Cause(ctx); errors.Is(cause, errLostStore) {
-		return cause
-	}
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
 
-// announce prints the web channel's URL once it listens.
-func (a *App) announce(ctx context.Context, p *web.Platform) {
+// announce prints the web channel's URL once it listens and, in a
+// cluster, tells the other processes where to send the requests for the
+// rooms this one serves (advertise, or the URL it listens at).
+func (a *App) announce(ctx context.Context, p *web.Platform, cl *cluster, advertise string) {
 	select {
 	case <-p.Ready():
 		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", p.URL(), p.HostURL())
+		if advertise == "" {
+			advertise = p.URL()
+		}
+		if err := cl.advertise(ctx, web.Name, advertise); err != nil {
+			a.logger().Error("advertise the web channel to the cluster", "err", err)
+		}
 	case <-ctx.Done():
 	}
 }
@@ -160,7 +170,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 
 // platforms builds the configured adapters. Tokens come from the
 // environment variables the config names.
-func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend) ([]bot.Platform, *web.Platform, error) {
+func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend, cl *cluster) ([]bot.Platform, *web.Platform, error) {
 	var out []bot.Platform
 	log := a.logger()
 	if d := cfg.Discord; d != nil {
@@ -194,7 +204,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend) ([]bot.Plat
 		return nil, nil, err
 	}
 	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
-		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log}, db)
+		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log, Shared: cl != nil}, db)
 	return append(out, w), w, nil
 }
 
@@ -224,10 +234,22 @@ func webSecret(ctx context.Context, db store.Backend) ([]byte, error) {
 		return nil, fmt.Errorf("web secret: %w", err)
 	}
 	v = []byte(hex.EncodeToString(raw))
+	if f, ok := db.(firstBlobber); ok { // several processes may be starting at once
+		if v, err = f.FirstBlob(ctx, ns, key, v); err != nil {
+			return nil, fmt.Errorf("web secret: %w", err)
+		}
+		return v, nil
+	}
 	if err := db.PutBlob(ctx, ns, key, v); err != nil {
 		return nil, fmt.Errorf("web secret: %w", err)
 	}
 	return v, nil
+}
+
+// firstBlobber is a store that several processes share (etcdstore.DB):
+// of values stored under one key at once, the first wins.
+type firstBlobber interface {
+	FirstBlob(ctx context.Context, ns, key string, v []byte) ([]byte, error)
 }
 
 func ruleList() []string {

@@ -70,6 +70,10 @@ type WebConfig struct {
 	// OpenLobby lets anyone who opens the web channel create tables;
 	// otherwise only the host link does.
 	OpenLobby bool `toml:"open_lobby"`
+	// AdvertiseURL is where the other processes of a cluster (the etcd
+	// store) reach this one's web channel, to send on the requests for
+	// the rooms it serves; the URL it listens at when empty.
+	AdvertiseURL string `toml:"advertise_url"`
 }
 
 // DiscordConfig is the Discord bot.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -107,38 +106,6 @@ func (a *App) etcdOptions(e EtcdConfig) (etcdstore.Options, error) {
 		opt.TLS.Certificates = []tls.Certificate{cert}
 	}
 	return opt, nil
-}
-
-// errLostStore is why serve stops when it loses its lock on an etcd store.
-var errLostStore = errors.New("lost the lock on the etcd store (cut off from the cluster for longer than store.lease_ttl?); stopped so that another process can serve its tables")
-
-// holdStore takes serve's lock on an etcd store, so that one process at a
-// time serves its tables (a file is locked by opening it): a second gets
-// an error, and one that loses the lock writes nothing more and stops
-// (the returned context ends with errLostStore). release lets it go.
-func (a *App) holdStore(ctx context.Context, cfg Config, db store.Backend) (context.Context, func(), error) {
-	e, ok := db.(*etcdstore.DB)
-	if !ok {
-		return ctx, func() {}, nil
-	}
-	lock, err := e.Lock(ctx, "serve", time.Duration(cfg.Store.LeaseTTL))
-	if err != nil {
-		return nil, nil, fmt.Errorf("serve: %w", err)
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	go func() {
-		select {
-		case <-lock.Done():
-			cancel(errLostStore)
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() {
-		cancel(nil)
-		if err := lock.Unlock(context.WithoutCancel(ctx)); err != nil {
-			a.logger().Error("release the etcd store", "err", err)
-		}
-	}, nil
 }
 
 // storeName names a store in messages: a file's path, or etcd's

@@ -59,6 +59,29 @@ func (db *DB) AddBlob(ctx context.Context, ns, key string, v []byte) error {
 	return nil
 }
 
+// FirstBlob stores v under key in namespace ns unless the key holds a
+// value already, and returns the value the key holds then: processes that
+// start together agree on one (the key that signs the web channel's
+// links, made by whichever process starts first).
+func (db *DB) FirstBlob(ctx context.Context, ns, key string, v []byte) ([]byte, error) {
+	if err := db.checkWrite(ctx, "put blob "+ns+"/"+key); err != nil {
+		return nil, err
+	}
+	if err := checkRecord(ns, key); err != nil {
+		return nil, err
+	}
+	k := db.keys.blob(ns, key)
+	resp, err := db.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(k), "=", 0)).
+		Then(clientv3.OpPut(k, string(v))).Else(clientv3.OpGet(k)).Commit()
+	if err != nil {
+		return nil, fmt.Errorf("put blob %s/%s: %w", ns, key, err)
+	}
+	if kv := first(resp.Responses[0].GetResponseRange().GetKvs()); !resp.Succeeded && kv != nil {
+		return kv.Value, nil
+	}
+	return v, nil
+}
+
 // checkRecord refuses a blob without a namespace or a key.
 func checkRecord(ns, key string) error {
 	if ns == "" || key == "" {

@@ -3,9 +3,9 @@ package etcdstore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -115,9 +115,16 @@ func (c *Cluster) member(ctx context.Context, id string) (Member, error) {
 	return m, nil
 }
 
-// Fenced reports whether err is a write refused because this process
-// does not own the table (ErrFenced).
-func (c *Cluster) Fenced(err error) bool { return errors.Is(err, ErrFenced) }
+// fenced notes that an append to table was refused by its guard: if
+// this process thought it owned the table, it is told it lost it.
+func (c *Cluster) fenced(table string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held[table] {
+		delete(c.held, table)
+		c.changes.push(Change{Kind: Lost, Table: table})
+	}
+}
 
 // guard is the comparison that this process owns table, which every
 // append to it passes.
@@ -179,10 +186,13 @@ func (c *Cluster) deleted(ev *clientv3.Event, s *concurrency.Session) {
 	}
 }
 
-// changeQueue hands changes on in order without ever blocking the watch.
+// changeQueue hands changes on in order without ever blocking whoever
+// pushes them (the watch, an append that was fenced).
 type changeQueue struct {
-	in  chan Change
-	out chan Change
+	mu     sync.Mutex
+	in     chan Change
+	closed bool
+	out    chan Change
 }
 
 func newChangeQueue() *changeQueue {
@@ -191,16 +201,30 @@ func newChangeQueue() *changeQueue {
 	return q
 }
 
-func (q *changeQueue) push(ch Change) { q.in <- ch }
+// push queues ch; after close it is dropped.
+func (q *changeQueue) push(ch Change) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.in <- ch
+	}
+}
 
-func (q *changeQueue) close() { close(q.in) }
+func (q *changeQueue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.closed = true
+		close(q.in)
+	}
+}
 
 // pump moves changes from in to out, keeping those out cannot take yet.
 func (q *changeQueue) pump() {
 	defer close(q.out)
 	var buf []Change
 	in := q.in
-	for in != nil || len(buf) > 0 {
+	for in != nil {
 		var out chan Change
 		var next Change
 		if len(buf) > 0 {
@@ -209,8 +233,7 @@ func (q *changeQueue) pump() {
 		select {
 		case ch, ok := <-in:
 			if !ok {
-				in = nil
-				buf = nil // nobody reads after Leave
+				in = nil // closed at Leave: nobody reads what is left
 				continue
 			}
 			buf = append(buf, ch)

@@ -145,6 +145,9 @@ func (db *DB) txn(ctx context.Context, w *write, cmps []clientv3.Cmp, ops []clie
 	if p := first(resp.Responses[1].GetResponseRange().Kvs); id != "" && (p == nil || string(p.Value) != id) {
 		return 0, errTakenOver
 	}
+	if c := db.cluster.Load(); c != nil {
+		c.fenced(w.table)
+	}
 	return 0, fenced(w.table)
 }
 

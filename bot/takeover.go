@@ -1,0 +1,227 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+)
+
+// sweepEvery is how often a service in a cluster lets go of the ended
+// tables it owns whose last posts are out.
+const sweepEvery = 30 * time.Second
+
+// follow acts on ownership changes and on the platforms' moves until ctx
+// ends: it takes orphaned tables over, lets lost ones go, and campaigns
+// again for every open table on a rescan or when a platform carries
+// other places. Tables are taken over by a bounded pool, as at Run.
+func (s *Service) follow(ctx context.Context) {
+	if s.deps.Owners == nil {
+		return
+	}
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range s.workers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for id := range work {
+				s.takeOver(ctx, id)
+			}
+		}()
+	}
+	defer func() { close(work); wg.Wait() }()
+	moved := s.moves()
+	sweep := time.NewTicker(sweepEvery)
+	defer sweep.Stop()
+	changes := s.deps.Owners.Changes()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ch, ok := <-changes:
+			if !ok {
+				return
+			}
+			s.change(ctx, ch, work)
+		case <-moved:
+			s.letGoUncarried(ctx)
+			s.rescan(ctx, work)
+		case <-sweep.C:
+			s.sweepEnded(ctx)
+		}
+	}
+}
+
+// change acts on one ownership change.
+func (s *Service) change(ctx context.Context, ch OwnerChange, work chan<- string) {
+	switch ch.Kind {
+	case Orphaned:
+		select {
+		case work <- ch.Table:
+		case <-ctx.Done():
+		}
+	case Lost:
+		s.lose(ch.Table)
+	case Rescan:
+		s.rescan(ctx, work)
+	}
+}
+
+// moves merges the Moved signals of the partitioned platforms.
+func (s *Service) moves() <-chan struct{} {
+	out := make(chan struct{}, 1)
+	for _, p := range s.platforms {
+		pp, ok := p.(Partitioned)
+		if !ok {
+			continue
+		}
+		go func() {
+			for range pp.Moved() {
+				select {
+				case out <- struct{}{}:
+				default:
+				}
+			}
+		}()
+	}
+	return out
+}
+
+// rescan campaigns for every open table the service does not hold.
+func (s *Service) rescan(ctx context.Context, work chan<- string) {
+	s.mu.Lock()
+	clear(s.foreign)
+	s.mu.Unlock()
+	list, err := s.deps.Store.Tables(ctx)
+	if err != nil && !roundtable.IsDamage(err) {
+		s.log.Error("cluster: list tables to take over", "err", err)
+		return
+	}
+	for _, sum := range list {
+		if sum.Status == roundtable.StatusEnded {
+			continue // one with posts left is found by the sweep of its owner, or orphaned when it dies
+		}
+		select {
+		case work <- sum.ID:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// takeOver campaigns for table id and, once won, resumes it as Run does:
+// its channel read again, its deadline re-armed from the log, what the
+// log implies and the records do not show delivered posted once.
+func (s *Service) takeOver(ctx context.Context, id string) {
+	s.mu.Lock()
+	_, held := s.tables[id]
+	_, foreign := s.foreign[id]
+	s.mu.Unlock()
+	if held || foreign || s.isDamaged(id) || s.delivered(ctx, id) {
+		return
+	}
+	if err := s.own(ctx, id); err != nil {
+		if !errors.Is(err, errElsewhere) && ctx.Err() == nil {
+			s.log.Warn("cluster: campaign for table", "table", id, "err", err)
+		}
+		return
+	}
+	sl, mine := s.claim(id)
+	if !mine {
+		return // an event for it got there first
+	}
+	s.log.Info("cluster: taking table over", "table", id)
+	s.resumeOne(ctx, id, sl)
+}
+
+// lose stops serving table id, which another process owns now: its
+// deadline and agents stop, what its courier has not sent yet is dropped
+// (the new owner posts it), and its channel is let go.
+func (s *Service) lose(id string) {
+	s.mu.Lock()
+	sl := s.tables[id]
+	delete(s.tables, id)
+	s.mu.Unlock()
+	if sl == nil {
+		return
+	}
+	s.log.Warn("cluster: lost table to another process", "table", id)
+	s.mu.Lock()
+	delete(s.owned, id)
+	s.mu.Unlock()
+	lt := sl.done()
+	if lt == nil {
+		return // being opened: its writes are refused, and it is dropped then
+	}
+	lt.stop()
+	s.couriers[lt.platform.Name()].dropTable(id)
+	if a, ok := lt.platform.(Adopter); ok {
+		a.Abandon(lt.channel)
+	}
+}
+
+// letGoUncarried lets go of the held tables whose space their platform no
+// longer carries (a shard another process took).
+func (s *Service) letGoUncarried(ctx context.Context) {
+	for _, lt := range s.running() {
+		var space string
+		lt.table.Read(func(st *roundtable.State) { space = st.Config.Labels[labelSpace] })
+		if !carries(lt.platform, space) {
+			id := lt.table.ID()
+			s.lose(id)
+			s.release(ctx, id)
+		}
+	}
+}
+
+// sweepEnded lets go of the ended tables this process owns whose last
+// posts are out: no one needs to take them over.
+func (s *Service) sweepEnded(ctx context.Context) {
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.owned))
+	for id := range s.owned {
+		if _, held := s.tables[id]; !held {
+			ids = append(ids, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		if s.delivered(ctx, id) {
+			s.release(ctx, id)
+			s.mu.Lock()
+			delete(s.owned, id)
+			s.mu.Unlock()
+		}
+	}
+}
+
+// workers is how many tables are opened at once (Config.ResumeWorkers).
+func (s *Service) workers() int {
+	if s.cfg.ResumeWorkers > 0 {
+		return s.cfg.ResumeWorkers
+	}
+	return resumeWorkers()
+}
+
+// dropTable drops the items of table that are queued and not being sent.
+func (c *courier) dropTable(table string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.lanes {
+		kept := l.items[:0]
+		for _, it := range l.items {
+			if it.Table != table || it == l.busy {
+				kept = append(kept, it)
+				continue
+			}
+			for _, m := range it.marks {
+				delete(l.queued, table+"/"+m)
+			}
+		}
+		clear(l.items[len(kept):])
+		l.items = kept
+	}
+}
