@@ -21,7 +21,7 @@ type balancer struct {
 	rng      *rand.Rand
 }
 
-func newBalancer(t *testing.T) *balancer {
+func newBalancer(t testing.TB) *balancer {
 	b := &balancer{backends: map[string]*url.URL{}, rng: rand.New(rand.NewPCG(1, 2))}
 	b.srv = httptest.NewServer(&httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {

@@ -19,6 +19,7 @@ import (
 type scriptedPerson struct {
 	base   string
 	client *http.Client
+	tag    string // starts its act IDs, so that several people's differ
 
 	mu       sync.Mutex
 	rooms    []string
@@ -34,7 +35,7 @@ type scriptedPerson struct {
 
 func newScriptedPerson(base string) *scriptedPerson {
 	jar, _ := cookiejar.New(nil)
-	return &scriptedPerson{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Second},
+	return &scriptedPerson{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Second}, tag: "k",
 		endedSet: map[string]bool{}, idle: make(chan struct{}), progress: make(chan struct{}, 1),
 		watch: newWatchdog(stallPolls)}
 }
@@ -141,7 +142,7 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 func (p *scriptedPerson) act(ctx context.Context, room string, round int, phase string) bool {
 	p.mu.Lock()
 	p.n++
-	id := fmt.Sprintf("k%d", p.n)
+	id := fmt.Sprintf("%s%d", p.tag, p.n)
 	p.mu.Unlock()
 	body := map[string]any{"id": id}
 	switch phase {

@@ -83,7 +83,7 @@ func TestKillServeLosesNoPost(t *testing.T) {
 		kills, tables, p.ended(), posts, acked)
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -99,9 +99,10 @@ type child struct {
 	exited chan struct{}
 }
 
-func startChild(t *testing.T, args []byte) *child {
+func startChild(t testing.TB, args []byte) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), exited: make(chan struct{})}
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$"), exited: make(chan struct{})}
+	c.out.wrote = make(chan struct{}, 1)
 	c.cmd.Env = append(os.Environ(), childEnv+"="+string(args))
 	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
 	if err := c.cmd.Start(); err != nil {
