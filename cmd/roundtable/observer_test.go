@@ -24,14 +24,14 @@ type observer struct {
 	stop context.CancelFunc
 	done chan struct{}
 
-	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced at every change
-	owner    map[string]ownership
-	tables   map[string]*observed
-	rooms    map[string]string      // room → table
-	posts    map[string][]time.Time // room → when each post was first stored
-	closes   []time.Duration        // phase deadline → PhaseClosed durable
-	ends     map[string]bool        // tables whose last post (the intro's final edit) is delivered
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced at every change
+	owner   map[string]ownership
+	tables  map[string]*observed
+	rooms   map[string]string      // room → table
+	posts   map[string][]time.Time // room → when each post was first stored
+	closes  []time.Duration        // phase deadline → PhaseClosed durable
+	ends    map[string]bool        // tables whose last post (the intro's final edit) is delivered
 }
 
 // ownership is a table's owner since a moment.
