@@ -10,6 +10,11 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -26,9 +31,9 @@ func TestStateForIsTheFoldOfTheVisibleLog(t *testing.T) {
 	private := &roundtable.Protocol{Name: "private", Round: []roundtable.Step{{Phase: roundtable.PhaseMessage}, {Phase: roundtable.PhasePrivate},
 		{Phase: roundtable.PhaseProposal}, {Phase: roundtable.PhaseVote}, {Phase: roundtable.PhaseSurvey, Scale: roundtable.StanceScale("soup?")}}}
 	protocols := map[string]*roundtable.Protocol{"deliberation": nil, "private": private,
-		"panel":    roundtable.Panel(roundtable.PresetOptions{Items: []string{"Ann", "Ben"}}),
-		"chatroom": roundtable.Chatroom(roundtable.PresetOptions{Question: "soup?"}), "questionnaire": roundtable.Questionnaire(roundtable.PresetOptions{}),
-		"dyads": roundtable.Dyads(roundtable.PresetOptions{Question: "soup?", TwoWay: true})}
+		"panel":    panel.Preset(protocol.Settings{Items: []string{"Ann", "Ben"}}),
+		"chatroom": chatroom.Preset(protocol.Settings{Question: "soup?"}), "questionnaire": questionnaire.Preset(protocol.Settings{}),
+		"dyads": dyads.Preset(protocol.Settings{Question: "soup?", TwoWay: true})}
 	for name, pr := range protocols {
 		for _, mode := range []roundtable.Mode{roundtable.Sealed, roundtable.Live} {
 			for seed := range int64(2) {

@@ -17,6 +17,12 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
@@ -48,13 +54,14 @@ func TestEverySchemaMeetsOpenAIsStrictMode(t *testing.T) {
 	runSchemaTable(t, client, econ, roundtable.Config{Rule: vote.Majority, Task: roundtable.TaskSpec{Kind: econ.Kind()}}, agent.Options{})
 	rec := recommendation(t)
 	runSchemaTable(t, client, rec, roundtable.Config{Rule: vote.Plurality, Task: rec.Spec()}, agent.Options{})
-	question := roundtable.PresetOptions{Question: "Taxes should rise.", Items: []string{"Ann", "Ben"}, Tolerance: 0.5}
-	for _, name := range []string{roundtable.ProtocolPanel, roundtable.ProtocolChatroom, roundtable.ProtocolDyads, roundtable.ProtocolQuestionnaire} {
-		pr, err := roundtable.Preset(name, question)
+	for _, p := range protocol.All() {
+		pr, err := protocol.Build(protocol.Settings{Protocol: p.Name(), Question: "Taxes should rise.", Items: []string{"Ann", "Ben"}, Tolerance: 0.5})
 		if err != nil {
 			t.Fatal(err)
 		}
-		runSchemaTable(t, client, roundtable.TextTask{Topic: "Taxes should rise."}, roundtable.Config{Rule: vote.Plurality, Protocol: pr}, agent.Options{})
+		if pr != nil { // RoundTable's own schedule ran above
+			runSchemaTable(t, client, roundtable.TextTask{Topic: "Taxes should rise."}, roundtable.Config{Rule: vote.Plurality, Protocol: pr}, agent.Options{})
+		}
 	}
 
 	judges := &label.Negotiator{Endpoints: []label.Endpoint{{Name: "a", LLM: client}, {Name: "b", LLM: client}}}

@@ -181,7 +181,8 @@ func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend, cl *cluster
 		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds}, log))
 	}
 	if s := cfg.Slack; s != nil {
-		sc := slack.Config{Mode: s.Mode, APIURL: s.APIURL, HTTPAddr: s.HTTPAddr, PostInterval: time.Duration(s.PostInterval)}
+		sc := slack.Config{Mode: s.Mode, APIURL: s.APIURL, HTTPAddr: s.HTTPAddr, PostInterval: time.Duration(s.PostInterval),
+			HistoryInterval: time.Duration(s.HistoryInterval)}
 		var err error
 		if sc.BotToken, err = a.secret("slack.bot_token_env", s.BotTokenEnv); err != nil {
 			return nil, nil, err

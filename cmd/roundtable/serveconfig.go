@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/adapters/slack"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -93,6 +94,7 @@ type SlackConfig struct {
 	APIURL           string       `toml:"api_url"`
 	HTTPAddr         string       `toml:"http_addr"`
 	PostInterval     Duration     `toml:"post_interval"`
+	HistoryInterval  Duration     `toml:"history_interval"`
 	Policy           PolicyConfig `toml:"policy"`
 }
 
@@ -126,6 +128,9 @@ func (s *SlackConfig) applyDefaults() {
 	}
 	if s.PostInterval == 0 {
 		s.PostInterval = Duration(time.Second)
+	}
+	if s.HistoryInterval == 0 {
+		s.HistoryInterval = Duration(slack.DefaultHistoryInterval)
 	}
 }
 
