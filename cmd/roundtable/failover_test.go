@@ -210,7 +210,7 @@ func (k *clockKeeper) stopStarting() {
 }
 
 // waitLive waits until the plan's tables are live.
-func (k *clockKeeper) waitLive(ctx context.Context, t *testing.T) {
+func (k *clockKeeper) waitLive(ctx context.Context, t testing.TB) {
 	t.Helper()
 	for k.f.obs.live() < k.plan.tables {
 		if !pause(ctx) {

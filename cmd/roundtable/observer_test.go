@@ -227,3 +227,21 @@ func (o *observer) closeLateness() []time.Duration {
 	defer o.mu.Unlock()
 	return append([]time.Duration(nil), o.closes...)
 }
+
+// waitCloses waits until n deadline closes have been seen in all, and
+// reports whether they were before ctx ended.
+func (o *observer) waitCloses(ctx context.Context, n int) bool {
+	for {
+		o.mu.Lock()
+		seen, changed := len(o.closes), o.changed
+		o.mu.Unlock()
+		if seen >= n {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}

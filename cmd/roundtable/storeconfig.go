@@ -15,8 +15,8 @@ type EtcdConfig struct {
 	Endpoints   []string `toml:"endpoints"`
 	Prefix      string   `toml:"prefix"`
 	DialTimeout Duration `toml:"dial_timeout"`
-	// LeaseTTL is how long serve's lock on the store outlives the
-	// process: another serve may start that long after a crash.
+	// LeaseTTL is the time to live of the lease by which a serve owns
+	// its tables: the others take them over that long after a crash.
 	LeaseTTL Duration `toml:"lease_ttl"`
 	// UsernameEnv and PasswordEnv name the environment variables that
 	// hold the credentials of etcd's authentication.
