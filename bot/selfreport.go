@@ -17,8 +17,7 @@ const verbSelf = "self"
 // a finer scale is answered with the form alone.
 const maxLevelButtons = 7
 
-// Decision: a self-report is an answer of the survey phase (PROTOCOL.md
-// section 6), which an audited table asking for self-reports schedules at
+// Decision: a self-report is an answer of the survey phase (docs/protocol.md#live-audit), which an audited table asking for self-reports schedules at
 // the end of every round (roundtable.Config's schedule gains it when the
 // table is created). A survey with one value on a few labelled levels
 // (the five stance levels) is answered with one click; the click is a

@@ -37,7 +37,7 @@ type Scale struct {
 }
 
 // StanceScale is the default survey scale: the five stance levels of
-// PROTOCOL.md section 6, encoded 2 (strongly agree with the statement) to
+// docs/protocol.md#stance-and-its-auditing, encoded 2 (strongly agree with the statement) to
 // -2 (strongly agree with its complement).
 func StanceScale(question string) *Scale {
 	return &Scale{Question: question, Min: -2, Max: 2, Step: 1, Labels: []string{

@@ -2,7 +2,7 @@ package roundtable
 
 import "slices"
 
-// Decision: a self-report (PROTOCOL.md section 6) is a survey answer, so an
+// Decision: a self-report (docs/protocol.md#live-audit) is a survey answer, so an
 // audited table that asks for self-reports gets a survey phase at the end
 // of every round, on the five stance levels relative to the statement
 // under audit. The schedule is fixed when the table is created and
@@ -51,8 +51,8 @@ func (c Config) withSelfReports() (Config, error) {
 }
 
 // IsSelfReport reports whether a survey on scale sc reads as a self-report
-// of stance: one value from -2 to 2 (the five stance levels of PROTOCOL.md
-// section 6, or the dyads' belief, which the audit rounds to a level).
+// of stance: one value from -2 to 2 (the five stance levels of
+// docs/protocol.md#stance-and-its-auditing, or the dyads' belief, which the audit rounds to a level).
 func IsSelfReport(sc *Scale) bool {
 	return sc != nil && sc.Values() == 1 && sc.Min == -2 && sc.Max == 2
 }

@@ -20,7 +20,7 @@ type Viewer struct {
 	// Organiser marks the organiser's export (the table's starter or a
 	// manager exporting it, the operator's CLI): it holds everyone's
 	// survey answers (self-reports) and private messages once their phase
-	// has closed, which no other view shows (PROTOCOL.md section 6).
+	// has closed, which no other view shows (docs/protocol.md#visibility-and-sealing).
 	Organiser bool
 }
 
@@ -71,7 +71,7 @@ func (g Stage) closed(r int, p Phase) bool {
 //     and v is the organiser's export or the message's addressee, or
 //   - it is not private reasoning and its phase has closed (a message of a
 //     live-mode table shows as it comes). A message addressed to some
-//     participants is still everyone's to read (PROTOCOL.md, section 1).
+//     participants is still everyone's to read (docs/protocol.md#message).
 //
 // So sealed messages show when their message phase closes, proposals when
 // the proposal phase closes, ballots when the vote closes, and private

@@ -100,6 +100,9 @@ func TestAnswersNoRetryCanFixStopAtOnce(t *testing.T) {
 			if n := srv.Count(nil); n != 1 {
 				t.Errorf("%d attempts, want 1 (no retry)", n)
 			}
+			if strings.Contains(logs.String(), "retrying") {
+				t.Errorf("a retry is announced where none is made:\n%s", logs.String())
+			}
 			if msg := cl.Err().Error(); !strings.Contains(msg, c.fix) || !strings.Contains(msg, `"fake"`) || strings.Contains(msg, testKey) {
 				t.Errorf("message %q: want the endpoint and %q, without the key", msg, c.fix)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 	"github.com/roundtable-ai/roundtable/roundtable/experiment"
@@ -171,10 +172,13 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		return err
 	}
 	defer db.Close()
-	if opt.Tables = f.tablesExplicit; len(opt.Tables) == 0 {
-		if opt.Tables, err = tableIDs(ctx, db); err != nil {
-			return err
-		}
+	var damaged error // tables left out: the rest is analyzed
+	opt.Tables, damaged, err = roundtable.Readable(ctx, db, f.tablesExplicit)
+	if err != nil {
+		return err
+	}
+	if damaged != nil {
+		fmt.Fprintf(out, "left out: %v\n", damaged)
 	}
 	bar := a.progress(len(opt.Tables))
 	opt.Progress = func() { _ = bar.Add(1) }
@@ -188,19 +192,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 		fmt.Fprintln(out, "not produced: "+s)
 	}
 	if res.Tables == 0 {
-		return fmt.Errorf("no table of %s could be analyzed", f.db)
+		return errors.Join(fmt.Errorf("no table of %s could be analyzed", f.db), damaged)
 	}
-	return res.Missing
-}
-
-func tableIDs(ctx context.Context, db store.Backend) ([]string, error) {
-	sums, err := db.Tables(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list tables: %w", err)
-	}
-	ids := make([]string, len(sums))
-	for i, s := range sums {
-		ids[i] = s.ID
-	}
-	return ids, nil
+	return errors.Join(res.Missing, damaged)
 }

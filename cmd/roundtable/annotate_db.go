@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 )
 
@@ -23,10 +25,9 @@ func (a *App) annotateStore(ctx context.Context, cfg Config, path string, tables
 		return err
 	}
 	defer db.Close()
-	if len(tables) == 0 {
-		if tables, err = tableIDs(ctx, db); err != nil {
-			return err
-		}
+	tables, damaged, err := roundtable.Readable(ctx, db, tables)
+	if err != nil {
+		return err
 	}
-	return analysis.AnnotateTables(ctx, db, tables, in, w)
+	return errors.Join(analysis.AnnotateTables(ctx, db, tables, in, w), damaged)
 }

@@ -14,10 +14,12 @@ import (
 // its database in turn, as the outside check did, and runs tables and
 // export on the copy, and analyze on the first page of a table's log
 // (analyze is slow), in process: a panic fails the test binary
-// (store's TestDamagedPagesGiveErrorsNotPanics also scrambles each page). A command that fails says that the database is
-// damaged and names the file or a table; tables lists every table, as
-// read or as damaged; and when the page holds one table's events only,
-// every other table is listed undamaged and exported whole.
+// (store's TestDamagedPagesGiveErrorsNotPanics also scrambles each page).
+// A command that fails says that the database is damaged and names the
+// file or a table; tables lists every table, as read or as damaged; and
+// when the page holds one table's events only, every other table is
+// listed undamaged and exported whole, and analyze analyzes the others
+// and fails naming the damaged one.
 func TestCommandsReadAroundDamagedPages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the commands on every page of a database")
@@ -56,8 +58,11 @@ func TestCommandsReadAroundDamagedPages(t *testing.T) {
 		name := fmt.Sprintf("page %d", page)
 		tablesAndExport(t, name, db, own, ids, whole)
 		if own != "" && owned == 1 {
-			code, _, errOut := run(t, "", "analyze", "--db", db, "--out", t.TempDir())
+			code, out, errOut := run(t, "", "analyze", "--db", db, "--out", t.TempDir())
 			checkDamageError(t, name+": analyze", code, errOut, db, ids)
+			if want := fmt.Sprintf("%d tables analyzed", len(ids)-1); code == 0 || !strings.Contains(out, want) || !strings.Contains(errOut, own) {
+				t.Errorf("%s: analyze of a file whose page is table %s's: exit %d, want %q and an error naming %s:\n%s%s", name, own, code, want, own, out, errOut)
+			}
 		}
 	}
 	if owned < len(ids) {

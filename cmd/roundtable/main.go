@@ -1,6 +1,6 @@
 // Command roundtable runs deliberation tables in which LLM agents and people
 // decide together by social-choice rules: live in chat (serve), headless
-// for experiments (sim), or as a calculator (tally). See the README.
+// for experiments (sim), or as a calculator (tally). See the README and docs/.
 package main
 
 import (

@@ -11,7 +11,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 )
 
-// ProtocolSettings choose a table's schedule (PROTOCOL.md sections 2-4):
+// ProtocolSettings choose a table's schedule (docs/protocol.md#presets):
 // in [sim], in a [[table]] preset, and as sim flags.
 type ProtocolSettings struct {
 	Protocol  string   `toml:"protocol"`  // roundtable, panel, chatroom or dyads

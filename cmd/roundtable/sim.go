@@ -44,7 +44,7 @@ holds the metrics per round (mean and standard error over runs). Running the
 same command again resumes unfinished tables and reuses finished ones.
 
 --protocol panel|chatroom|dyads|questionnaire runs the other papers' schedules
-on --question (see the README's Protocols section), with model-free agents by
+on --question (see docs/papers.md, "The other papers' protocols"), with model-free agents by
 default: --agent evaluator (panel), persona (chatroom, questionnaire),
 degroot or deffuant (dyads), or --agent llm.`,
 		Args: cobra.NoArgs,

@@ -21,9 +21,9 @@ func simStates(t *testing.T, dir string) []*roundtable.State {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ids, err := tableIDs(ctx, db)
-	if err != nil {
-		t.Fatal(err)
+	ids, damaged, err := roundtable.Readable(ctx, db, nil)
+	if err != nil || damaged != nil {
+		t.Fatal(err, damaged)
 	}
 	var out []*roundtable.State
 	for _, id := range ids {

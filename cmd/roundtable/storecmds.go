@@ -54,7 +54,7 @@ func (a *App) tablesCmd() *cobra.Command {
 				bad := maps.Clone(roundtable.DamagedTables(listErr))
 				for _, s := range list {
 					status := string(s.Status)
-					if why := damage(cmd.Context(), db, s.ID); why != "" {
+					if why := roundtable.Diagnose(cmd.Context(), db, s.ID); why != "" {
 						status = "damaged: " + why
 					}
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
@@ -212,47 +212,21 @@ func clip(s string, n int) string {
 // damaged page leaves out only the tables under it: they are named in
 // damaged, and the others are exported.
 func loadForExport(ctx context.Context, db store.Backend, table string) (events []roundtable.Event, damaged, err error) {
-	ids := []string{table}
-	if table == "" {
-		list, err := db.Tables(ctx)
-		if err != nil && !roundtable.IsDamage(err) {
-			return nil, nil, err
-		}
-		damaged, ids = err, ids[:0]
-		for _, s := range list {
-			ids = append(ids, s.ID)
-		}
+	var ids []string
+	if table != "" {
+		ids = []string{table}
+	}
+	ids, damaged, err = roundtable.Readable(ctx, db, ids)
+	if err == nil && table != "" && damaged != nil {
+		err = damaged // the one table asked for
 	}
 	for _, id := range ids {
-		evs, err := db.Load(ctx, id)
-		switch {
-		case table == "" && roundtable.IsDamage(err) && roundtable.DamagedTables(damaged)[id] == nil:
-			damaged = errors.Join(damaged, fmt.Errorf("table %s left out: %w", id, err))
-			continue
-		case table == "" && roundtable.IsDamage(err):
-			continue // named by Tables already
-		case err != nil:
-			return nil, nil, err
+		if err != nil {
+			break
 		}
+		var evs []roundtable.Event
+		evs, err = db.Load(ctx, id)
 		events = append(events, evs...)
 	}
-	return events, damaged, nil
-}
-
-// damage returns why table id's log does not replay, or "" when it does.
-func damage(ctx context.Context, db store.Backend, id string) string {
-	evs, err := db.Load(ctx, id)
-	if err == nil {
-		_, err = roundtable.Replay(evs)
-	}
-	var le *roundtable.LogError
-	switch cause := roundtable.DamagedTables(err)[id]; {
-	case cause != nil:
-		return cause.Error()
-	case errors.As(err, &le):
-		return fmt.Sprintf("event %d (%s): %v", le.Seq, le.Type, le.Err)
-	case err != nil:
-		return err.Error()
-	}
-	return ""
+	return events, damaged, err
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // InfoDiffLog is the information difference of each round of a table's
-// log (PROTOCOL.md sections 1 and 6): all messages are embedded in one
+// log (docs/protocol.md#information-difference): all messages are embedded in one
 // call (so that a hashed TF-IDF shares its document frequencies across
 // the table), then each round's messages are compared with the centroid
 // of the previous round's. Entry r-1 is round r, up to the last round

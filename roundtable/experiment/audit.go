@@ -8,8 +8,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/audit"
 )
 
-// writeAuditReports writes the audit reports (PROTOCOL.md sections 2 and
-// 3) of the tables among ids that carry an audit (sentiment or stance
+// writeAuditReports writes the audit reports (docs/protocol.md#live-audit) of the tables among ids that carry an audit (sentiment or stance
 // annotations, from a live audit or `roundtable annotate --db`, or an
 // audit config; self-reports are read from the survey answers of the log
 // and, for logs written before, from self-report annotations) into dir;

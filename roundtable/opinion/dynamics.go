@@ -2,7 +2,7 @@ package opinion
 
 import "math"
 
-// Defaults of PROTOCOL.md section 6.
+// Defaults of docs/protocol.md#offline-updates.
 const (
 	DefaultWeight  = 0.5 // DeGroot: how far the listener moves toward the speaker
 	DefaultMu      = 0.3 // Deffuant: convergence parameter

@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// Levels names the five stance levels from 2 down to -2 (PROTOCOL.md
-// section 6), as a persona's stance is written.
+// Levels names the five stance levels from 2 down to -2 (docs/protocol.md#stance-and-its-auditing), as a persona's stance is written.
 var Levels = map[string]float64{
 	"strongly agree":    2,
 	"slightly agree":    1,

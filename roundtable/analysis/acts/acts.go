@@ -1,5 +1,4 @@
-// Package acts labels the dialogue acts of a message (PROTOCOL.md section
-// 1): multi-label, from the conversation acts Inform, Request, Confirm,
+// Package acts labels the dialogue acts of a message (docs/protocol.md#dialogue-acts): multi-label, from the conversation acts Inform, Request, Confirm,
 // Summarize, Evaluate and the collaboration acts Propose, Compromise,
 // Defend, Accept, Decline, else Others. Model labels the acts through a
 // label.Labeler (k samples and a per-label majority, or a negotiation),
@@ -33,7 +32,7 @@ const (
 	Others     = "Others"
 )
 
-// All lists the acts in PROTOCOL.md's order.
+// All lists the acts in the order of docs/protocol.md#dialogue-acts.
 func All() []string {
 	return []string{Inform, Request, Confirm, Summarize, Evaluate, Propose, Compromise, Defend, Accept, Decline, Others}
 }

@@ -16,7 +16,7 @@ type Tagged struct {
 	Acts    []string
 }
 
-// Graph counts dialogue-act transitions (PROTOCOL.md section 1):
+// Graph counts dialogue-act transitions (docs/protocol.md#transitions):
 // p(A->B) = |A in round r-1 by i, followed by B in round r by someone else|
 // / |A in round r-1|.
 //

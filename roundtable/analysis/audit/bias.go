@@ -5,8 +5,7 @@ import (
 	"sort"
 )
 
-// Slopes are the cognitive-bias slopes of Sentimental Agents (PROTOCOL.md
-// section 2): OLS through the origin of a participant's sentiment change
+// Slopes are the cognitive-bias slopes of Sentimental Agents (docs/protocol.md#cognitive-bias): OLS through the origin of a participant's sentiment change
 // S_i(t) − S_i(t−1) on its peers' recent sentiment, fitted apart for
 // negative and positive peers. A slope is NaN when it has no data.
 type Slopes struct {

@@ -1,5 +1,5 @@
 // Package audit turns a table's log and its annotations (sentiment,
-// stance, self-reports) into the audit of PROTOCOL.md sections 2 and 3:
+// stance, self-reports) into the audit of docs/protocol.md#live-audit:
 // per-participant sentiment and stance trajectories, unwarranted stance
 // changes of bots, the share of chats with at least one change, the
 // agreement of the stance classifier with people's self-reports (Cohen's

@@ -1,5 +1,5 @@
 // Package earlystop decides when a table could have stopped
-// (RoundTable §4.5, App. C.7; PROTOCOL.md section 1): the baseline @R,
+// (RoundTable §4.5, App. C.7; docs/protocol.md#early-stopping-methods-in-analysis): the baseline @R,
 // first agreement, consecutive agreements, the validation checkpoint,
 // information difference, the dialogue-act stop and the oracle. The
 // trained methods learn on training runs and are scored on held-out runs

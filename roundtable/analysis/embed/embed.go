@@ -1,6 +1,6 @@
 // Package embed turns texts into vectors and measures how far a round of
 // messages moved from the one before it (the information difference of
-// PROTOCOL.md sections 1 and 6).
+// docs/protocol.md#information-difference).
 //
 // Any OpenAI-compatible /v1/embeddings endpoint can embed (the adapter in
 // adapters/openai implements Embedder); offline, HashedTFIDF makes a

@@ -61,8 +61,7 @@ func Centroid(vs [][]float64) []float64 {
 	return c
 }
 
-// InfoDiff is the information difference of a round (PROTOCOL.md section
-// 1): the mean cosine distance 1 - cos(v, c) between each of the round's
+// InfoDiff is the information difference of a round (docs/protocol.md#information-difference): the mean cosine distance 1 - cos(v, c) between each of the round's
 // message embeddings cur and the centroid c of the previous round's prev.
 // ok is false when either round has no messages (the first round has
 // none).

@@ -15,8 +15,7 @@ import (
 )
 
 // Demonstrations picks, for each question, the K labelled examples of Set
-// nearest to its text by the cosine of their embeddings (PROTOCOL.md
-// section 5). A nil *Demonstrations picks none. The zero Embedder is
+// nearest to its text by the cosine of their embeddings (docs/protocol.md#demonstrations). A nil *Demonstrations picks none. The zero Embedder is
 // embed.HashedTFIDF; K zero means 3.
 type Demonstrations struct {
 	Set      []Demo

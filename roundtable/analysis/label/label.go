@@ -3,9 +3,9 @@
 // Question and hands it to a Labeler, which is either
 //
 //   - a Sampler: one model asked k times; the majority wins; a tie is asked
-//     again with only the tied labels (PROTOCOL.md section 3); or
+//     again with only the tied labels (docs/protocol.md#repeated-sampling); or
 //   - a Negotiator: two or three models negotiate as generator and
-//     discriminator (PROTOCOL.md section 5).
+//     discriminator (docs/protocol.md#negotiation).
 //
 // Both keep every sample and turn in the Verdict, for the annotation.
 // Both talk to models only through agent.LLM.

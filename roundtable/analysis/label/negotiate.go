@@ -17,7 +17,7 @@ type Endpoint struct {
 	LLM  agent.LLM
 }
 
-// Negotiator labels by negotiation between models (PROTOCOL.md section 5).
+// Negotiator labels by negotiation between models (docs/protocol.md#negotiation).
 // In a session, the generator answers (reasoning and labels) and the
 // discriminator judges the answer (agree or not, why, and its own labels);
 // the generator answers again in the light of the judgement until the

@@ -20,8 +20,7 @@ const maxReasks = 3
 // label can lose: without it a re-ask offering one label would force it.
 const noneOfThese = "none of these"
 
-// Sampler asks one model K times and takes the majority (PROTOCOL.md
-// section 3). A tie for first is asked again, K times, with only the tied
+// Sampler asks one model K times and takes the majority (docs/protocol.md#repeated-sampling). A tie for first is asked again, K times, with only the tied
 // labels, up to three times. For a multi-label question each label is its
 // own vote: it wins when more than half of the usable answers name it, a
 // label named by exactly half is re-asked with the other tied labels and

@@ -1,6 +1,6 @@
 // Package prose splits English text into sentences and words and counts
 // syllables, the way every instrument of package analysis counts them
-// (PROTOCOL.md section 6).
+// (docs/protocol.md#words-and-sentences).
 //
 // Sentences come from github.com/neurosnap/sentences, a Punkt sentence
 // tokenizer trained on English, so that abbreviations such as "e.g." and

@@ -1,5 +1,5 @@
 // Package readability counts words, sentences and syllables of a text and
-// computes its Flesch-Kincaid grade (PROTOCOL.md sections 1 and 6):
+// computes its Flesch-Kincaid grade (docs/protocol.md#flesch-kincaid-grade):
 //
 //	grade = 0.39 * words/sentences + 11.8 * syllables/words - 15.59
 //

@@ -17,7 +17,7 @@ func graphOf(ts []Table) acts.Graph {
 	return g
 }
 
-// nodes are Start, the acts in PROTOCOL.md's order, then End.
+// nodes are Start, the acts in the order of docs/protocol.md#dialogue-acts, then End.
 func nodes() []string { return append(append([]string{acts.Start}, acts.All()...), acts.End) }
 
 // figure4 is Figure 4: the dialogue-act transition graph of each task

@@ -1,5 +1,5 @@
 // Package sentiment measures the sentiment of statements as the
-// Sentimental Agents paper does (PROTOCOL.md sections 2 and 6): a
+// Sentimental Agents paper does (docs/protocol.md#sentiment-and-opinion-updating-panel): a
 // statement is split into arguments (its sentences, further split at the
 // contrastive conjunctions "but", "however" and "although"), each argument
 // is scored in [-1, 1], and the opinion sentiment S_O is their mean. An

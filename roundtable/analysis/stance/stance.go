@@ -1,5 +1,5 @@
 // Package stance classifies the opinion a message expresses, as the
-// Conversational bias paper does (PROTOCOL.md sections 3 and 6): an
+// Conversational bias paper does (docs/protocol.md#classifiers): an
 // opinion-presence classifier (does the message express an opinion on
 // the statement at all, yes or no) and an opinion-signal classifier (one
 // of five levels relative to a statement and its complement), each asked
@@ -21,7 +21,7 @@ const Instrument = "stance"
 // Level is a stance on the -2..2 scale shared with opinion dynamics.
 type Level int
 
-// The five levels (PROTOCOL.md section 6).
+// The five levels (docs/protocol.md#stance-and-its-auditing).
 const (
 	StronglyComplement Level = -2
 	SlightlyComplement Level = -1

@@ -74,7 +74,7 @@ func TestLevels(t *testing.T) {
 		}
 	}
 	if stance.StronglyStatement.Label() != "strongly agree (statement)" || stance.SlightlyComplement.Label() != "slightly agree (complement)" {
-		t.Fatal("labels are not in PROTOCOL.md's order")
+		t.Fatal("labels are not in docs/protocol.md's order")
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // Update names a dyad agent's update rule.
 type Update string
 
-// The offline opinion-dynamics baselines of PROTOCOL.md section 6.
+// The offline opinion-dynamics baselines of docs/protocol.md#offline-updates.
 const (
 	DeGroot  Update = "degroot"
 	Deffuant Update = "deffuant"

@@ -12,7 +12,7 @@ import (
 // peers' recent sentiment on an item, Y the judge's sentiment change.
 type Point struct{ X, Y float64 }
 
-// BiasPoints are a panel table's observations (PROTOCOL.md section 2).
+// BiasPoints are a panel table's observations (docs/protocol.md#cognitive-bias).
 // Decision: for judge i, item k and round t ≥ 2 where i reported in both
 // t−1 and t, Y = S_ik(t) − S_ik(t−1) (signed), and X = the mean of the
 // other judges' reports S_jk(t−1): the latest sentiment of its peers

@@ -1,5 +1,5 @@
 // Package panel is the evaluation panel of Sentimental Agents
-// (PROTOCOL.md section 2): every round each judge states an opinion of the
+// (docs/protocol.md#sentiment-and-opinion-updating-panel): every round each judge states an opinion of the
 // items, then privately reports a sentiment in -1..1 per item, smoothed by
 // alpha; the panel stops when no sentiment moves by the tolerance. Beside
 // the schedule it holds the model-free judge (Evaluator), the offline

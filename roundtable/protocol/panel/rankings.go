@@ -38,7 +38,7 @@ func Borda(final map[string][]float64, n int) []float64 {
 }
 
 // Tier is the valence tier of a sentiment: 1 when above 0.5, 3 when below
-// -0.5, else 2 (PROTOCOL.md section 2).
+// -0.5, else 2 (docs/protocol.md#rankings).
 func Tier(s float64) int {
 	switch {
 	case s > 0.5:

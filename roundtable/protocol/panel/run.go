@@ -38,7 +38,7 @@ func Docs(s *roundtable.State) map[string]string {
 	return out
 }
 
-// Quality are a panel run's quality metrics (PROTOCOL.md section 2).
+// Quality are a panel run's quality metrics (docs/protocol.md#quality-metrics).
 type Quality struct {
 	// Nuance is the mean topic count of a judge's arguments about an item
 	// (over judges and items); NuanceByItem counts over every judge.

@@ -10,7 +10,7 @@ type RoundOutcome struct {
 	// Proposals are the proposals made in this round (skips are left out).
 	Proposals []ProposalRecord
 	// NoVote marks a round that ended before its vote (an early stop in its
-	// proposal phase): it does not count toward Rigidity (PROTOCOL.md 6).
+	// proposal phase): it does not count toward Rigidity (docs/protocol.md#exchange-economy).
 	NoVote bool
 }
 

@@ -87,7 +87,7 @@ func TestAtAndAUCCarryForward(t *testing.T) {
 	}
 }
 
-// TestRigidityCountsOnlyRoundsWithAVote: PROTOCOL.md section 6, a table
+// TestRigidityCountsOnlyRoundsWithAVote: docs/protocol.md#exchange-economy: a table
 // that stops in its proposal phase does not count that round.
 func TestRigidityCountsOnlyRoundsWithAVote(t *testing.T) {
 	e := mustNew(t, 3, Asymmetric)
