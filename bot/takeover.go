@@ -16,23 +16,16 @@ const sweepEvery = 30 * time.Second
 // follow acts on ownership changes and on the platforms' moves until ctx
 // ends: it takes orphaned tables over, lets lost ones go, and campaigns
 // again for every open table on a rescan or when a platform carries
-// other places. Tables are taken over by a bounded pool, as at Run.
+// other places. A table is campaigned for at once, when the change comes
+// (one transaction), so that a dead process's tables all have a new
+// owner within the lease's time to live; the tables won are then opened
+// by a bounded pool, as at Run, or by the first event for one.
 func (s *Service) follow(ctx context.Context) {
 	if s.deps.Owners == nil {
 		return
 	}
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for range s.workers() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for id := range work {
-				s.takeOver(ctx, id)
-			}
-		}()
-	}
-	defer func() { close(work); wg.Wait() }()
+	r := &resumer{s: s, ctx: ctx, sem: make(chan struct{}, s.workers())}
+	defer r.wg.Wait()
 	moved := s.moves()
 	sweep := time.NewTicker(sweepEvery)
 	defer sweep.Stop()
@@ -45,10 +38,10 @@ func (s *Service) follow(ctx context.Context) {
 			if !ok {
 				return
 			}
-			s.change(ctx, ch, work)
+			s.change(ctx, ch, r)
 		case <-moved:
 			s.letGoUncarried(ctx)
-			s.rescan(ctx, work)
+			s.rescan(ctx, r)
 		case <-sweep.C:
 			s.sweepEnded(ctx)
 		}
@@ -56,17 +49,14 @@ func (s *Service) follow(ctx context.Context) {
 }
 
 // change acts on one ownership change.
-func (s *Service) change(ctx context.Context, ch OwnerChange, work chan<- string) {
+func (s *Service) change(ctx context.Context, ch OwnerChange, r *resumer) {
 	switch ch.Kind {
 	case Orphaned:
-		select {
-		case work <- ch.Table:
-		case <-ctx.Done():
-		}
+		s.takeOver(ctx, ch.Table, r)
 	case Lost:
 		s.lose(ch.Table)
 	case Rescan:
-		s.rescan(ctx, work)
+		s.rescan(ctx, r)
 	}
 }
 
@@ -91,7 +81,7 @@ func (s *Service) moves() <-chan struct{} {
 }
 
 // rescan campaigns for every open table the service does not hold.
-func (s *Service) rescan(ctx context.Context, work chan<- string) {
+func (s *Service) rescan(ctx context.Context, r *resumer) {
 	s.mu.Lock()
 	clear(s.foreign)
 	s.mu.Unlock()
@@ -101,21 +91,20 @@ func (s *Service) rescan(ctx context.Context, work chan<- string) {
 		return
 	}
 	for _, sum := range list {
+		if ctx.Err() != nil {
+			return
+		}
 		if sum.Status == roundtable.StatusEnded {
 			continue // one with posts left is found by the sweep of its owner, or orphaned when it dies
 		}
-		select {
-		case work <- sum.ID:
-		case <-ctx.Done():
-			return
-		}
+		s.takeOver(ctx, sum.ID, r)
 	}
 }
 
-// takeOver campaigns for table id and, once won, resumes it as Run does:
-// its channel read again, its deadline re-armed from the log, what the
-// log implies and the records do not show delivered posted once.
-func (s *Service) takeOver(ctx context.Context, id string) {
+// takeOver campaigns for table id and, once won, has r resume it as Run
+// does: its channel read again, its deadline re-armed from the log, what
+// the log implies and the records do not show delivered posted once.
+func (s *Service) takeOver(ctx context.Context, id string, r *resumer) {
 	s.mu.Lock()
 	_, held := s.tables[id]
 	_, foreign := s.foreign[id]
@@ -133,8 +122,39 @@ func (s *Service) takeOver(ctx context.Context, id string) {
 	if !mine {
 		return // an event for it got there first
 	}
+	sl.taken.Store(false) // for the pool, or the first event for it
 	s.log.Info("cluster: taking table over", "table", id)
-	s.resumeOne(ctx, id, sl)
+	r.resume(id, sl)
+}
+
+// resumer opens the tables won in a campaign, a bounded number at once;
+// the calls to resume never wait.
+type resumer struct {
+	s   *Service
+	ctx context.Context
+	sem chan struct{}
+	wg  sync.WaitGroup
+}
+
+// resume opens and begins table id in its claimed slot, unless an event
+// for it has done so first.
+func (r *resumer) resume(id string, sl *slot) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		select {
+		case r.sem <- struct{}{}:
+			defer func() { <-r.sem }()
+		case <-r.ctx.Done():
+			if sl.take() {
+				r.s.settle(id, sl, nil, r.ctx.Err())
+			}
+			return
+		}
+		if sl.take() {
+			r.s.resumeOne(r.ctx, id, sl)
+		}
+	}()
 }
 
 // lose stops serving table id, which another process owns now: its

@@ -55,7 +55,13 @@ func TestFailover(t *testing.T) {
 	}
 	plan := failoverPlan{processes: 3, members: 3, tables: 12, persons: 2, kills: 3, leaseTTL: 2 * time.Second, phase: 2 * time.Second, rounds: 3}
 	if os.Getenv("ROUNDTABLE_FAILOVER_FULL") != "" {
-		plan.tables, plan.persons, plan.kills, plan.rounds = 300, 6, 20, 4
+		plan.tables, plan.persons, plan.kills, plan.phase, plan.rounds = 300, 6, 20, 5*time.Second, 8
+	}
+	if n, err := strconv.Atoi(os.Getenv("ROUNDTABLE_FAILOVER_TABLES")); err == nil && n > 0 {
+		plan.tables, plan.phase, plan.rounds = n, 5*time.Second, 8
+	}
+	if n, err := strconv.Atoi(os.Getenv("ROUNDTABLE_FAILOVER_KILLS")); err == nil && n > 0 {
+		plan.kills = n
 	}
 	res := runFailover(t, plan)
 	t.Logf("%d kills; %d tables; %d posts each exactly once; %d acknowledged acts each exactly once; %d phase closes run again as logged",
@@ -77,6 +83,8 @@ func runFailover(t *testing.T, plan failoverPlan) failoverResult {
 	for i := range people {
 		people[i] = newScriptedPerson(f.lb.URL())
 		people[i].tag = fmt.Sprintf("p%dk", i)
+		phase := []string{strconv.Itoa(int(plan.phase / time.Second))}
+		people[i].phases = url.Values{"message": phase, "proposal": phase, "vote": phase}
 		wg.Add(1)
 		go func() { defer wg.Done(); people[i].run(ctx) }()
 	}
@@ -132,7 +140,13 @@ func (r *failoverResult) measureKill(ctx context.Context, t *testing.T, f *fleet
 	defer cancel()
 	taken, ok := f.obs.takenOver(wctx, gone, p.member)
 	if !ok {
-		t.Fatalf("after a kill of %s, %d of its %d tables were never taken over", p.name, len(gone)-len(taken), len(gone))
+		var left []string
+		for _, id := range gone {
+			if _, ok := taken[id]; !ok {
+				left = append(left, id)
+			}
+		}
+		t.Fatalf("after a kill of %s, %d of its %d tables were never taken over:\n%s", p.name, len(left), len(gone), f.mentions(left))
 	}
 	for id, when := range taken {
 		if when.IsZero() {
@@ -162,8 +176,22 @@ func newClockKeeper(f *fleet, plan failoverPlan) *clockKeeper {
 	return &clockKeeper{f: f, plan: plan, client: &http.Client{Jar: jar, Timeout: 10 * time.Second}}
 }
 
+// starters is how many clock tables a keeper starts at once: enough
+// that hundreds of short tables stay live.
+const starters = 8
+
 // run starts tables while fewer than the plan's are live.
 func (k *clockKeeper) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for range starters {
+		wg.Add(1)
+		go func() { defer wg.Done(); k.keep(ctx) }()
+	}
+	wg.Wait()
+}
+
+// keep is one of run's starters.
+func (k *clockKeeper) keep(ctx context.Context) {
 	for ctx.Err() == nil {
 		k.mu.Lock()
 		stop := k.noStart

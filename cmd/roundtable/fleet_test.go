@@ -119,3 +119,22 @@ func (c *child) waitFor(t testing.TB, re *regexp.Regexp) []string {
 		}
 	}
 }
+
+// mentions returns, for each of tables, the lines of the processes' output
+// that name it, and who owns it: what a failed takeover is diagnosed by.
+func (f *fleet) mentions(tables []string) string {
+	var b strings.Builder
+	for _, id := range tables {
+		f.obs.mu.Lock()
+		fmt.Fprintf(&b, "table %s (owner %q, status %s):\n", id, f.obs.owner[id].member, f.obs.tables[id].status)
+		f.obs.mu.Unlock()
+		for _, p := range f.procs {
+			for line := range strings.Lines(p.c.out.String()) {
+				if strings.Contains(line, id) {
+					fmt.Fprintf(&b, "  %s (%s): %s", p.name, p.member, line)
+				}
+			}
+		}
+	}
+	return b.String()
+}

@@ -20,6 +20,10 @@ type scriptedPerson struct {
 	base   string
 	client *http.Client
 	tag    string // starts its act IDs, so that several people's differ
+	// phases are the phase durations of the tables it starts (the
+	// server's defaults when empty): a table whose start the person
+	// never heard back of runs out on them.
+	phases url.Values
 
 	mu       sync.Mutex
 	rooms    []string
@@ -122,6 +126,9 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 	p.mu.Unlock()
 	form := url.Values{"nonce": {fmt.Sprintf("kill-%d", n)}, "name": {"Alice"}, "topic": {fmt.Sprintf("Kill %d", n)},
 		"rounds": {"2"}, "mode": {"sealed"}, "agents_set": {"1"}}
+	for k, v := range p.phases {
+		form[k] = v
+	}
 	resp, err := p.post(ctx, "/start", form)
 	if err != nil || !strings.HasPrefix(resp.Request.URL.Path, "/r/") {
 		p.watch.note("start kill-%d: %v", n, err)
