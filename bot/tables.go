@@ -120,6 +120,9 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 		s.settle(id, sl, nil, err)
 		return nil, err
 	}
+	if s.deps.Owners != nil { // another process served it until now
+		s.log.Info("cluster: taking table over", "table", id, "on", "request")
+	}
 	lt, err := s.open(ctx, id, false)
 	if err == nil && lt != nil && lt.running() {
 		lt.begin(s.context()) // its resume failed: it resumes now

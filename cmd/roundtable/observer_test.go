@@ -50,10 +50,23 @@ func newObserver(t testing.TB, db *etcdstore.DB) *observer {
 	ctx, stop := context.WithCancel(context.Background())
 	o := &observer{db: db, stop: stop, done: make(chan struct{}), changed: make(chan struct{}),
 		owner: map[string]ownership{}, tables: map[string]*observed{}, rooms: map[string]string{}, posts: map[string][]time.Time{}, ends: map[string]bool{}}
-	wch := db.Client().Watch(clientv3.WithRequireLeader(ctx), db.Prefix(), clientv3.WithPrefix(), clientv3.WithRev(1))
-	go func() {
-		defer close(o.done)
+	go o.follow(ctx)
+	t.Cleanup(func() { stop(); <-o.done })
+	return o
+}
+
+// follow watches the store from its first revision until ctx ends,
+// watching again from where it was when a watch breaks off (a member
+// that lost its leader, under load).
+func (o *observer) follow(ctx context.Context) {
+	defer close(o.done)
+	var rev int64
+	for ctx.Err() == nil {
+		wch := o.db.Client().Watch(ctx, o.db.Prefix(), clientv3.WithPrefix(), clientv3.WithRev(rev+1))
 		for resp := range wch {
+			if resp.Err() != nil {
+				break
+			}
 			now := time.Now()
 			o.mu.Lock()
 			for _, ev := range resp.Events {
@@ -62,10 +75,9 @@ func newObserver(t testing.TB, db *etcdstore.DB) *observer {
 			close(o.changed)
 			o.changed = make(chan struct{})
 			o.mu.Unlock()
+			rev = max(rev, resp.Header.Revision)
 		}
-	}()
-	t.Cleanup(func() { stop(); <-o.done })
-	return o
+	}
 }
 
 // note takes in one change of the store; the caller holds mu.
