@@ -21,6 +21,7 @@ const (
 	maxFormTitle     = 24   // Slack's modal titles; Discord allows 45
 	abstainValue     = "abstain"
 	textField        = "ballot"
+	reasonField      = "reason" // the optional reason of a ballot (form field and command option)
 )
 
 // ballotControls are the controls of a vote phase's message.
@@ -69,6 +70,9 @@ func ballotForm(table string, round int, rule vote.Rule, cands []roundtable.Cand
 		}
 	default:
 		f.Fields = []Field{{ID: textField, Label: "Your ballot", Long: true, MaxLen: 1000, Placeholder: ballotExample(rule, ids)}}
+	}
+	if len(f.Fields) < maxFormFields {
+		f.Fields = append(f.Fields, Field{ID: reasonField, Label: "Why (optional; shown when the vote closes)", Long: true, MaxLen: 1000, Optional: true})
 	}
 	return f
 }

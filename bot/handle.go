@@ -81,6 +81,7 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 		if err != nil {
 			return nil, roundtable.Errorf(roundtable.Invalid, "ballot not recorded: %v", err)
 		}
+		b.Reason = ev.Options[reasonField]
 		return lt.cast(ctx, ev, b)
 	case "status":
 		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
@@ -204,6 +205,7 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 			cands, form = st.Candidates, ballotForm(st.ID, st.Round, st.Config.Rule, st.Candidates)
 		})
 		b, err := ballotFromForm(lt.rule(), cands, ev.Fields)
+		b.Reason = ev.Fields[reasonField]
 		if err != nil {
 			err = roundtable.Errorf(roundtable.Invalid, "ballot not recorded: %v", err)
 		} else {

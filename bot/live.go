@@ -240,6 +240,9 @@ func (lt *live) stop() {
 }
 
 func phaseKey(p roundtable.Position, what string) string {
+	if p.Turn > 0 { // each turn of a step that takes turns is announced
+		return fmt.Sprintf("r%d/%s/t%d/%s", p.Round, p.Phase, p.Turn, what)
+	}
 	return fmt.Sprintf("r%d/%s/%s", p.Round, p.Phase, what)
 }
 

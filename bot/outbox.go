@@ -107,10 +107,15 @@ func (p *planner) implied(e roundtable.Event) {
 		}
 	case roundtable.PhaseClosed:
 		pos := roundtable.Position{Round: d.Round, Phase: d.Phase}
+		if now := s.Position(); now.Round == d.Round && now.Phase == d.Phase {
+			pos = now // with the turn it closes, in a schedule that takes turns
+		}
 		p.edit(phaseKey(pos, "open"), "closed", func() Message {
 			return Message{Text: fmt.Sprintf("**Round %d: %s phase** (closed)", d.Round, d.Phase)}
 		})
-		if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed && d.Round >= 1 && d.Round <= len(s.Rounds) {
+		// Sealed messages are revealed at the close; messages taken in
+		// turn were posted as they came.
+		if d.Phase == roundtable.PhaseMessage && s.Config.Mode == roundtable.Sealed && !s.Stage().InTurn && d.Round >= 1 && d.Round <= len(s.Rounds) {
 			for _, m := range s.Rounds[d.Round-1].For(channelViewer, s.Stage()).Messages {
 				if m.Private {
 					continue // seen by its author and addressees only

@@ -2,6 +2,7 @@ package roundtable
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
@@ -136,6 +137,11 @@ func (a Cast) decide(s *State, _ Task) ([]Payload, error) {
 	}
 	b := a.Ballot
 	b.Voter = a.Actor
+	if b.Reason = strings.TrimSpace(b.Reason); b.Reason != "" {
+		if err := CheckText(b.Reason); err != nil {
+			return nil, Errorf(Invalid, "the reason for your ballot: %s", ErrorMessage(err))
+		}
+	}
 	ids := make([]string, len(s.Candidates))
 	for i, c := range s.Candidates {
 		ids[i] = c.ID

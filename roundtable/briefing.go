@@ -32,6 +32,13 @@ type Briefing struct {
 	// Smoothing, when its Param is set, makes every survey answer an
 	// update: the recorded values are a·reported + (1−a)·previous.
 	Smoothing Smoothing
+	// VerbalReport has a one-value survey answered in words: the
+	// participant states its belief, and an opinion classifier (a second
+	// question to the same model, with the words alone) maps them to a
+	// level of the scale (Opinion dynamics' listener reports). The
+	// protocol parameter belief_report = "self" asks for the number
+	// itself instead.
+	VerbalReport bool
 	// PairNote tells the writer of a paired message what to write about
 	// the survey's question; {to} stands for the addressee's name and
 	// {question} for the question, quoted. "" says only whom to write to.

@@ -26,6 +26,7 @@ func (s *State) Clone() *State {
 	c.Output = clonePtr(s.Output, Candidate.clone)
 	c.Keys = slices.Clone(s.Keys)
 	c.Turn = slices.Clone(s.Turn)
+	c.Spoken = slices.Clone(s.Spoken)
 	c.Past = s.Past.clone()
 	return &c
 }

@@ -111,7 +111,7 @@ func richState() *roundtable.State {
 	prop := roundtable.Proposal{Text: "split", Data: json.RawMessage(`[[1,2],[3,4]]`)}
 	cand := roundtable.Candidate{ID: "A", Proposal: prop, Key: "k", Proposers: []string{"p1"}, Incumbent: true}
 	ballot := vote.Ballot{Voter: "p1", Abstain: true, Choice: "A", Scores: map[string]int{"A": 5}, Ranking: []string{"A"},
-		Points: map[string]int{"A": 1}, Approve: []string{"A"}}
+		Points: map[string]int{"A": 1}, Approve: []string{"A"}, Reason: "best"}
 	rej := vote.Rejection{Voter: "p1", Reason: "late"}
 	usage := roundtable.Usage{Calls: 1, PromptTokens: 2, CompletionTokens: 3, CachedTokens: 4, LatencyMS: 5, Retries: 6}
 	tally := roundtable.Tally{Rule: vote.Majority, Winner: "A", Totals: map[string]json.Number{"A": "1"}, Tied: []string{"A"},
@@ -139,7 +139,7 @@ func richState() *roundtable.State {
 		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
 		Latest: map[string]roundtable.Proposal{"p1": prop}, Ballots: map[string]vote.Ballot{"p1": ballot},
 		Candidates: []roundtable.Candidate{cand}, Decision: &cand, Rounds: []roundtable.RoundRecord{round},
-		Output: &cand, EndReason: "rounds", Keys: roundtable.KeySet{1}, Step: 1, Turn: []string{"p1"},
+		Output: &cand, EndReason: "rounds", Keys: roundtable.KeySet{1}, Step: 1, Turn: []string{"p1"}, Spoken: []string{"p2", "p1"},
 		Past: &roundtable.Past{Letters: map[string]string{"k": "A"}, Used: map[string]bool{"A": true}, Speaker: "p1"}, Archived: 1}
 }
 

@@ -77,10 +77,20 @@ func (t *Table) Stop(ctx context.Context, actor, reason string) error {
 type Position struct {
 	Round int   `json:"round"`
 	Phase Phase `json:"phase"`
+	// Turn counts the turns of a step whose speakers take turns
+	// (SpeakInTurn), from 1: each turn is a phase of its own, which a
+	// deadline set for an earlier turn must not close.
+	Turn int `json:"turn,omitempty"`
 }
 
 // Position returns where the table is now.
-func (s *State) Position() Position { return Position{s.Round, s.Phase} }
+func (s *State) Position() Position {
+	pos := Position{Round: s.Round, Phase: s.Phase}
+	if s.takesTurns(s.Step) {
+		pos.Turn = len(s.Spoken)
+	}
+	return pos
+}
 
 // closing returns the events that close the open phase and open the next.
 func (t *Table) closing(reason string) []Payload {

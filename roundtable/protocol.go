@@ -1,6 +1,7 @@
 package roundtable
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"math"
@@ -22,6 +23,10 @@ const (
 	SpeakBoth      Speakers = "pair-both"    // both of the round's pair act, each addressing the other
 	SpeakListener  Speakers = "listener"     // j of the round's pair
 	SpeakOne       Speakers = "random-one"   // one participant drawn from all (the marginal of j in a random pair)
+	// SpeakInTurn is Sentimental Agents' ordered engagement: every
+	// participant in seat order, one at a time (the step opens once for
+	// each), each seeing the messages of those before it (message phases).
+	SpeakInTurn Speakers = "in-turn"
 )
 
 // Scale is what a survey phase asks: one value per item (or one value when
@@ -156,6 +161,22 @@ func (p *Protocol) Steps() iter.Seq[Step] {
 	}
 }
 
+// InTurn reports whether the schedule's messages go one speaker at a time
+// (SpeakInTurn): each shows as it comes, for the next speaker to read.
+// Validate lets a schedule take turns in all its message steps or in none,
+// so this holds for every message of the table.
+func (p *Protocol) InTurn() bool {
+	if p == nil {
+		return false
+	}
+	for st := range p.Steps() {
+		if st.Speakers == SpeakInTurn {
+			return true
+		}
+	}
+	return false
+}
+
 // Plays reports whether the schedule has a phase ph, in its rounds or at
 // the end. A nil Protocol plays RoundTable's message, proposal and vote.
 func (p *Protocol) Plays(ph Phase) bool {
@@ -177,6 +198,9 @@ func (p *Protocol) Validate() error {
 	if err := validateSteps("protocol.final", p.Final, true); err != nil {
 		return err
 	}
+	if err := p.validateTurns(); err != nil {
+		return err
+	}
 	switch p.Stop.Kind {
 	case "", StopRounds, StopAgreement:
 	case StopConvergence:
@@ -190,6 +214,31 @@ func (p *Protocol) Validate() error {
 		return Errorf(Invalid, "protocol.stop.kind: unknown rule %q (want %s, %s or %s)", p.Stop.Kind, StopRounds, StopAgreement, StopConvergence)
 	}
 	return nil
+}
+
+// validateTurns: messages taken in turn show as they come (Viewer.May), so
+// a schedule that takes turns in one message step takes them in all; a
+// message of another step would otherwise show before its phase closes.
+func (p *Protocol) validateTurns() error {
+	if !p.InTurn() {
+		return nil
+	}
+	for i := range len(p.Round) + len(p.Final) {
+		st, _ := p.Step(i)
+		if st.Phase == PhaseMessage && st.Speakers != SpeakInTurn {
+			return Errorf(Invalid, "%s.speakers: %q, but another message step of the schedule takes turns (%q): every message step must, or none",
+				p.stepField(i), cmp.Or(st.Speakers, SpeakEveryone), SpeakInTurn)
+		}
+	}
+	return nil
+}
+
+// stepField names step i of the schedule as Validate does.
+func (p *Protocol) stepField(i int) string {
+	if i < len(p.Round) {
+		return fmt.Sprintf("protocol.round[%d]", i)
+	}
+	return fmt.Sprintf("protocol.final[%d]", i-len(p.Round))
 }
 
 func validateSteps(field string, steps []Step, final bool) error {
@@ -230,6 +279,10 @@ func (s Step) validate(at string, proposed, paired bool) error {
 	}
 	switch s.Speakers {
 	case "", SpeakEveryone, SpeakRandom, SpeakAllButOne, SpeakPair, SpeakBoth, SpeakOne:
+	case SpeakInTurn:
+		if s.Phase != PhaseMessage {
+			return Errorf(Invalid, "%s.speakers: %q orders the speakers of a message phase, not of the %s phase", at, s.Speakers, s.Phase)
+		}
 	case SpeakListener:
 		if !paired {
 			return Errorf(Invalid, "%s.speakers: %q needs a pair sampled by an earlier step of the round", at, s.Speakers)

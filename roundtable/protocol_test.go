@@ -173,10 +173,10 @@ func TestPanelStopsWhenSentimentsConverge(t *testing.T) {
 	tb, _ := protocolTable(t, panel.Preset(protocol.Settings{Items: []string{"Ann", "Ben"}, Tolerance: 0.01}), 10, 2)
 	answers := [][]float64{{0.5, -0.2}, {0.3, -0.1}, {0.305, -0.1}}
 	for r, vals := range answers {
-		for _, id := range []string{"p1", "p2"} {
+		for _, id := range []string{"p1", "p2"} { // in turn: a phase each
 			must(t, tb.Do(ctx, roundtable.Say{Actor: id, Text: "Ann is strong; Ben is not."}))
+			closePhase(t, tb)
 		}
-		closePhase(t, tb)
 		if err := tb.Do(ctx, roundtable.Report{Actor: "p1", Values: vals[:1]}); roundtable.ErrorCode(err) != roundtable.Invalid {
 			t.Fatalf("one value for two items: %v", err)
 		}

@@ -20,6 +20,11 @@ const (
 func (t *Table) scheduleClosing(reason string) []Payload {
 	s := t.state
 	pays := []Payload{PhaseClosed{Round: s.Round, Phase: s.Phase, Reason: reason}}
+	if next, ok := s.nextInTurn(); ok {
+		o := t.opening(s.Round, s.Phase, nil)
+		o.Step, o.Turn = s.Step, []string{next}
+		return append(pays, o)
+	}
 	accepted := false
 	if s.Phase == PhaseVote {
 		d := t.decision()
@@ -163,8 +168,37 @@ func (s *State) turn(round, step int, who Speakers) (turn, pair []string) {
 		if drawn := s.roundPair(round); drawn != nil {
 			return drawn[1:], nil
 		}
+	case SpeakInTurn:
+		if len(ids) > 0 {
+			return ids[:1], nil
+		}
 	}
 	return nil, nil
+}
+
+// nextInTurn is who speaks next in the open step when its speakers take
+// turns (SpeakInTurn): the first participant in seat order who has not had
+// a turn in it (one who joined meanwhile speaks last; one who left is
+// passed over); ok is false when everyone has.
+func (s *State) nextInTurn() (string, bool) {
+	if !s.takesTurns(s.Step) {
+		return "", false
+	}
+	i := slices.IndexFunc(s.Participants, func(p Participant) bool { return !slices.Contains(s.Spoken, p.ID) })
+	if i < 0 {
+		return "", false
+	}
+	return s.Participants[i].ID, true
+}
+
+// takesTurns reports whether step of the table's schedule has its speakers
+// take turns (SpeakInTurn).
+func (s *State) takesTurns(step int) bool {
+	if s.Config.Protocol == nil {
+		return false
+	}
+	st, _ := s.Config.Protocol.Step(step)
+	return st.Speakers == SpeakInTurn
 }
 
 // roundPair is the pair an earlier step of round drew, or nil: a round
@@ -239,6 +273,10 @@ func (s *State) checkStep(d PhaseOpened) error {
 		return fmt.Errorf("step %d of the schedule is not a %s phase", d.Step, d.Phase)
 	case s.Status == StatusCreated:
 		return nil
+	case d.Round == s.Round && d.Step == s.Step && st.Speakers == SpeakInTurn && s.Closed:
+		if next, ok := s.nextInTurn(); !ok || !slices.Equal(d.Turn, []string{next}) {
+			return fmt.Errorf("round %d step %d: the turn goes to %q, not %q", d.Round, d.Step, next, d.Turn)
+		}
 	case d.Round < s.Round || d.Round == s.Round && d.Step <= s.Step:
 		return fmt.Errorf("round %d step %d does not come after round %d step %d", d.Round, d.Step, s.Round, s.Step)
 	}

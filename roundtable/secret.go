@@ -164,6 +164,9 @@ func (s *secretTable) tally(t Tally) Tally {
 	bs := make([]vote.Ballot, len(t.Ballots))
 	for i, b := range t.Ballots {
 		b.Voter = s.voters[b.Voter] // "" unless the research export keeps it
+		if s.voters == nil {
+			b.Reason = "" // a reason in the voter's words could name the voter
+		}
 		bs[i] = b
 	}
 	slices.SortFunc(bs, func(a, b vote.Ballot) int {

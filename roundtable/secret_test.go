@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // secretLog plays one round of a secret-ballot table in which p1 and p2
@@ -59,6 +60,56 @@ func TestSecretBallotsLeaveNoVoterOnAnyBallot(t *testing.T) {
 	for _, b := range lastTally(t, evs).Ballots {
 		if b.Voter == "" {
 			t.Errorf("the input lost its voters: %+v", b)
+		}
+	}
+}
+
+// A vote's reason is kept with its ballot and shown with the tally, but a
+// secret ballot shows none (written in the voter's words, it could name
+// the voter) unless the research export keeps voter pseudonyms; a reason
+// that is no text is refused.
+func TestVoteReasonsGoWithTheBallot(t *testing.T) {
+	ctx := context.Background()
+	for _, sec := range []roundtable.Secrecy{{}, {Ballots: true}} {
+		tb, st := newTable(t, roundtable.Config{Rounds: 1, Secret: sec})
+		must(t, tb.Start(ctx))
+		for i := range 3 {
+			must(t, tb.Do(ctx, roundtable.Say{Actor: fmt.Sprintf("p%d", i+1), Text: "hi"}))
+		}
+		closePhase(t, tb)
+		for i, p := range []string{"Pizza", "Sushi", ""} {
+			id := fmt.Sprintf("p%d", i+1)
+			if p == "" {
+				must(t, tb.Do(ctx, roundtable.Skip{Actor: id}))
+			} else {
+				must(t, tb.Do(ctx, roundtable.Propose{Actor: id, Proposal: roundtable.Proposal{Text: p}}))
+			}
+		}
+		closePhase(t, tb)
+		if err := tb.Do(ctx, roundtable.Cast{Actor: "p1", Ballot: vote.Ballot{Choice: "A", Reason: "bad \xff"}}); roundtable.ErrorCode(err) != roundtable.Invalid {
+			t.Errorf("a reason that is not UTF-8: %v, want it refused", err)
+		}
+		must(t, tb.Do(ctx, roundtable.Cast{Actor: "p1", Ballot: vote.Ballot{Choice: "A", Reason: " It is cheap. "}}))
+		must(t, tb.Do(ctx, roundtable.Cast{Actor: "p2", Ballot: vote.Ballot{Choice: "A"}}))
+		must(t, tb.Do(ctx, roundtable.Cast{Actor: "p3", Ballot: vote.Ballot{Choice: "B"}}))
+		closePhase(t, tb)
+		evs, err := st.Load(ctx, "t1")
+		must(t, err)
+		reasons := func(evs []roundtable.Event) []string {
+			var out []string
+			for _, b := range lastTally(t, evs).Ballots {
+				if b.Reason != "" {
+					out = append(out, b.Reason)
+				}
+			}
+			return out
+		}
+		if got := reasons(evs); !slices.Equal(got, []string{"It is cheap."}) {
+			t.Errorf("secret %v: the log's tally keeps reasons %q, want the trimmed one", sec.Ballots, got)
+		}
+		shown := reasons(roundtable.SecretBallots(evs, false))
+		if want := !sec.Ballots; (len(shown) == 1) != want {
+			t.Errorf("secret %v: shown reasons %q", sec.Ballots, shown)
 		}
 	}
 }

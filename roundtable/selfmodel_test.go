@@ -21,6 +21,7 @@ func TestSelfModelIsRecordedAndPrivateToItsAuthor(t *testing.T) {
 		t.Fatalf("a model without priorities: %v, want invalid", err)
 	}
 	must(t, tb.Do(ctx, roundtable.Say{Actor: "p1", Text: "Ann is fine.", Self: model}))
+	closePhase(t, tb) // the judges speak in turn
 	must(t, tb.Do(ctx, roundtable.Say{Actor: "p2", Text: "Ann is weak."}))
 	closePhase(t, tb)
 	own, err := tb.View(t.Context(), "p1")

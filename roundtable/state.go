@@ -84,29 +84,32 @@ type RoundRecord struct {
 // State is a table's state: the fold of its events. The zero State is a
 // table that does not exist yet; its first event must be TableCreated.
 type State struct {
-	ID           string                 `json:"id"`
-	Config       Config                 `json:"config"`
-	Created      time.Time              `json:"created"`
-	Updated      time.Time              `json:"updated"`
-	Seq          uint64                 `json:"seq"`
-	Status       Status                 `json:"status"`
-	Participants []Participant          `json:"participants"`
-	Left         []string               `json:"left,omitempty"`
-	Round        int                    `json:"round"`
-	Phase        Phase                  `json:"phase"`
-	Deadline     time.Time              `json:"deadline,omitzero"`
-	Step         int                    `json:"step,omitempty"`   // schedule step of the open phase, under a Protocol
-	Turn         []string               `json:"turn,omitempty"`   // who may act in the open phase; empty: everyone
-	Closed       bool                   `json:"closed,omitempty"` // Phase has closed; the next has not opened yet
-	Acted        map[string]bool        `json:"acted,omitempty"`
-	Latest       map[string]Proposal    `json:"latest,omitempty"`
-	Ballots      map[string]vote.Ballot `json:"ballots,omitempty"`
-	Candidates   []Candidate            `json:"candidates,omitempty"`
-	Decision     *Candidate             `json:"decision,omitempty"`
-	Rounds       []RoundRecord          `json:"rounds,omitempty"`
-	Output       *Candidate             `json:"output,omitempty"`
-	EndReason    string                 `json:"end_reason,omitempty"`
-	Keys         KeySet                 `json:"key_set,omitempty"`
+	ID           string        `json:"id"`
+	Config       Config        `json:"config"`
+	Created      time.Time     `json:"created"`
+	Updated      time.Time     `json:"updated"`
+	Seq          uint64        `json:"seq"`
+	Status       Status        `json:"status"`
+	Participants []Participant `json:"participants"`
+	Left         []string      `json:"left,omitempty"`
+	Round        int           `json:"round"`
+	Phase        Phase         `json:"phase"`
+	Deadline     time.Time     `json:"deadline,omitzero"`
+	Step         int           `json:"step,omitempty"` // schedule step of the open phase, under a Protocol
+	Turn         []string      `json:"turn,omitempty"` // who may act in the open phase; empty: everyone
+	// Spoken is who has had a turn so far in the open step when its
+	// speakers take turns (SpeakInTurn), in order: the current speaker last.
+	Spoken     []string               `json:"spoken,omitempty"`
+	Closed     bool                   `json:"closed,omitempty"` // Phase has closed; the next has not opened yet
+	Acted      map[string]bool        `json:"acted,omitempty"`
+	Latest     map[string]Proposal    `json:"latest,omitempty"`
+	Ballots    map[string]vote.Ballot `json:"ballots,omitempty"`
+	Candidates []Candidate            `json:"candidates,omitempty"`
+	Decision   *Candidate             `json:"decision,omitempty"`
+	Rounds     []RoundRecord          `json:"rounds,omitempty"`
+	Output     *Candidate             `json:"output,omitempty"`
+	EndReason  string                 `json:"end_reason,omitempty"`
+	Keys       KeySet                 `json:"key_set,omitempty"`
 	// Past is what the moderator reads of earlier rounds; nil only in a
 	// state decoded from a snapshot written before it was kept.
 	Past *Past `json:"past,omitempty"`
@@ -315,9 +318,15 @@ func (s *State) apply(e Event) error {
 }
 
 func (s *State) openPhase(d PhaseOpened) {
+	if s.Status != StatusRunning || d.Round != s.Round || d.Step != s.Step {
+		s.Spoken = nil
+	}
 	s.Status = StatusRunning
 	s.Round, s.Phase, s.Deadline = d.Round, d.Phase, d.Deadline
 	s.Acted, s.Closed = nil, false
+	if s.takesTurns(d.Step) {
+		s.Spoken = append(s.Spoken, d.Turn...)
+	}
 	s.Step, s.Turn = d.Step, d.Turn
 	if len(d.Pair) > 0 {
 		s.record(d.Round).Pair = d.Pair

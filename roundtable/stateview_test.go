@@ -30,7 +30,9 @@ import (
 func TestStateForIsTheFoldOfTheVisibleLog(t *testing.T) {
 	private := &roundtable.Protocol{Name: "private", Round: []roundtable.Step{{Phase: roundtable.PhaseMessage}, {Phase: roundtable.PhasePrivate},
 		{Phase: roundtable.PhaseProposal}, {Phase: roundtable.PhaseVote}, {Phase: roundtable.PhaseSurvey, Scale: roundtable.StanceScale("soup?")}}}
-	protocols := map[string]*roundtable.Protocol{"deliberation": nil, "private": private,
+	inTurn := &roundtable.Protocol{Name: "in-turn", Round: []roundtable.Step{{Phase: roundtable.PhaseMessage, Speakers: roundtable.SpeakInTurn},
+		{Phase: roundtable.PhasePrivate}, {Phase: roundtable.PhaseProposal}, {Phase: roundtable.PhaseVote}}}
+	protocols := map[string]*roundtable.Protocol{"deliberation": nil, "private": private, "in-turn": inTurn,
 		"panel":    panel.Preset(protocol.Settings{Items: []string{"Ann", "Ben"}}),
 		"chatroom": chatroom.Preset(protocol.Settings{Question: "soup?"}), "questionnaire": questionnaire.Preset(protocol.Settings{}),
 		"dyads": dyads.Preset(protocol.Settings{Question: "soup?", TwoWay: true})}

@@ -38,7 +38,10 @@ type Sight struct {
 
 // Stage is how far a table has come, as the visibility rule needs it.
 type Stage struct {
-	Mode   Mode
+	Mode Mode
+	// InTurn says the table's messages go one speaker at a time
+	// (Protocol.InTurn): they show as they come, as in live mode.
+	InTurn bool
 	Round  int
 	Phase  Phase
 	Closed bool // the phase has closed and the next has not opened
@@ -47,7 +50,7 @@ type Stage struct {
 
 // Stage returns how far s has come.
 func (s *State) Stage() Stage {
-	return Stage{Mode: s.Config.Mode, Round: s.Round, Phase: s.Phase, Closed: s.Closed, Ended: s.Status == StatusEnded}
+	return Stage{Mode: s.Config.Mode, InTurn: s.Config.Protocol.InTurn(), Round: s.Round, Phase: s.Phase, Closed: s.Closed, Ended: s.Status == StatusEnded}
 }
 
 // closed reports whether phase p of round r has closed at stage g.
@@ -70,8 +73,9 @@ func (g Stage) closed(r int, p Phase) bool {
 //   - it is a survey answer or a private message, its phase has closed
 //     and v is the organiser's export or the message's addressee, or
 //   - it is not private reasoning and its phase has closed (a message of a
-//     live-mode table shows as it comes). A message addressed to some
-//     participants is still everyone's to read (docs/protocol.md#message).
+//     live-mode table, or of a schedule whose speakers take turns, shows
+//     as it comes). A message addressed to some participants is still
+//     everyone's to read (docs/protocol.md#message).
 //
 // So sealed messages show when their message phase closes, proposals when
 // the proposal phase closes, ballots when the vote closes, and private
@@ -90,7 +94,7 @@ func (v Viewer) May(g Stage, x Sight) bool {
 		return v.Organiser && g.closed(x.Round, x.Phase)
 	case x.Private:
 		return false
-	case x.Phase == PhaseMessage && g.Mode == Live:
+	case x.Phase == PhaseMessage && (g.Mode == Live || g.InTurn):
 		return true
 	}
 	return g.closed(x.Round, x.Phase)

@@ -42,6 +42,12 @@ func TestViewerMay(t *testing.T) {
 		{"an onlooker sees ballots after the end", roundtable.Viewer{}, ended, ballot(2), true},
 		{"a live message shows at once", bob, roundtable.Stage{Mode: roundtable.Live, Round: 1, Phase: roundtable.PhaseMessage}, msg(1), true},
 		{"a sealed message waits", bob, roundtable.Stage{Mode: roundtable.Sealed, Round: 1, Phase: roundtable.PhaseMessage}, msg(1), false},
+		{"a message taken in turn shows at once", bob, roundtable.Stage{Mode: roundtable.Sealed, InTurn: true, Round: 1, Phase: roundtable.PhaseMessage}, msg(1), true},
+		{"taking turns shows no open proposal", bob, roundtable.Stage{Mode: roundtable.Sealed, InTurn: true, Round: 2, Phase: roundtable.PhaseProposal}, prop(2), false},
+		{"taking turns shows no reasoning", bob, roundtable.Stage{Mode: roundtable.Sealed, InTurn: true, Round: 1, Phase: roundtable.PhaseMessage},
+			roundtable.Sight{Author: "alice", Round: 1, Phase: roundtable.PhaseMessage, Private: true}, false},
+		{"taking turns shows no private message", bob, roundtable.Stage{Mode: roundtable.Sealed, InTurn: true, Round: 1, Phase: roundtable.PhasePrivate},
+			roundtable.Sight{Author: "alice", Round: 1, Phase: roundtable.PhasePrivate, Private: true}, false},
 		{"a closed phase shows before the next opens", bob, roundtable.Stage{Round: 1, Phase: roundtable.PhaseVote, Closed: true}, ballot(1), true},
 		{"an empty participant ID is nobody's", roundtable.Viewer{}, proposalOpen, roundtable.Sight{Round: 2, Phase: roundtable.PhaseProposal}, false},
 	}

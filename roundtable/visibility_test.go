@@ -17,6 +17,7 @@ const (
 	markProposal  = "MARK-PROPOSAL-TEXT"
 	markReasoning = "MARK-PRIVATE-REASONING"
 	markBallot    = "B" // bob's choice; see ballotSeen
+	markWhy       = "MARK-VOTE-REASON"
 )
 
 // sealedTable is a sample table (alice, bob and two agents) taken through
@@ -44,7 +45,7 @@ func sealedTable(t *testing.T, mode roundtable.Mode, fn func(stop string, evs []
 	must(t, tb.Do(ctx, roundtable.Skip{Actor: "bot-2", Reasoning: markReasoning}))
 	fn("proposal", log(), tb)
 	closePhase(t, tb)
-	must(t, tb.Do(ctx, roundtable.Cast{Actor: "alice", Ballot: vote.Ballot{Choice: "B"}}))
+	must(t, tb.Do(ctx, roundtable.Cast{Actor: "alice", Ballot: vote.Ballot{Choice: "B", Reason: "  " + markWhy + " "}}))
 	_ = tb.Do(ctx, roundtable.Cast{Actor: "bot-2", Ballot: vote.Ballot{Choice: "Z"}}) // rejected
 	fn("vote", log(), tb)
 	closePhase(t, tb)
@@ -82,6 +83,9 @@ func TestVisibleWithholdsWhatIsSealedUntilItsPhaseCloses(t *testing.T) {
 			w.reasoning = stop == "ended" && v.Researcher
 			if got != w {
 				t.Errorf("%s at the %s stop sees %+v, want %+v", name, stop, got, w)
+			}
+			if why := strings.Contains(out, `"reason":"`+markWhy+`"`); why != w.ballot {
+				t.Errorf("%s at the %s stop sees the vote's reason %v, its ballot %v: the reason is sealed with the ballot", name, stop, why, w.ballot)
 			}
 			if len(vis) != len(evs) {
 				t.Errorf("%s: %d events for %d", name, len(vis), len(evs))

@@ -41,7 +41,7 @@ func StageOf(events []Event) Stage {
 	for _, e := range events {
 		switch d := e.Data.(type) {
 		case TableCreated:
-			g.Mode = d.Config.WithDefaults().Mode
+			g.Mode, g.InTurn = d.Config.WithDefaults().Mode, d.Config.Protocol.InTurn()
 		case PhaseOpened:
 			g.Round, g.Phase, g.Closed = d.Round, d.Phase, false
 		case PhaseClosed:

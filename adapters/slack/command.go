@@ -12,11 +12,12 @@ var optionNames = map[string]bool{
 	"topic": true, "preset": true, "rule": true, "rounds": true, "agents": true, "mode": true,
 	"early_stop": true, "title": true, "join": true, "message": true, "proposal": true, "vote": true,
 	"text": true, "ballot": true, "table": true, "format": true, "names": true, "secret": true, "by": true,
+	"reason": true,
 }
 
 // freeText options run on over the following unquoted words:
 // topic:Where do we eat? rounds:2 gives the topic "Where do we eat?".
-var freeText = map[string]bool{"topic": true, "title": true, "text": true, "ballot": true}
+var freeText = map[string]bool{"topic": true, "title": true, "text": true, "ballot": true, "reason": true}
 
 // mainOption is the option the bare words of a command fill.
 func mainOption(command string) string {

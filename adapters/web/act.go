@@ -36,7 +36,7 @@ type actResponse struct {
 // commandOptions lists the commands a room accepts and their options.
 var commandOptions = map[string][]string{
 	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil, "close": nil,
-	"propose": {"text"}, "vote": {"ballot"}, "export": {"format", "names"},
+	"propose": {"text"}, "vote": {"ballot", "reason"}, "export": {"format", "names"},
 	"extend": {"by"},
 }
 

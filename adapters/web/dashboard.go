@@ -34,6 +34,7 @@ type ballotRow struct {
 	Round  int
 	Voter  string
 	Ballot string
+	Reason string // the voter's reason, if it gave one
 }
 
 type failureRow struct {
@@ -157,7 +158,7 @@ func ballots(evs []roundtable.Event, n names) []ballotRow {
 	var out []ballotRow
 	for _, r := range rounds {
 		for _, b := range tallies[r].Ballots {
-			out = append(out, ballotRow{Round: r, Voter: n.of(b.Voter), Ballot: b.String()})
+			out = append(out, ballotRow{Round: r, Voter: n.of(b.Voter), Ballot: b.String(), Reason: b.Reason})
 		}
 	}
 	return out

@@ -26,6 +26,9 @@ func typedCommand(text string) (name string, opts map[string]string, ok bool) {
 	name, opts = strings.ToLower(fields[0]), map[string]string{}
 	arg := strings.TrimSpace(strings.TrimSpace(rest)[len(fields[0]):])
 	if key, ok := mainOption[name]; ok {
+		if ballot, reason, ok := strings.Cut(arg, " reason:"); ok && name == "vote" { // "vote B reason:it is cheaper"
+			arg, opts["reason"] = ballot, strings.TrimSpace(reason)
+		}
 		if arg = strings.TrimSpace(strings.TrimPrefix(arg, key+":")); arg != "" {
 			opts[key] = arg
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 const phaseTime = 2 * time.Minute
@@ -68,7 +69,7 @@ func testPeopleAndAgent(t *testing.T, e *env) {
 	e.click(Bob, "**Round 1 of 2: vote", "Vote for one candidate", "A") // changed mind: the last ballot counts
 	e.private(Bob, "recorded: A")
 	stale := vp.Controls[0]
-	e.command(Alice, "vote", map[string]string{"ballot": "a"})
+	e.command(Alice, "vote", map[string]string{"ballot": "a", "reason": "Pizza feeds everyone"}) // people may say why
 	res := e.post("**Round 1 result**")
 	e.mustContain("round 1 result", res.Text, "Accepted: **A**")
 
@@ -107,6 +108,9 @@ func testPeopleAndAgent(t *testing.T, e *env) {
 	}
 	if tl := s.Rounds[0].Tally; tl.Winner != "A" || tl.Counted != 3 {
 		t.Errorf("round 1 tally %+v: want A from 3 ballots (Bob's changed ballot counted once)", tl)
+	}
+	if b := withReason(s.Rounds[0].Tally); b.Reason != "Pizza feeds everyone" || b.Choice != "A" {
+		t.Errorf("round 1 ballots %+v: Alice's reason is not kept with her ballot", s.Rounds[0].Tally.Ballots)
 	}
 	if s.Output == nil || s.Output.Proposal.Text != "Pizza" {
 		t.Errorf("output %+v, want Pizza", s.Output)
@@ -162,7 +166,7 @@ func testBallotsPerRule(t *testing.T, e *env) {
 		ballots []ballot
 		winner  string
 	}{
-		{"rated", []ballot{{Alice, map[string]string{"A": "6", "B": "1"}, "out of range"}, {Alice, map[string]string{"A": "5", "B": "2"}, ""}, {Bob, map[string]string{"A": "2", "B": "3"}, ""}}, "A"},
+		{"rated", []ballot{{Alice, map[string]string{"A": "6", "B": "1"}, "out of range"}, {Alice, map[string]string{"A": "5", "B": "2", "reason": "A is closer"}, ""}, {Bob, map[string]string{"A": "2", "B": "3"}, ""}}, "A"},
 		{"ranked", []ballot{{Alice, map[string]string{"rank1": "A", "rank2": "A"}, "twice"}, {Alice, map[string]string{"rank1": "B", "rank2": "A"}, ""}, {Bob, map[string]string{"rank1": "B"}, ""}}, "B"},
 		{"cumulative", []ballot{{Alice, map[string]string{"A": "3"}, "exceeds"}, {Alice, map[string]string{"A": "2"}, ""}, {Bob, map[string]string{"A": "1", "B": "1"}, ""}}, "A"},
 		{"borda", []ballot{{Alice, map[string]string{"rank1": "B", "rank2": "A"}, ""}, {Bob, map[string]string{"rank1": "B", "rank2": "A"}, ""}}, "B"},
@@ -188,6 +192,9 @@ func testBallotsPerRule(t *testing.T, e *env) {
 				})
 			}
 			e.mustContain(c.rule+" result", e.post("**Round 1 result**").Text, "Accepted: **"+c.winner+"**")
+			if s, err := roundtable.Replay(e.events()); c.rule == "rated" && (err != nil || withReason(s.Rounds[0].Tally).Reason != "A is closer") {
+				t.Errorf("the rated ballot form's reason is not kept with the ballot (%v)", err)
+			}
 		})
 	}
 	t.Run("approval", func(t *testing.T) {
@@ -272,4 +279,16 @@ func testRestart(t *testing.T, e *env) {
 		t.Errorf("%d posts of the vote phase, want 1", n)
 	}
 	e.noDuplicatePosts()
+}
+
+// withReason is the ballot of a tally that gives a reason.
+func withReason(t *roundtable.Tally) vote.Ballot {
+	if t != nil {
+		for _, b := range t.Ballots {
+			if b.Reason != "" {
+				return b
+			}
+		}
+	}
+	return vote.Ballot{}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -23,6 +24,8 @@ type analyzeFlags struct {
 	db, out        string
 	acts, embed    string
 	stance         string // chatroom private messages: lexicon or llm
+	transitions    string // dialogue-act transitions: speaker-pairs or occurrences
+	syllables      string // readability: cmudict or vowel-groups
 	seed           int64
 	concurrency    int
 	annotate       annotateFlags // model flags shared with annotate
@@ -41,8 +44,9 @@ Figure 2 (utility and share not yet agreed per round), Figure 3
 (recommendation MAE/RMSE per round, scored from the truth in each table's
 log), Tables 2, 10 and 11 (early stopping, 5-fold cross-validation with
 folds drawn from --seed), Table 8 (words, Flesch-Kincaid grade and
-information difference per round), Table 9 and Figure 4 (dialogue acts and
-their transition graph). Each is a CSV file, figures also PNG and SVG;
+information difference per round), Table 9 and Figures 4 to 6 (dialogue
+acts and their transition graph, over all rules and per rule; --transitions
+picks how transitions are counted). Each is a CSV file, figures also PNG and SVG;
 index.md says what each file shows and what the runs could not support.
 Tables with an audit (an audit in their config, or sentiment or stance
 annotations from a live audit or annotate --db) also get the audit reports
@@ -78,6 +82,8 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
 	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")
+	fl.StringVar(&f.syllables, "syllables", "cmudict", "syllables of the Flesch-Kincaid grade: cmudict (the CMU Pronouncing Dictionary, a vowel-group heuristic for words it lacks) or vowel-groups (the heuristic alone)")
+	fl.StringVar(&f.transitions, "transitions", acts.SpeakerPairs.String(), "dialogue-act transitions (Figures 4-6, the dialogue-act stop): speaker-pairs (the paper's Eq. 1) or occurrences (each act once, followed by B when anyone else says B)")
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "tables measured at once (a model-backed instrument waits on its endpoint)")
@@ -116,10 +122,13 @@ func (f *analyzeFlags) paths(args []string) error {
 func (a *App) analyzeOptions(ctx context.Context, cfg Config, f analyzeFlags) (experiment.AnalyzeOptions, error) {
 	opt := experiment.AnalyzeOptions{Out: f.out, Source: f.db, Seed: f.seed, Concurrency: f.concurrency}
 	af := f.annotate
-	af.instrument, af.method = "readability", ""
 	var err error
+	if opt.Transitions, err = acts.ParseCounting(f.transitions); err != nil {
+		return opt, usagef("--transitions: %v", err)
+	}
+	af.instrument, af.method = "readability", f.syllables
 	if opt.Readability, err = a.buildInstrument(ctx, cfg, af); err != nil {
-		return opt, err
+		return opt, fmt.Errorf("--syllables: %w", err)
 	}
 	af.instrument, af.method = "dialogue-acts", f.acts
 	if opt.Acts, err = a.buildInstrument(ctx, cfg, af); err != nil {

@@ -118,7 +118,8 @@ func TestAnalyzeOfflineUtilityRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze: exit %d %s\n%s", code, errOut, stdout)
 	}
-	checkAnalysis(t, out)
+	checkAnalysis(t, out, append(slices.Clone(exchangeFiles), // every rule: Figure 5, one transition graph per rule
+		"figure5_transitions_by_rule_exchange.csv", "figure5_transitions_by_rule_exchange.dot", "figure5_transitions_by_rule_exchange.png", "figure5_transitions_by_rule_exchange.svg")...)
 	idx, _ := os.ReadFile(filepath.Join(out, "index.md"))
 	for _, want := range []string{"cue-phrases", "hashed-tfidf", "seed 7", "Figure 3", "1 tables have not ended"} {
 		if !strings.Contains(string(idx), want) {
@@ -145,6 +146,8 @@ func TestAnalyzeUsageErrors(t *testing.T) {
 		{[]string{"analyze", filepath.Join(t.TempDir(), "none")}, "roundtable.db"},
 		{[]string{"analyze", "--db", "a.db", "dir"}, "not both"},
 		{[]string{"analyze", "--db", empty, "--out", t.TempDir(), "--acts", "magic"}, "--acts"},
+		{[]string{"analyze", "--db", empty, "--out", t.TempDir(), "--syllables", "guess"}, "--syllables"},
+		{[]string{"analyze", "--db", empty, "--out", t.TempDir(), "--transitions", "pairs"}, "--transitions"},
 	} {
 		code, _, errOut := run(t, "", tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

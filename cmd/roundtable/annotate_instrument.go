@@ -55,6 +55,9 @@ func (a *App) labeler(_ context.Context, cfg Config, f annotateFlags) (label.Lab
 	if err != nil {
 		return nil, err
 	}
+	if demos != nil {
+		demos.Plain = f.demosPlain
+	}
 	c, m, err := a.endpoint(cfg, f)
 	if err != nil {
 		return nil, err
@@ -95,4 +98,32 @@ func loadDemos(path string, k int) (*label.Demonstrations, error) {
 		return nil, fmt.Errorf("--demos: %w", err)
 	}
 	return d, nil
+}
+
+// annotateLines measures stdin's lines with in, scored against the gold
+// file when one is given: the score goes to stderr.
+func (a *App) annotateLines(ctx context.Context, in analysis.Instrument, goldPath string) error {
+	var gold analysis.Gold
+	if goldPath != "" {
+		fh, err := os.Open(goldPath)
+		if err != nil {
+			return usagef("--gold: %v", err)
+		}
+		gold, err = analysis.ReadGold(fh, goldPath)
+		fh.Close()
+		if roundtable.ErrorCode(err) == roundtable.Invalid {
+			return usagef("--gold: %v", err)
+		}
+		if err != nil {
+			return fmt.Errorf("--gold: %w", err)
+		}
+	}
+	score, err := analysis.AnnotateLinesGold(ctx, in, a.Stdin, a.Stdout, gold)
+	if roundtable.ErrorCode(err) == roundtable.Invalid {
+		return usageError{err}
+	}
+	if gold != nil {
+		fmt.Fprintf(a.Stderr, "gold labels (%s): %s\n", in.Name(), score)
+	}
+	return err
 }

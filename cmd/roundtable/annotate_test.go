@@ -51,6 +51,22 @@ func TestAnnotateReadability(t *testing.T) {
 	}
 }
 
+// Syllables come from the CMU Pronouncing Dictionary by default; the
+// earlier vowel-group heuristic stays a method: science(2/1) shows(1)
+// bias(2/1) in(1) various(3/2) frameworks(2/3).
+func TestAnnotateReadabilityMethods(t *testing.T) {
+	in := `{"id":"a","text":"Science shows bias in various frameworks."}` + "\n"
+	for method, want := range map[string]float64{"": 11, "cmudict": 11, "vowel-groups": 9} {
+		code, out, errOut := run(t, in, "annotate", "--instrument", "readability", "--method", method)
+		if code != 0 {
+			t.Fatalf("--method %q: exit %d: %s", method, code, errOut)
+		}
+		if o := decodeLines(t, out, "a")[0]; o["syllables"] != want {
+			t.Errorf("--method %q: %v, want %v syllables", method, o, want)
+		}
+	}
+}
+
 func TestAnnotateSentimentVader(t *testing.T) {
 	code, out, errOut := run(t, annotateInputs, "annotate", "--instrument", "sentiment")
 	if code != 0 {
@@ -175,6 +191,7 @@ func TestAnnotateBadFlags(t *testing.T) {
 		{[]string{"annotate", "--instrument", "stance", "--statement", "x"}, "no language model is configured"},
 		{[]string{"annotate", "--instrument", "sentiment", "--method", "bert"}, `"bert" is not vader or llm`},
 		{[]string{"annotate", "--instrument", "readability", "--samples", "0"}, "--samples: must be at least 1"},
+		{[]string{"annotate", "--instrument", "readability", "--method", "guess"}, `"guess" is not cmudict or vowel-groups`},
 	} {
 		code, _, errOut := run(t, "", tt.args...)
 		if code != 2 || !strings.Contains(errOut, tt.want) {
@@ -231,5 +248,53 @@ func TestAnnotateSentimentAndEmbeddingWithModel(t *testing.T) {
 	}
 	if reqs := srv.EmbedRequests(); len(reqs) != 1 || reqs[0].Model != "emb-1" {
 		t.Fatalf("embedding requests %+v", reqs)
+	}
+}
+
+// Negotiated labels against gold labels (the LLM negotiation paper's
+// accuracy), with demonstrations shown as reasoning chains: both fake
+// endpoints negotiate "Propose" for every text; the gold says Propose,
+// Request, Propose (id 4 has none). By hand: 2 of 3 correct; kappa over
+// {Propose, Request} against {Propose, Propose, Propose}: p_o = 2/3, p_e
+// = 2/3·1 + 1/3·0 = 2/3, and with p_e < 1 kappa = 0.
+func TestAnnotateNegotiatedLabelsAgainstGold(t *testing.T) {
+	agreeing := func(_ context.Context, r *openaitest.Request) openaitest.Reply {
+		switch {
+		case r.SchemaName == "demonstration_reasoning":
+			return openaitest.JSON(map[string]any{"reasoning": "it puts a plan forward"})
+		case strings.HasSuffix(r.SchemaName, "_judgement"):
+			return openaitest.JSON(map[string]any{"agree": true, "explanation": "fine", "labels": []string{"Propose"}})
+		}
+		return openaitest.JSON(map[string]any{"reasoning": "r", "labels": []string{"Propose"}})
+	}
+	a, b := openaitest.NewServer(agreeing), openaitest.NewServer(agreeing)
+	defer a.Close()
+	defer b.Close()
+	dir := t.TempDir()
+	cfg, gold, demos := filepath.Join(dir, "rt.toml"), filepath.Join(dir, "gold.jsonl"), filepath.Join(dir, "demos.jsonl")
+	toml := fmt.Sprintf("[[llm]]\nname = \"a\"\nbase_url = %q\nmodel = \"m\"\n\n[[llm]]\nname = \"b\"\nbase_url = %q\nmodel = \"m\"\n", a.URL(), b.URL())
+	for path, text := range map[string]string{cfg: toml,
+		gold:  `{"id":1,"label":"Propose"}` + "\n" + `{"id":2,"labels":["Request"]}` + "\n" + `{"id":3,"label":"propose"}` + "\n",
+		demos: `{"text":"I propose we share the goods.","labels":["Propose"]}` + "\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := `{"id":1,"text":"Let us take plan B."}` + "\n" + `{"id":2,"text":"What do you need?"}` + "\n" + `{"id":3,"text":"I propose A."}` + "\n" + `{"id":4,"text":"Fine."}` + "\n"
+	code, out, errOut := run(t, in, "--config", cfg, "annotate", "--instrument", "dialogue-acts", "--method", "llm", "--negotiate", "a,b",
+		"--demos", demos, "--demos-k", "1", "--gold", gold)
+	if code != 0 || !strings.Contains(errOut, "accuracy 0.6667 (2 of 3 texts), Cohen's kappa 0.0000") {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[1] != `{"id":2,"acts":["Propose"],"gold":["Request"],"correct":false}` || lines[3] != `{"id":4,"acts":["Propose"]}` {
+		t.Errorf("lines %q", lines)
+	}
+	if n := a.Count(openaitest.Schema("demonstration_reasoning")); n != 2 {
+		t.Errorf("endpoint a was asked about the demonstration %d times, want twice (a chain and an explanation, once each)", n)
+	}
+	code, _, errOut = run(t, in, "annotate", "--instrument", "readability", "--gold", filepath.Join(dir, "none.jsonl"))
+	if code != 2 || !strings.Contains(errOut, "--gold") {
+		t.Errorf("a missing gold file: exit %d, %s", code, errOut)
 	}
 }

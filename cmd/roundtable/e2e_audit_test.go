@@ -177,9 +177,11 @@ func checkAuditReports(t *testing.T, dbPath string) {
 	if err != nil || !strings.Contains(string(summary), "tables,3") || !strings.Contains(string(summary), "kappa_pairs,") {
 		t.Errorf("audit summary (%v):\n%s", err, summary)
 	}
+	// One stance chart per table, but the table whose model was down has
+	// no stance to draw: an empty chart is not written.
 	for _, ext := range []string{"svg", "png"} {
-		if figs, _ := filepath.Glob(filepath.Join(out, "audit", "audit_stance_*."+ext)); len(figs) != 3 {
-			t.Errorf("stance %s figures %v, want one per table", ext, figs)
+		if figs, _ := filepath.Glob(filepath.Join(out, "audit", "audit_stance_*."+ext)); len(figs) != 2 {
+			t.Errorf("stance %s figures %v, want one per table with a stance (2 of 3)", ext, figs)
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "audit", "*"))

@@ -126,13 +126,13 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 	case "facilitator":
 		return facilitator.Agent{}, nil
 	case "llm":
-		return m.llmAgent(arg, task, AgentConfig{Memory: "full"})
+		return m.llmAgent(arg, task, agent.Options{Memory: "full"})
 	case "preset":
 		pre, ok := m.presets[arg]
 		if !ok {
 			return nil, fmt.Errorf("no [[agent]] preset is named %q", arg)
 		}
-		return m.llmAgent(pre.Endpoint, task, pre)
+		return m.llmAgent(pre.Endpoint, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars})
 	}
 	if ag, ok, err := protocol.Agent(kind); ok {
 		return ag, err
@@ -140,7 +140,7 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
 }
 
-func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig) (roundtable.Agent, error) {
+func (m *minds) llmAgent(endpoint string, task roundtable.Task, o agent.Options) (roundtable.Agent, error) {
 	c, ok := m.eps.Client(endpoint)
 	if !ok {
 		if m.eps.Len() == 0 {
@@ -148,7 +148,8 @@ func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig)
 		}
 		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
 	}
-	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Logger: m.log}), nil
+	o.Logger = m.log
+	return agent.New(c, task, o), nil
 }
 
 // maxTableAgents is the most bot agents a live table is configured with
@@ -184,7 +185,7 @@ func (m *minds) logBrokenEndpoints(ctx context.Context) {
 // broken; at a protocol's table, one with the protocol's memory.
 func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
 	if o != (experiment.ModelOptions{}) {
-		return m.llmAgent("", task, AgentConfig{Memory: o.Memory, ContextChars: o.ContextChars})
+		return m.llmAgent("", task, agent.Options{Memory: o.Memory, ContextChars: o.ContextChars, Temperature: o.Temperature})
 	}
 	ag, err := m.agent(p, task)
 	if err != nil {

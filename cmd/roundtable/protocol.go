@@ -9,6 +9,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
 // ProtocolSettings choose a table's schedule (docs/protocol.md#presets):
@@ -44,22 +45,31 @@ type ProtocolSettings struct {
 	// ClosedWorld tells language-model personas they cannot look anything
 	// up (the paper's closed-world restriction): dyads.
 	ClosedWorld bool `toml:"closed_world"`
+	// BeliefReport is verbal (a model listener's words, mapped to -2..2
+	// by the opinion classifier) or self (the number it reports): dyads.
+	BeliefReport string `toml:"belief_report"`
 	// Complement is a chatroom statement's complement: personas below
 	// neutral agree with it rather than disagree with the statement.
 	Complement string `toml:"complement"`
 	// ContextChars is each chatroom model agent's memory: the recent
 	// messages that fit in this many characters (0: the agent's default).
 	ContextChars int `toml:"context_chars"`
+	// Speaking is in-turn (the judges speak one at a time, each reading
+	// those before) or simultaneous (sealed until all have spoken): panel.
+	Speaking string `toml:"speaking"`
 	// Alphas and Tolerances are sim's --alpha and --tolerance lists: more
 	// than one value runs the panel over their grid (protocol.Grid).
 	Alphas     []float64 `toml:"-"`
 	Tolerances []float64 `toml:"-"`
+	// Temperatures are sim's --temperature list (panel, --agent llm): the
+	// models' sampling temperature, a third axis of the grid.
+	Temperatures []float64 `toml:"-"`
 }
 
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal, Speaking: panel.SpeakInTurn}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
@@ -68,6 +78,8 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&p.Items, "items", nil, "panel: the items to evaluate, comma-separated")
 	fl.Float64SliceVar(&p.Alphas, "alpha", nil, "panel: weight of the newest opinion in the sentiment update (default 0.5); a comma list runs a grid with --tolerance")
 	fl.Float64SliceVar(&p.Tolerances, "tolerance", nil, "panel: stop when every sentiment moves less than this (default 1e-5); a comma list runs a grid with --alpha")
+	fl.Float64SliceVar(&p.Temperatures, "temperature", nil, "panel with --agent llm: the models' sampling temperature (default each [[llm]]'s own); a comma list is a third axis of the grid with --alpha and --tolerance")
+	fl.StringVar(&p.Speaking, "speaking", "", "panel: in-turn (the judges speak one at a time in seat order, each reading those before) or simultaneous (every opinion sealed until all have spoken) (default in-turn)")
 	fl.BoolVar(&p.TwoWay, "two-way", false, "dyads: both of the pair write and report (implied by --agent deffuant)")
 	fl.StringVar(&p.Stances, "stances", "", "agents' stances: uniform, continuous, skewed, mixed, echo:LEVEL or a comma list of -2..2 (default uniform)")
 	fl.Float64Var(&p.Weight, "weight", 0, "dyads: DeGroot weight w (default 0.5)")
@@ -77,6 +89,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&p.Control, "control", "", "dyads: none, no-interaction (each step one drawn agent reports, nobody writes) or no-role-play (no interaction, no persona) (default none)")
 	fl.StringVar(&p.Memory, "memory", "", "dyads: cumulative or reflective memory (default cumulative)")
 	fl.StringVar(&p.Framing, "framing", "", "dyads: true or false framing of --claim, or the label of --question's framing")
+	fl.StringVar(&p.BeliefReport, "belief-report", "", "dyads: how a model listener reports its belief: verbal (in words, mapped to -2..2 by the opinion classifier) or self (the number it states) (default verbal)")
 	fl.BoolVar(&p.ClosedWorld, "closed-world", false, "dyads: tell model personas they cannot look anything up (model-free agents never can)")
 	fl.StringVar(&p.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
 	fl.StringVar(&p.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
@@ -101,7 +114,9 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "framing", &p.Framing, c.Framing)
 	pick(changed, "claim", &p.Claim, c.Claim)
 	pick(changed, "closed-world", &p.ClosedWorld, c.ClosedWorld)
+	pick(changed, "belief-report", &p.BeliefReport, c.BeliefReport)
 	pick(changed, "complement", &p.Complement, c.Complement)
+	pick(changed, "speaking", &p.Speaking, c.Speaking)
 	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
 }
 
@@ -122,10 +137,10 @@ func (p ProtocolSettings) protocol(key string) (*roundtable.Protocol, error) {
 // sim's flags, else the config key of the protocol).
 func (p ProtocolSettings) settings(key string) protocol.Settings {
 	return protocol.Settings{Key: key, Protocol: p.Protocol, Question: p.Question, Items: p.Items,
-		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances,
+		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances, Temperatures: p.Temperatures,
 		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
-		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld,
-		Complement: p.Complement, ContextChars: p.ContextChars}
+		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld, BeliefReport: p.BeliefReport,
+		Complement: p.Complement, ContextChars: p.ContextChars, Speaking: p.Speaking}
 }
 
 // gridAxis is one axis of the panel's parameter grid: the values given on

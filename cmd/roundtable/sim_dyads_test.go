@@ -253,7 +253,7 @@ func TestSimDyadsLLMControlsChangeThePrompts(t *testing.T) {
 		fal := llmDyads(t, "--claim", "flat-earth", "--framing", "false")
 		tru := llmDyads(t, "--claim", "flat-earth", "--framing", "true")
 		if !strings.Contains(fal[0].System(), "Theory XYZ claims that the Earth is flat.") ||
-			!strings.Contains(tru[0].System(), "Theory XYZ claims that the Earth is a slightly flattened sphere.") {
+			!strings.Contains(tru[0].System(), "Theory XYZ claims that the Earth is an irregularly shaped ellipsoid rather than flat.") {
 			t.Errorf("framings:\n%s\n---\n%s", fal[0].System(), tru[0].System())
 		}
 	})
@@ -302,5 +302,88 @@ func TestTablePresetDyadsControl(t *testing.T) {
 	bad := writeConfig(t, "[[table]]\nname = \"d\"\nprotocol = \"dyads\"\nquestion = \"q\"\nmemory = \"reflective\"\n")
 	if _, err := LoadConfig(bad); err == nil || !strings.Contains(err.Error(), "table[0].memory") {
 		t.Errorf("memory in a [[table]]: %v", err)
+	}
+}
+
+// A listener reports its belief in words and the opinion classifier maps
+// them to -2..2 (Opinion dynamics, appendix I): the fake listener says it
+// leans toward the claim, the classifier reads that as 1, and 1 is the
+// recorded belief, the words kept as its reason. --belief-report self
+// asks for the number itself (here 2): no classifier is asked.
+func TestSimDyadsVerbalReportsAreClassified(t *testing.T) {
+	handler := func(ctx context.Context, r *openaitest.Request) openaitest.Reply {
+		switch r.SchemaName {
+		case "survey":
+			if strings.Contains(string(r.Schema), `"belief"`) {
+				return openaitest.JSON(map[string]any{"reasoning": "The post was convincing.", "belief": "I now lean toward the claim."})
+			}
+			return openaitest.JSON(map[string]any{"reasoning": "sure", "values": []float64{2}})
+		case "opinion_classifier":
+			if !strings.Contains(r.LastUser(), "I now lean toward the claim.") || strings.Contains(r.System(), "Role play") {
+				return openaitest.Status(400, "the classifier must see the words and no persona")
+			}
+			return openaitest.JSON(map[string]any{"value": 1})
+		}
+		return openaitest.Responder{}.Handle(ctx, r)
+	}
+	for mode, want := range map[string]float64{"verbal": 1, "self": 2} {
+		t.Run(mode, func(t *testing.T) {
+			srv := openaitest.NewServer(handler)
+			defer srv.Close()
+			dir := t.TempDir()
+			code, _, errOut := run(t, "", "sim", "--protocol", "dyads", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+				"--belief-report", mode, "--question", "The claim", "--agents", "3", "--rounds", "4", "--runs", "1", "--stances", "2,-2,0", "--out", dir)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			classified := srv.Count(openaitest.Schema("opinion_classifier"))
+			if (mode == "verbal") != (classified == 4) {
+				t.Errorf("%d classifier questions for 4 reports", classified)
+			}
+			for _, s := range simStates(t, dir) {
+				for _, r := range s.Rounds {
+					for _, a := range r.Surveys {
+						if a.Values[0] != want || (mode == "verbal" && !strings.Contains(a.Reason, "I now lean toward the claim.")) {
+							t.Errorf("round %d: %v %q, want %v", r.Round, a.Values, a.Reason, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// Dyads count unwarranted changes as the chatroom does: every post of
+// every agent classified against its starting stance. A judge reads every
+// post as slightly agreeing with the complement (-1): in an echo chamber
+// at 2 every post is a change toward the complement's pole.
+func TestAnalyzeDyadsClassifiesEveryPost(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "", "sim", "--protocol", "dyads", "--stances", "echo:2", "--question", "The claim", "--agents", "3",
+		"--rounds", "5", "--runs", "1", "--out", dir); code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, errOut)
+	}
+	judge := scriptedStanceJudge()
+	defer judge.Close()
+	if code, _, errOut := run(t, "", "analyze", dir, "--stance", "llm", "--samples", "1", "--llm-base-url", judge.URL(), "--llm-model", "judge"); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	rows := readCSV(t, filepath.Join(dir, "analysis", "dyads_changes.csv"))
+	if len(rows) != 2 {
+		t.Fatalf("rows %v", rows)
+	}
+	r := map[string]string{}
+	for i, h := range rows[0] {
+		r[h] = rows[1][i]
+	}
+	// 5 steps, one post each.
+	if r["changes"] != "5.0000" || r["changes_toward_complement"] != "5.0000" || r["classified_messages"] != "5.0000" || r["agents_toward_statement"] != "0.0000" {
+		t.Errorf("dyads changes %v", r)
+	}
+	m := readCSV(t, filepath.Join(dir, "analysis", "dyads_matrix.csv"))
+	for _, row := range m[1:] {
+		if row[2] == "2" && row[4] == "-1" && row[6] != "5" {
+			t.Errorf("matrix 2 -> -1: %v, want 5", row)
+		}
 	}
 }

@@ -289,3 +289,90 @@ func checkNear(t *testing.T, what string, got, want []float64) {
 		}
 	}
 }
+
+// The temperature is the grid's third axis (Sentimental Agents varies it
+// with α and tolerance): each cell's judges ask at its temperature, the
+// table records it, and analyze's bias rows carry it with each fit's R².
+func TestSimPanelTemperatureAxis(t *testing.T) {
+	srv := modelServer()
+	defer srv.Close()
+	dir := t.TempDir()
+	code, out, errOut := run(t, "", "sim", "--protocol", "panel", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
+		"--items", "Ann,Ben", "--question", "Hire a data engineer", "--temperature", "0.7,1.5", "--agents", "2", "--rounds", "3", "--runs", "1", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "a0.5-t1e-05-T0.7") || !strings.Contains(out, "a0.5-t1e-05-T1.5") {
+		t.Errorf("cells not named by temperature:\n%s", out)
+	}
+	temps := map[float64]int{}
+	for _, r := range srv.Requests() {
+		if r.Temperature == nil {
+			t.Fatalf("request %d without the cell's temperature", r.N)
+		}
+		temps[*r.Temperature]++
+	}
+	if len(temps) != 2 || temps[0.7] == 0 || temps[0.7] != temps[1.5] {
+		t.Errorf("requests by temperature %v, want as many at 0.7 as at 1.5", temps)
+	}
+	if code, _, errOut := run(t, "", "analyze", dir); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	b := readCSV(t, filepath.Join(dir, "analysis", "panel_bias.csv"))
+	if got := strings.Join(col(t, b, "temperature"), ","); got != "0.7,1.5" {
+		t.Errorf("bias rows' temperatures %s", got)
+	}
+	for _, r2 := range append(col(t, b, "r2_positive"), col(t, b, "r2_negative")...) {
+		if v, err := strconv.ParseFloat(r2, 64); r2 != "NaN" && (err != nil || v > 1) {
+			t.Errorf("R² %q", r2)
+		}
+	}
+	code, _, errOut = run(t, "", "sim", "--protocol", "panel", "--question", "Hire", "--temperature", "0.7", "--out", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, "--temperature") {
+		t.Errorf("offline judges with a temperature: exit %d, %s", code, errOut)
+	}
+}
+
+// With a model's embeddings (analyze --embedding llm), the panel's drift,
+// defensibility and platitude compare whole texts by the endpoint's
+// /v1/embeddings: the judges' mental models and the résumés' sentences
+// are asked for, and panel_quality.csv names the model.
+func TestAnalyzePanelQualityWithModelEmbeddings(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, "", "sim", "--protocol", "panel", "--item-dir", itemDir(t), "--roles", "CFO,VP of Engineering",
+		"--question", "Who should we hire?", "--agents", "2", "--rounds", "3", "--runs", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, errOut)
+	}
+	srv := openaitest.NewServer(nil)
+	defer srv.Close()
+	if code, _, errOut := run(t, "", "analyze", dir, "--embedding", "llm", "--embedding-model", "emb-1", "--llm-base-url", srv.URL(), "--llm-model", "m"); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	asked := map[string]bool{}
+	for _, r := range srv.EmbedRequests() {
+		for _, in := range r.Input {
+			asked[in] = true
+		}
+	}
+	if !asked["Ann led the data platform team at a recycling company for four years."] {
+		t.Error("the résumé's sentences were not embedded by the model")
+	}
+	mentalModel := false
+	for in := range asked {
+		mentalModel = mentalModel || strings.Contains(in, "CFO") || strings.Contains(in, "budget")
+	}
+	if !mentalModel {
+		t.Error("no mental model was embedded")
+	}
+	q := readCSV(t, filepath.Join(dir, "analysis", "panel_quality.csv"))
+	for _, d := range col(t, q, "defensibility") {
+		if v, err := strconv.ParseFloat(d, 64); err != nil || !(v > 0 && v <= 1) {
+			t.Errorf("defensibility %q by the model's embeddings", d)
+		}
+	}
+	idx, _ := os.ReadFile(filepath.Join(dir, "analysis", "index.md"))
+	if !strings.Contains(string(idx), "`emb-1` embeddings of the whole texts") {
+		t.Error("index.md does not name the model that compared the panel's texts")
+	}
+}

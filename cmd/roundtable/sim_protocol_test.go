@@ -38,7 +38,12 @@ func TestSimDyadsDeGrootPullsOpinionsTogether(t *testing.T) {
 	if !(sc["D_final"] < sc["D_initial"]/3) {
 		t.Errorf("D %v -> %v: DeGroot should pull opinions together", sc["D_initial"], sc["D_final"])
 	}
-	if !strings.Contains(out, "D_final") || !strings.Contains(out, "population standard deviation") {
+	// The uniform start of 6 seats: one per level and the extra at 0,
+	// (-2, -1, 0, 0, 1, 2), in every run: D = sqrt(10/5) with n − 1.
+	if math.Abs(sc["D_initial"]-math.Sqrt2) > 1e-9 {
+		t.Errorf("D_initial %v, want sqrt(2)", sc["D_initial"])
+	}
+	if !strings.Contains(out, "D_final") || !strings.Contains(out, "sample standard deviation") {
 		t.Errorf("output:\n%s", out)
 	}
 	for _, r := range rep.Rules {

@@ -94,6 +94,9 @@ func TestActReturnsValidActionPerPhase(t *testing.T) {
 		{roundtable.PhaseProposal, vote.Plurality, `Sure! {"reasoning":"r","skip":true,"proposal":""}`, roundtable.Skip{Reasoning: "r"}},
 		{roundtable.PhaseVote, vote.Plurality, `{"reasoning":"","abstain":false,"choice":"B"}`,
 			roundtable.Cast{Ballot: vote.Ballot{Voter: "a", Choice: "B"}}},
+		// the explanation the vote schema asks for stays with the ballot
+		{roundtable.PhaseVote, vote.Plurality, `{"reasoning":" B is cheaper. ","abstain":false,"choice":"B"}`,
+			roundtable.Cast{Ballot: vote.Ballot{Voter: "a", Choice: "B", Reason: "B is cheaper."}}},
 		{roundtable.PhaseVote, vote.Rated, `{"reasoning":"","abstain":false,"scores":{"A":5,"B":2}}`,
 			roundtable.Cast{Ballot: vote.Ballot{Voter: "a", Scores: map[string]int{"A": 5, "B": 2}}}},
 		{roundtable.PhaseVote, vote.Borda, `{"reasoning":"","abstain":true,"ranking":["A"]}`,

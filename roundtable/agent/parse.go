@@ -148,12 +148,13 @@ func proposalValue(task roundtable.Task, raw json.RawMessage) (roundtable.Propos
 }
 
 type ballotAnswer struct {
-	Abstain bool           `json:"abstain"`
-	Choice  string         `json:"choice"`
-	Scores  map[string]int `json:"scores"`
-	Ranking []string       `json:"ranking"`
-	Points  map[string]int `json:"points"`
-	Approve []string       `json:"approve"`
+	Reasoning string         `json:"reasoning"`
+	Abstain   bool           `json:"abstain"`
+	Choice    string         `json:"choice"`
+	Scores    map[string]int `json:"scores"`
+	Ranking   []string       `json:"ranking"`
+	Points    map[string]int `json:"points"`
+	Approve   []string       `json:"approve"`
 }
 
 // parseBallot turns a vote answer into a Cast that passes the rule's check.
@@ -162,7 +163,9 @@ func parseBallot(v roundtable.View, content string) (roundtable.Action, error) {
 	if err := decode(content, &a); err != nil {
 		return nil, err
 	}
-	b := vote.Ballot{Voter: v.Self.ID, Abstain: a.Abstain}
+	// The explanation the schema asks for goes with the ballot: sealed
+	// with it, and shown when the vote closes.
+	b := vote.Ballot{Voter: v.Self.ID, Abstain: a.Abstain, Reason: strings.TrimSpace(a.Reasoning)}
 	if !a.Abstain {
 		switch v.Rule.Format() {
 		case vote.FormatChoice:

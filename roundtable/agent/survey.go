@@ -17,6 +17,8 @@ func (a *Agent) actScheduled(ctx context.Context, v roundtable.View) (roundtable
 	switch {
 	case v.Phase == roundtable.PhaseMessage && briefingOf(v).SelfModel:
 		return a.selfModelMessage(ctx, v), true
+	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil && verbal(v):
+		return a.verbalReport(ctx, v), true
 	case v.Phase == roundtable.PhaseSurvey && v.Scale != nil:
 		return a.decide(ctx, v, &u, surveySchema(*v.Scale), surveyInstruction(v)+modelReminder(latestModel(v)),
 			func(c string) (roundtable.Action, error) { return parseJudgeSurvey(v, c) }), true
@@ -35,6 +37,13 @@ func (a *Agent) actScheduled(ctx context.Context, v roundtable.View) (roundtable
 			}), true
 	}
 	return nil, false
+}
+
+// verbal: the protocol has its participants report in words, classified
+// to a value (Briefing.VerbalReport), unless the table asks for the
+// number itself; a scale of several values is always answered in numbers.
+func verbal(v roundtable.View) bool {
+	return briefingOf(v).VerbalReport && v.Params[SelfReportParam] != SelfReport && v.Scale.Values() == 1
 }
 
 // surveySchema asks for reasoning first, then one number per item.

@@ -37,8 +37,13 @@ func BenchmarkInstruments(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	dict, err := prose.LoadDictionary()
+	if err != nil {
+		b.Fatal(err)
+	}
 	v := sentiment.NewVader()
-	b.Run("readability", func(b *testing.B) { benchInstrument(b, analysis.Readability(readability.New(sp))) })
+	b.Run("readability-cmudict", func(b *testing.B) { benchInstrument(b, analysis.Readability(readability.New(sp, dict))) })
+	b.Run("readability-vowel-groups", func(b *testing.B) { benchInstrument(b, analysis.Readability(readability.New(sp, nil))) })
 	b.Run("sentiment-vader", func(b *testing.B) {
 		benchInstrument(b, analysis.Sentiment(v, sentiment.Analyzer{Split: sp, Scorer: v}))
 	})

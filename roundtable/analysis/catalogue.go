@@ -31,8 +31,7 @@ type Spec struct {
 func New(s Spec) (Instrument, error) {
 	switch s.Instrument {
 	case "readability":
-		sp, err := prose.NewSplitter()
-		return Readability(readability.New(sp)), err
+		return readabilityOf(s)
 	case "sentiment":
 		return sentimentOf(s)
 	case "dialogue-acts":
@@ -59,6 +58,25 @@ func New(s Spec) (Instrument, error) {
 		return nil, roundtable.Errorf(roundtable.Invalid, "--instrument is required: readability, dialogue-acts, embedding, sentiment or stance")
 	}
 	return nil, roundtable.Errorf(roundtable.Invalid, "--instrument: %q is not readability, dialogue-acts, embedding, sentiment or stance", s.Instrument)
+}
+
+// readabilityOf counts syllables with the CMU Pronouncing Dictionary
+// (method "" or cmudict) or the vowel-group heuristic alone (vowel-groups,
+// the project's earlier count).
+func readabilityOf(s Spec) (Instrument, error) {
+	var dict *prose.Dictionary
+	switch s.Method {
+	case "", "cmudict":
+		var err error
+		if dict, err = prose.LoadDictionary(); err != nil {
+			return nil, err
+		}
+	case "vowel-groups":
+	default:
+		return nil, badMethod(s, "cmudict or vowel-groups")
+	}
+	sp, err := prose.NewSplitter()
+	return Readability(readability.New(sp, dict)), err
 }
 
 func sentimentOf(s Spec) (Instrument, error) {

@@ -15,8 +15,8 @@ func Readability(m *readability.Meter) Instrument { return readabilityInstrument
 
 type readabilityInstrument struct{ m *readability.Meter }
 
-func (readabilityInstrument) Name() string  { return readability.Instrument }
-func (readabilityInstrument) Model() string { return readability.Model }
+func (readabilityInstrument) Name() string    { return readability.Instrument }
+func (r readabilityInstrument) Model() string { return r.m.Model() }
 func (r readabilityInstrument) Measure(_ context.Context, it Item) (Measurement, error) {
 	return Measurement{Result: r.m.Measure(it.Text)}, nil
 }
@@ -122,6 +122,13 @@ type EmbeddingResult struct {
 func Embedding(e embed.Embedder) Instrument { return embeddingInstrument{e} }
 
 type embeddingInstrument struct{ e embed.Embedder }
+
+// EmbedderOf is the embedder an Embedding instrument embeds with; ok is
+// false for any other instrument.
+func EmbedderOf(in Instrument) (e embed.Embedder, ok bool) {
+	ei, ok := in.(embeddingInstrument)
+	return ei.e, ok
+}
 
 func (embeddingInstrument) Name() string    { return "embedding" }
 func (e embeddingInstrument) Model() string { return e.e.Model() }

@@ -27,6 +27,19 @@ type lineInput struct {
 // of code roundtable.Invalid naming the line; a failed measurement is
 // written with "error", counted, and reported at the end.
 func AnnotateLines(ctx context.Context, in Instrument, r io.Reader, w io.Writer) error {
+	_, err := AnnotateLinesGold(ctx, in, r, w, nil)
+	return err
+}
+
+// AnnotateLinesGold is AnnotateLines scored against gold: a line whose id
+// has gold labels also gets "gold" (them) and "correct" (whether the
+// instrument's labels match, LabelsOf), and the score counts it.
+func AnnotateLinesGold(ctx context.Context, in Instrument, r io.Reader, w io.Writer, gold Gold) (*GoldScore, error) {
+	score := &GoldScore{}
+	return score, annotateLines(ctx, in, r, w, gold, score)
+}
+
+func annotateLines(ctx context.Context, in Instrument, r io.Reader, w io.Writer, gold Gold, score *GoldScore) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	out := bufio.NewWriter(w)
@@ -42,7 +55,10 @@ func AnnotateLines(ctx context.Context, in Instrument, r io.Reader, w io.Writer)
 			return errors.Join(roundtable.Errorf(roundtable.Invalid, "line %d: %v", line, err), out.Flush())
 		}
 		total++
-		b, err := measureLine(ctx, in, inp)
+		b, m, err := measureLine(ctx, in, inp)
+		if g, ok := gold[idKey(inp.ID)]; ok && err == nil {
+			b = scoreLine(b, g, m, score)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return errors.Join(fmt.Errorf("line %d: %w", line, ctx.Err()), out.Flush())
@@ -83,17 +99,31 @@ func parseLine(b []byte) (lineInput, error) {
 
 // measureLine returns the output line: the id followed by the result's
 // fields, or by "error".
-func measureLine(ctx context.Context, in Instrument, inp lineInput) ([]byte, error) {
+func measureLine(ctx context.Context, in Instrument, inp lineInput) ([]byte, Measurement, error) {
 	m, err := in.Measure(ctx, Item{Text: *inp.Text})
 	if err != nil {
 		msg, _ := json.Marshal(err.Error())
-		return fmt.Appendf(nil, `{"id":%s,"error":%s}`, inp.ID, msg), err
+		return fmt.Appendf(nil, `{"id":%s,"error":%s}`, inp.ID, msg), m, err
 	}
 	res, err := json.Marshal(m.Result)
 	if err != nil {
-		return nil, fmt.Errorf("encode the result: %w", err)
+		return nil, m, fmt.Errorf("encode the result: %w", err)
 	}
-	return withFields(fmt.Appendf(nil, `{"id":%s`, inp.ID), res), nil
+	return withFields(fmt.Appendf(nil, `{"id":%s`, inp.ID), res), m, nil
+}
+
+// scoreLine adds "gold" and "correct" to an output line b (an object)
+// and scores it, when the result has labels.
+func scoreLine(b []byte, gold []string, m Measurement, score *GoldScore) []byte {
+	got, ok := LabelsOf(m.Result)
+	if !ok {
+		return b
+	}
+	extra, _ := json.Marshal(struct {
+		Gold    []string `json:"gold"`
+		Correct bool     `json:"correct"`
+	}{gold, score.Add(gold, got)})
+	return withFields(b[:len(b)-1], extra)
 }
 
 // withFields closes the object opened in b with the fields of the JSON

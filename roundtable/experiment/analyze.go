@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -36,8 +37,12 @@ type AnalyzeOptions struct {
 	Readability, Acts, Embedding analysis.Instrument
 	// Stance classifies the stance of the chatroom's private messages
 	// (protocol.Instruments: Annotations is filled in from the store).
-	Stance      protocol.Instruments
-	Seed        int64  // of the cross-validation folds
+	Stance protocol.Instruments
+	Seed   int64 // of the cross-validation folds
+	// Transitions counts the dialogue-act transitions (Figures 4 to 6, the
+	// dialogue-act stop): acts.SpeakerPairs, the paper's Eq. 1, is the
+	// zero value.
+	Transitions acts.Counting
 	Concurrency int    // tables measured at once
 	Progress    func() // called after each table measured
 }
@@ -63,9 +68,12 @@ func Analyze(ctx context.Context, st Store, opt AnalyzeOptions) (Analysis, error
 	if err != nil {
 		return Analysis{}, err
 	}
-	rep := report.Build(tables, opt.Seed)
+	rep := report.Build(tables, report.Options{Seed: opt.Seed, Transitions: opt.Transitions})
 	in := opt.Stance
 	in.Annotations = st
+	if opt.Embedding != nil {
+		in.Embedder, _ = analysis.EmbedderOf(opt.Embedding)
+	}
 	more, notes, err := protocolReports(ctx, st, opt.Tables, in)
 	if err != nil {
 		return Analysis{}, err

@@ -46,6 +46,7 @@ func protocolReports(ctx context.Context, st Store, ids []string, in protocol.In
 		}
 		if runs[a.Joins()] == nil {
 			runs[a.Joins()] = protocol.NewRuns()
+			runs[a.Joins()].Instruments = in
 		}
 		keep, _ := owner.(protocol.StateKeeper)
 		runs[a.Joins()].Add(t, m, keep != nil && keep.KeepsStates())

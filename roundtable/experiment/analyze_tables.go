@@ -65,7 +65,7 @@ func (m *measurers) measure(ctx context.Context, id string) (report.Table, error
 	if s.Status != roundtable.StatusEnded {
 		return report.Table{}, errNotEnded
 	}
-	t := report.Table{ID: id, Task: s.Config.Task.Kind, Rule: string(s.Config.Rule)}
+	t := report.Table{ID: id, Task: s.Config.Task.Kind, Rule: string(s.Config.Rule), Votes: s.Config.Protocol.Plays(roundtable.PhaseVote)}
 	if t.Task == "" {
 		t.Task = "text"
 	}
@@ -79,12 +79,15 @@ func (m *measurers) measure(ctx context.Context, id string) (report.Table, error
 	return t, nil
 }
 
-// outcomes fills what every task has: decisions, agreements, new
-// proposals and failed actions per round.
+// outcomes fills what every task has: decisions in force, agreements,
+// new proposals and failed actions per round. A round without a vote (the
+// table stopped in its proposal phase) keeps the decision in force before
+// it, as sim's coverage does.
 func outcomes(s *roundtable.State, t *report.Table) {
 	latest := map[string][]byte{}
-	for _, r := range s.Rounds {
-		t.Decided = append(t.Decided, r.Decision != nil)
+	coverage := deliberation.Coverage(s)
+	for i, r := range s.Rounds {
+		t.Decided = append(t.Decided, i < len(coverage) && coverage[i] == 1)
 		t.Agreed = append(t.Agreed, r.Tally != nil && r.Tally.Winner != "")
 		fresh := false
 		for _, p := range r.Proposals {

@@ -195,7 +195,7 @@ func TestAnalyzeWritesEachProtocolsReport(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "chatroom_changes.csv"))
-	if !strings.Contains(string(b), "Likert questionnaire") || !strings.Contains(string(b), "classifier over the private messages") {
+	if !strings.Contains(string(b), "Likert questionnaire") || !strings.Contains(string(b), "classifier over every message") {
 		t.Errorf("chatroom_changes.csv lacks the questionnaire's or the chatroom's rows:\n%s", b)
 	}
 }

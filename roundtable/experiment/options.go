@@ -50,6 +50,9 @@ type Model func(p roundtable.Participant, task roundtable.Task, o ModelOptions) 
 type ModelOptions struct {
 	Memory       string // the agent package's policy: full or reflective
 	ContextChars int    // a chatroom agent's memory, in characters (0: the agent's default)
+	// Temperature is the grid cell's sampling temperature; nil leaves the
+	// endpoint's.
+	Temperature *float64
 }
 
 // MaxAgents bounds Options.Agents. Candidates are labelled A..Z, AA, AB,

@@ -99,6 +99,9 @@ func (e *Experiment) cellDesign(base protocolPlan, name string, c protocol.Cell,
 		}
 		plan.model = e.opt.Model
 		plan.memory = ModelOptions{Memory: modelMemory(played), ContextChars: played.ContextChars}
+		if len(played.Temperatures) == 1 {
+			plan.memory.Temperature = &played.Temperatures[0]
+		}
 	} else if plan.shared, err = base.h.Agent(e.agent, played); err != nil {
 		return nil, invalidErr(err)
 	}

@@ -147,6 +147,9 @@ func summary(data roundtable.Payload) string {
 	case roundtable.SurveyAnswered:
 		return fmt.Sprint(d.Values)
 	case roundtable.BallotCast:
+		if d.Ballot.Reason != "" {
+			return ballot(d.Ballot) + " (why: " + d.Ballot.Reason + ")"
+		}
 		return ballot(d.Ballot)
 	case roundtable.BallotRejected:
 		return ballot(d.Ballot) + " (rejected: " + d.Reason + ")"

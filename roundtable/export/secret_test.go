@@ -236,3 +236,42 @@ func TestParticipantCannotLinkSecretBallots(t *testing.T) {
 		}
 	}
 }
+
+// A vote's reason goes with the ballot: in the CSV summary of its
+// ballot_cast and in the sheet's reason column.
+func TestExportsKeepVoteReasons(t *testing.T) {
+	events := sampleLog(t)
+	for i, e := range events {
+		switch d := e.Data.(type) {
+		case roundtable.BallotCast:
+			if d.Round == 1 && e.Actor == events[0].Data.(roundtable.TableCreated).Config.Participants[0].ID {
+				d.Ballot.Reason = "Trees cool the street."
+				events[i].Data = d
+			}
+		case roundtable.DecisionMade:
+			for j, b := range d.Tally.Ballots {
+				if d.Round == 1 && b.Voter == events[0].Data.(roundtable.TableCreated).Config.Participants[0].ID {
+					d.Tally.Ballots[j].Reason = "Trees cool the street."
+				}
+			}
+		}
+	}
+	rows := readCSV(t, events, export.Options{Viewer: researcher})
+	found := false
+	for _, r := range rows {
+		found = found || (r[3] == "ballot_cast" && strings.HasSuffix(r[7], " (why: Trees cool the street.)"))
+	}
+	if !found {
+		t.Error("no ballot_cast row gives the reason")
+	}
+	sheet := readSheet(t, events, export.Options{})
+	reasons := 0
+	for _, r := range sheet[1:] {
+		if r[2] == "ballot" && r[len(r)-1] == "Trees cool the street." {
+			reasons++
+		}
+	}
+	if reasons != 1 {
+		t.Errorf("%d sheet rows with the reason, want 1", reasons)
+	}
+}

@@ -12,7 +12,7 @@ import (
 
 // SheetHeader is the first row of a sheet (WriteSheet).
 func SheetHeader() []string {
-	return []string{"table", "round", "row", "who", "candidate", "proposal", "ballot", "won"}
+	return []string{"table", "round", "row", "who", "candidate", "proposal", "ballot", "won", "reason"}
 }
 
 // secretVoter stands in the who column for the voter of a secret ballot.
@@ -77,13 +77,13 @@ func sheetRows(st *roundtable.State) [][]string {
 		}
 		for _, p := range r.Proposals {
 			id := candidateOf(r.Candidates, p.By, p.Proposal)
-			rows = append(rows, []string{st.ID, round, "proposal", who(p.By), id, p.Proposal.Text, "", yes(id != "" && id == winner)})
+			rows = append(rows, []string{st.ID, round, "proposal", who(p.By), id, p.Proposal.Text, "", yes(id != "" && id == winner), ""})
 		}
 		if r.Tally == nil {
 			continue
 		}
 		for _, b := range r.Tally.Ballots {
-			rows = append(rows, []string{st.ID, round, "ballot", who(b.Voter), b.Choice, chosenText(r.Candidates, b), b.String(), yes(b.Choice != "" && b.Choice == winner)})
+			rows = append(rows, []string{st.ID, round, "ballot", who(b.Voter), b.Choice, chosenText(r.Candidates, b), b.String(), yes(b.Choice != "" && b.Choice == winner), b.Reason})
 		}
 	}
 	return rows

@@ -1,6 +1,9 @@
 package opinion
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Defaults of docs/protocol.md#offline-updates.
 const (
@@ -53,19 +56,20 @@ func Bias(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// Diversity is D, the standard deviation of the final opinions.
-// Decision: the population standard deviation (numpy's default std, which
-// the paper's formula D = std(F) reads as), NaN for none.
+// Diversity is D, the sample standard deviation of the final opinions
+// (divided by n − 1), as Opinion dynamics computes it: its uniform start of
+// 10 agents, two per level, has D = 1.49. Decision: one opinion has no
+// spread (0); none is NaN.
 func Diversity(xs []float64) float64 {
 	b := Bias(xs)
-	if math.IsNaN(b) {
-		return b
+	if math.IsNaN(b) || !slices.ContainsFunc(xs, func(x float64) bool { return x != xs[0] }) {
+		return b * 0 // none: NaN; one opinion, or a consensus: exactly 0
 	}
 	ss := 0.0
 	for _, x := range xs {
 		ss += (x - b) * (x - b)
 	}
-	return math.Sqrt(ss / float64(len(xs)))
+	return math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // Round maps a continuous opinion to the nearest level of -2..2.

@@ -73,14 +73,23 @@ func TestDeffuantHandComputedSequence(t *testing.T) {
 }
 
 // x = (-2, -1, 0, 2, 2): B = 1/5 = .2; deviations -2.2 -1.2 -.2 1.8 1.8,
-// squares 4.84 1.44 .04 3.24 3.24 sum 12.8, /5 = 2.56, D = 1.6.
+// squares 4.84 1.44 .04 3.24 3.24 sum 12.8, /(5-1) = 3.2, D = sqrt(3.2).
+// The paper's uniform start of 10 agents, two per level: squares sum
+// 2·(4+1+0+1+4) = 20, /9, D = sqrt(20/9) = 1.49 (the paper's number).
 func TestBiasAndDiversityHandComputed(t *testing.T) {
 	xs := []float64{-2, -1, 0, 2, 2}
 	if b := opinion.Bias(xs); !near(b, 0.2) {
 		t.Errorf("B = %v, want 0.2", b)
 	}
-	if d := opinion.Diversity(xs); !near(d, 1.6) {
-		t.Errorf("D = %v, want 1.6", d)
+	if d := opinion.Diversity(xs); !near(d, math.Sqrt(3.2)) {
+		t.Errorf("D = %v, want sqrt(3.2)", d)
+	}
+	uniform := []float64{-2, -2, -1, -1, 0, 0, 1, 1, 2, 2}
+	if d := opinion.Diversity(uniform); math.Round(d*100)/100 != 1.49 {
+		t.Errorf("D of the uniform start of 10 = %v, want the paper's 1.49", d)
+	}
+	if d := opinion.Diversity([]float64{0.5}); d != 0 {
+		t.Errorf("D of one opinion = %v, want 0", d)
 	}
 	if d := opinion.Diversity([]float64{1, 1, 1}); d != 0 {
 		t.Errorf("D of a consensus = %v", d)
@@ -123,5 +132,38 @@ func TestBiasFactorHandComputed(t *testing.T) {
 	}
 	if _, err := opinion.BiasFactor("extreme", 1); err == nil {
 		t.Error("an unknown level passed")
+	}
+}
+
+// Ten repeats of the one-shot Likert questionnaire: the liberal persona
+// (2) answers 2 2 1 2 0 2 2 1 2 2, deviations 0 0 1 0 2 0 0 1 0 0, mean
+// 0.4; the conservative one (-2) answers -2 -2 -2 0 -2 -1 -2 -2 -2 2,
+// deviations 0 0 0 2 0 1 0 0 0 4, mean 0.7. Score 0.4 - 0.7 = -0.3: a
+// slight drift of the conservative toward the liberal pole.
+func TestLikertDeviationOfAFixedAnswerSet(t *testing.T) {
+	dev := func(assigned float64, answers ...float64) []float64 {
+		var out []float64
+		for _, a := range answers {
+			d, ok := opinion.LikertDeviation(assigned, a)
+			if !ok {
+				t.Fatalf("assigned %v: not asked", assigned)
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	lib := dev(2, 2, 2, 1, 2, 0, 2, 2, 1, 2, 2)
+	con := dev(-2, -2, -2, -2, 0, -2, -1, -2, -2, -2, 2)
+	if s := opinion.LikertScore(lib, con); !near(s, -0.3) {
+		t.Errorf("score %v, want -0.3", s)
+	}
+	if s := opinion.LikertScore(dev(2, -2), dev(-2, -2)); s != 4 {
+		t.Errorf("a liberal answering strongly conservative: %v, want 4", s)
+	}
+	if s := opinion.LikertScore(nil, dev(-2, 2)); s != -4 {
+		t.Errorf("a conservative answering strongly liberal: %v, want -4", s)
+	}
+	if _, ok := opinion.LikertDeviation(1, 2); ok {
+		t.Error("a slightly liberal persona is not in the baseline")
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
@@ -51,6 +52,10 @@ type Instruments struct {
 	Annotations roundtable.AnnotationStore
 	Stance      func(statement, complement string) analysis.Instrument
 	StanceModel string // names the stance classifier in outputs
+	// Embedder, when set, is a model's embeddings for the texts a report
+	// compares (the panel's drift, defensibility and platitude); nil is
+	// the offline hashed TF-IDF.
+	Embedder embed.Embedder
 }
 
 // Measured is one table's figures for its report.
@@ -62,17 +67,22 @@ type Measured struct {
 
 // Runs are the measured tables of one report, by condition.
 type Runs struct {
-	Measures Conditions
-	Params   map[string]map[string]string   // the latest table's parameters
-	First    map[string]*roundtable.State   // the table of lowest ID
-	States   map[string][]*roundtable.State // every table, for a StateKeeper
-	Missing  int
+	// Instruments are what the tables were measured with.
+	Instruments Instruments
+	Measures    Conditions
+	Params      map[string]map[string]string   // the latest table's parameters
+	First       map[string]*roundtable.State   // the table of lowest ID
+	States      map[string][]*roundtable.State // every table, for a StateKeeper
+	// Titles are the configured titles of the conditions' tables (live
+	// tables have them; sim's do not), which figures show instead of IDs.
+	Titles  map[string]string
+	Missing int
 }
 
 // NewRuns returns empty runs.
 func NewRuns() *Runs {
 	return &Runs{Measures: Conditions{}, Params: map[string]map[string]string{}, First: map[string]*roundtable.State{},
-		States: map[string][]*roundtable.State{}}
+		States: map[string][]*roundtable.State{}, Titles: map[string]string{}}
 }
 
 // Add adds a table's figures; keep keeps its state as well.
@@ -86,7 +96,19 @@ func (r *Runs) Add(t Table, m Measured, keep bool) {
 	if keep {
 		r.States[cond] = append(r.States[cond], t.State)
 	}
+	if title := t.State.Config.Title; title != "" {
+		r.Titles[cond] = title
+	}
 	r.Missing += m.Missing
+}
+
+// Label names a condition in figures: its tables' title, or the
+// condition (sim's table ID without the run number).
+func (r *Runs) Label(cond string) string {
+	if t := r.Titles[cond]; t != "" {
+		return t
+	}
+	return cond
 }
 
 // Conditions are tables' measures by condition.
@@ -122,8 +144,10 @@ func (c Conditions) Table(name, title, about string, keys []string) report.Artif
 	return report.Artifact{Name: name, Title: title, About: about, CSV: rows}
 }
 
-// Chart is the mean of series key per condition, as CSV and a chart.
-func (c Conditions) Chart(name, title, about, key, xlabel, ylabel string) report.Artifact {
+// Chart is the mean of series key per condition, as CSV and a chart with
+// each mean's standard error over the condition's tables; label names a
+// condition's line.
+func (c Conditions) Chart(name, title, about, key, xlabel, ylabel string, label func(string) string) report.Artifact {
 	chart := &report.Chart{Title: title, XLabel: xlabel, YLabel: ylabel}
 	rows := [][]string{{"condition", xlabel, key, key + "_se"}}
 	for _, cond := range sim.Keys(c) {
@@ -136,10 +160,10 @@ func (c Conditions) Chart(name, title, about, key, xlabel, ylabel string) report
 				per[i] = append(per[i], v)
 			}
 		}
-		line := report.Line{Name: cond}
+		line := report.Line{Name: label(cond)}
 		for i, xs := range per {
 			st := sim.MeanSE(xs)
-			line.Y = append(line.Y, st.Mean)
+			line.Y, line.SE = append(line.Y, st.Mean), append(line.SE, st.SE)
 			rows = append(rows, []string{cond, strconv.Itoa(i + 1), report.Decimal(st.Mean), report.Decimal(st.SE)})
 		}
 		chart.Lines = append(chart.Lines, line)

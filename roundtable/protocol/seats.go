@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // Stances gives k seats their starting stances on -2..2 by s.Stances:
-// uniform (each drawn uniformly from the five levels), continuous (drawn
+// uniform (k/5 seats per level, as Opinion dynamics seats them; see
+// Uniform), continuous (drawn
 // uniformly from the interval, to 4 decimals), skewed (drawn toward
 // agreement, the skewed start of Opinion dynamics), mixed (the levels 2,
 // -2, 1, -1, 0 in turn), echo:LEVEL (everyone the same: an echo chamber)
@@ -23,9 +25,8 @@ func Stances(s Settings, k int, seed int64) ([]float64, error) {
 	spec := s.Stances
 	switch {
 	case spec == "" || spec == "uniform":
-		for i := range out {
-			out[i] = float64(rng.IntN(5) - 2)
-		}
+		out = Uniform(k)
+		rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	case spec == "continuous":
 		for i := range out {
 			out[i] = math.Round((rng.Float64()*4-2)*1e4) / 1e4
@@ -51,6 +52,25 @@ func Stances(s Settings, k int, seed int64) ([]float64, error) {
 		return listStances(s, out)
 	}
 	return out, nil
+}
+
+// Uniform is the uniform start of Opinion dynamics for k seats: k/5 at
+// each level of -2..2 (k a multiple of 5), ordered from -2 up. Decision:
+// for other k every level gets ⌊k/5⌋ and the k mod 5 left over go to the
+// levels nearest the middle, symmetric about 0 (1: 0; 2: -1, 1; 3: -1,
+// 0, 1; 4: -2, -1, 1, 2), so the start stays unbiased (B = 0).
+func Uniform(k int) []float64 {
+	extra := [][]float64{nil, {0}, {-1, 1}, {-1, 0, 1}, {-2, -1, 1, 2}}[k%5]
+	out := make([]float64, 0, k)
+	for lvl := -2.0; lvl <= 2; lvl++ {
+		for range k / 5 {
+			out = append(out, lvl)
+		}
+		if slices.Contains(extra, lvl) {
+			out = append(out, lvl)
+		}
+	}
+	return out
 }
 
 func listStances(s Settings, out []float64) ([]float64, error) {

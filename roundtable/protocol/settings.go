@@ -22,6 +22,14 @@ type Settings struct {
 	// with more than one value, are a grid of runs.
 	Alpha, Tolerance   float64
 	Alphas, Tolerances []float64
+	// Temperatures are the language models' sampling temperatures (panel,
+	// with language-model judges): one sets it, more are a third axis of
+	// the grid; none leaves each endpoint's own.
+	Temperatures []float64
+	// Speaking is how the panel's judges give their opinions: in-turn (one
+	// at a time in seat order, each seeing those before, as Sentimental
+	// Agents) or simultaneous (sealed until every judge has spoken).
+	Speaking string
 	// Roles are the panel's judges, one per seat; Docs are the items'
 	// source documents, by item.
 	Roles []string
@@ -40,6 +48,10 @@ type Settings struct {
 	// conditions of Opinion dynamics.
 	Control, Memory, Framing, Claim string
 	ClosedWorld                     bool
+	// BeliefReport is how a dyads listener reports: verbal (its words,
+	// mapped to -2..2 by the opinion classifier, as Opinion dynamics) or
+	// self (the number it reports itself).
+	BeliefReport string
 	// Complement is the chatroom statement's complement; ContextChars a
 	// chatroom model agent's memory in characters.
 	Complement   string

@@ -28,6 +28,10 @@ type Ballot struct {
 	Ranking []string       `json:"ranking,omitempty"` // ranked and irv (a prefix is allowed), borda (full order)
 	Points  map[string]int `json:"points,omitempty"`  // cumulative: non-negative, sum <= len(candidates)
 	Approve []string       `json:"approve,omitempty"` // approval: a set of candidates
+	// Reason is the voter's explanation of the ballot, if it gave one
+	// (RoundTable's agents are asked for one). It is no part of the vote:
+	// the rules never read it, and it is sealed and shown with the ballot.
+	Reason string `json:"reason,omitempty"`
 }
 
 // candidateSet is the candidate list with a name-to-position index.

@@ -63,7 +63,8 @@ type Message struct {
 	Delta    float64 `json:"delta"`
 	HasScore bool    `json:"has_score"`
 	// Stance is the classified level when HasStance (an opinion was
-	// present); Unwarranted marks a bot's change without warrant.
+	// present); Unwarranted marks a change without warrant (anyone's:
+	// people's and bots').
 	Stance      stance.Level `json:"stance"`
 	HasStance   bool         `json:"has_stance"`
 	Classified  bool         `json:"classified"` // a stance result exists, opinion or not
@@ -82,18 +83,30 @@ type Participant struct {
 	Assigned    stance.Level `json:"assigned"`
 	HasAssigned bool         `json:"has_assigned"`
 	Messages    []Message    `json:"messages"`
-	Changes     int          `json:"changes"` // messages with an unwarranted change (bots only)
-	SelfReports []SelfReport `json:"self_reports,omitempty"`
+	Changes     int          `json:"changes"` // messages with an unwarranted change
+	// Tally counts the participant's classified messages, its changes by
+	// direction and the level-to-level matrix.
+	Tally       stance.Changes `json:"tally"`
+	SelfReports []SelfReport   `json:"self_reports,omitempty"`
 }
 
 // Table is one table's audit.
 type Table struct {
 	ID           string         `json:"id"`
+	Title        string         `json:"title,omitempty"` // the table's configured title, if any
 	Participants []*Participant `json:"participants"`
 	Missing      int            `json:"missing"` // annotations without a result
 }
 
-// Changed reports whether any bot of the table changed its stance without
+// Label names the table for people: its title, or "Table ID" without one.
+func (t *Table) Label() string {
+	if t.Title != "" {
+		return t.Title
+	}
+	return "Table " + t.ID
+}
+
+// Changed reports whether anyone at the table changed its stance without
 // warrant.
 func (t *Table) Changed() bool {
 	for _, p := range t.Participants {
@@ -150,7 +163,7 @@ func Build(evs []roundtable.Event, anns []roundtable.Annotation, alpha float64) 
 	for _, e := range evs {
 		switch d := e.Data.(type) {
 		case roundtable.TableCreated:
-			t.ID = e.Table
+			t.ID, t.Title = e.Table, d.Config.Title
 			for _, p := range d.Config.Participants {
 				seat(p)
 			}
@@ -269,13 +282,13 @@ func (t *Table) fold(alpha float64) {
 				pt := tr.Observe(p.ID, m.Score)
 				m.S, m.Delta = pt.S, pt.Delta
 			}
-			if !m.HasStance {
+			if !m.Classified {
 				continue
 			}
-			if !p.HasAssigned {
+			if m.HasStance && !p.HasAssigned {
 				p.Assigned, p.HasAssigned = m.Stance, true
 			}
-			if p.Bot && stance.Unwarranted(p.Assigned, m.Stance) {
+			if p.Tally.Add(p.Assigned, m.Stance, m.HasStance) != 0 {
 				m.Unwarranted = true
 				p.Changes++
 			}

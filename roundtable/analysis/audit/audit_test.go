@@ -77,6 +77,38 @@ func TestBuildFollowsTrajectoriesAndFlagsUnwarrantedChanges(t *testing.T) {
 	}
 }
 
+// People's changes count as bots' do (Conversational bias classifies
+// every new message of every agent): Cat, a person assigned -2, writes a
+// message read at 0, a change toward the statement; Ada's change (2 read
+// at 1) is toward the complement. The matrix holds both, and the
+// opinions that did not change.
+func TestUnwarrantedChangesOfPeopleAndBotsWithDirection(t *testing.T) {
+	evs, anns := sampleAudit(t)
+	evs[0].Data.(roundtable.TableCreated).Config.Participants[2].Stance = "-2"
+	tab, err := Build(evs, anns, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := tab.Participant("cat")
+	if cat.Changes != 1 || !cat.Messages[0].Unwarranted || cat.Tally.TowardStatement != 1 {
+		t.Errorf("Cat (a person assigned -2, read at 1): %d changes, tally %+v", cat.Changes, cat.Tally)
+	}
+	s := Summarize([]*Table{tab})
+	if s.Participants != 3 || s.ParticipantsChanged != 2 || s.Bots != 2 || s.BotsChanged != 1 || s.Changes != 2 {
+		t.Errorf("summary %+v", s)
+	}
+	if s.Tally.TowardStatement != 1 || s.Tally.TowardComplement != 1 || s.Tally.Matrix[0][3] != 1 || s.Tally.Matrix[4][3] != 1 || s.Tally.Matrix[1][1] != 2 {
+		t.Errorf("tally %+v", s.Tally)
+	}
+	var b bytes.Buffer
+	if err := WriteMatrixCSV(&b, []*Table{tab}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "*,-2,strongly agree (complement),1,slightly agree (statement),1\n") {
+		t.Errorf("matrix CSV lacks Cat's change:\n%s", b.String())
+	}
+}
+
 func TestSummarizeSlopesAndKappa(t *testing.T) {
 	evs, anns := sampleAudit(t)
 	tab, err := Build(evs, anns, 0)
@@ -116,12 +148,12 @@ func TestReportsCSVAndSVG(t *testing.T) {
 		t.Errorf("stance SVG: want a ringed change and escaped names:\n%s", svg)
 	}
 	files, err := WriteReports(t.TempDir(), []*Table{tab})
-	if err != nil || len(files) != 8 {
+	if err != nil || len(files) != 9 {
 		t.Fatalf("WriteReports: %v, %v", files, err)
 	}
 	// Every figure as PNG (decoded) beside SVG (parsed), every CSV read.
-	if kinds := reporttest.CheckFiles(t, files); kinds[".png"] != 2 || kinds[".svg"] != 2 || kinds[".csv"] != 4 {
-		t.Errorf("files by kind %v, want 4 CSV and the sentiment and stance figures as PNG and SVG", kinds)
+	if kinds := reporttest.CheckFiles(t, files); kinds[".png"] != 2 || kinds[".svg"] != 2 || kinds[".csv"] != 5 {
+		t.Errorf("files by kind %v, want 5 CSV and the sentiment and stance figures as PNG and SVG", kinds)
 	}
 	c := tab.Chart(StanceLevel)
 	if last := c.Lines[len(c.Lines)-1]; !last.Marks || last.Y[3] != 1 || !math.IsNaN(last.Y[0]) {

@@ -13,6 +13,12 @@ type Slopes struct {
 	Negative  float64 `json:"negative"`
 	NPositive int     `json:"n_positive"`
 	NNegative int     `json:"n_negative"`
+	// R2Positive and R2Negative are each fit's strength, the R² the paper
+	// reads beside the slopes: for a line through the origin the
+	// uncentred R² = 1 − Σ(y − bx)² / Σy² (NaN without data, or when every
+	// y is 0).
+	R2Positive float64 `json:"r2_positive"`
+	R2Negative float64 `json:"r2_negative"`
 }
 
 // Bias names what the slopes suggest: "saliency" when a slope exceeds 1,
@@ -103,14 +109,28 @@ func FitSlopes(x, y []float64) Slopes {
 			nx, ny = append(nx, x[i]), append(ny, y[i])
 		}
 	}
-	s := Slopes{Positive: math.NaN(), Negative: math.NaN(), NPositive: len(px), NNegative: len(nx)}
-	if b, err := OLSOrigin(px, py); err == nil {
-		s.Positive = b
-	}
-	if b, err := OLSOrigin(nx, ny); err == nil {
-		s.Negative = b
-	}
+	s := Slopes{NPositive: len(px), NNegative: len(nx)}
+	s.Positive, s.R2Positive = fitOrigin(px, py)
+	s.Negative, s.R2Negative = fitOrigin(nx, ny)
 	return s
+}
+
+// fitOrigin is the slope through the origin and its uncentred R², NaN
+// where undefined.
+func fitOrigin(x, y []float64) (b, r2 float64) {
+	b, err := OLSOrigin(x, y)
+	if err != nil {
+		return math.NaN(), math.NaN()
+	}
+	var res, tot float64
+	for i := range x {
+		res += (y[i] - b*x[i]) * (y[i] - b*x[i])
+		tot += y[i] * y[i]
+	}
+	if tot == 0 {
+		return b, math.NaN()
+	}
+	return b, 1 - res/tot
 }
 
 // Slopes returns each participant's bias slopes.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 	"github.com/roundtable-ai/roundtable/roundtable/export"
 )
 
@@ -38,24 +39,43 @@ func WriteTrajectoriesCSV(w io.Writer, tables []*Table) error {
 // its messages were classified, and how many changed without warrant.
 func WriteChangesCSV(w io.Writer, tables []*Table) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"table", "participant", "name", "assigned", "classified", "changes"})
+	cw.Write([]string{"table", "participant", "name", "kind", "assigned", "classified", "changes", "toward_statement", "toward_complement"})
 	for _, t := range tables {
 		for _, p := range t.Participants {
-			if !p.Bot {
-				continue
-			}
-			n := 0
-			for _, m := range p.Messages {
-				if m.HasStance {
-					n++
-				}
-			}
-			as := ""
+			as, kind := "", "person"
 			if p.HasAssigned {
 				as = strconv.Itoa(int(p.Assigned))
 			}
-			cw.Write([]string{t.ID, p.ID, export.Defuse(p.Name), as, strconv.Itoa(n), strconv.Itoa(p.Changes)})
+			if p.Bot {
+				kind = "bot"
+			}
+			cw.Write([]string{t.ID, p.ID, export.Defuse(p.Name), kind, as, strconv.Itoa(p.Tally.Opinions), strconv.Itoa(p.Changes),
+				strconv.Itoa(p.Tally.TowardStatement), strconv.Itoa(p.Tally.TowardComplement)})
 		}
+	}
+	return flush(cw)
+}
+
+// WriteMatrixCSV writes the level-to-level matrix of every table's
+// classified messages with an opinion: per table, and over all tables
+// (table "*"): how many messages of participants assigned a level were
+// classified at each level.
+func WriteMatrixCSV(w io.Writer, tables []*Table) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"table"}, stance.MatrixHead()...))
+	var all stance.Changes
+	for _, t := range tables {
+		var c stance.Changes
+		for _, p := range t.Participants {
+			c.Merge(p.Tally)
+		}
+		all.Merge(c)
+		for _, r := range c.MatrixRows(t.ID) {
+			cw.Write(r)
+		}
+	}
+	for _, r := range all.MatrixRows("*") {
+		cw.Write(r)
 	}
 	return flush(cw)
 }
@@ -64,7 +84,7 @@ func WriteChangesCSV(w io.Writer, tables []*Table) error {
 // (participant "*").
 func WriteSlopesCSV(w io.Writer, tables []*Table) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"table", "participant", "slope_positive", "n_positive", "slope_negative", "n_negative", "bias"})
+	cw.Write([]string{"table", "participant", "slope_positive", "n_positive", "r2_positive", "slope_negative", "n_negative", "r2_negative", "bias"})
 	for _, t := range tables {
 		sl := t.Slopes()
 		ids := make([]string, 0, len(sl))
@@ -81,7 +101,8 @@ func WriteSlopesCSV(w io.Writer, tables []*Table) error {
 }
 
 func slopeRow(table, who string, s Slopes) []string {
-	return []string{table, who, report.Num(s.Positive), strconv.Itoa(s.NPositive), report.Num(s.Negative), strconv.Itoa(s.NNegative), s.Bias()}
+	return []string{table, who, report.Num(s.Positive), strconv.Itoa(s.NPositive), report.Num(s.R2Positive),
+		report.Num(s.Negative), strconv.Itoa(s.NNegative), report.Num(s.R2Negative), s.Bias()}
 }
 
 // WriteSummaryCSV writes the summary as metric,value rows.
@@ -92,9 +113,15 @@ func WriteSummaryCSV(w io.Writer, s Summary) error {
 		{"tables", strconv.Itoa(s.Tables)},
 		{"tables_with_change", strconv.Itoa(s.ChangedTables)},
 		{"share_with_change", report.Num(s.ChangedShare)},
+		{"participants", strconv.Itoa(s.Participants)},
+		{"participants_changed", strconv.Itoa(s.ParticipantsChanged)},
 		{"bots", strconv.Itoa(s.Bots)},
 		{"bots_changed", strconv.Itoa(s.BotsChanged)},
 		{"unwarranted_changes", strconv.Itoa(s.Changes)},
+		{"changes_toward_statement", strconv.Itoa(s.Tally.TowardStatement)},
+		{"changes_toward_complement", strconv.Itoa(s.Tally.TowardComplement)},
+		{"classified_messages", strconv.Itoa(s.Tally.Classified)},
+		{"opinion_messages", strconv.Itoa(s.Tally.Opinions)},
 		{"kappa_self_report", report.Num(s.Kappa)},
 		{"kappa_pairs", strconv.Itoa(s.KappaN)},
 		{"slope_positive", report.Num(s.Slopes.Positive)},

@@ -14,7 +14,7 @@ import (
 // ringed. The dashboard draws the same series with SVG.
 func (t *Table) Chart(w What) *report.Chart {
 	order := t.seqOrder()
-	c := &report.Chart{Title: fmt.Sprintf("Table %s: %s", t.ID, w), XLabel: "message", YLabel: "S (sentiment)", YMin: -1.05, YMax: 1.05}
+	c := &report.Chart{Title: fmt.Sprintf("%s: %s", t.Label(), w), XLabel: "message", YLabel: "S (sentiment)", YMin: -1.05, YMax: 1.05}
 	if w == StanceLevel {
 		c.YLabel, c.YMin, c.YMax = "stance (-2 complement .. 2 statement)", -2.1, 2.1
 	}

@@ -12,7 +12,7 @@ func sortSeqs(s []uint64) { slices.Sort(s) }
 
 // WriteReports writes the audit reports of tables into dir and returns
 // the files written: audit_summary.csv, audit_trajectories.csv,
-// audit_changes.csv, audit_slopes.csv and, per table, its sentiment and
+// audit_changes.csv, audit_matrix.csv, audit_slopes.csv and, per table, its sentiment and
 // stance trajectories as PNG and SVG.
 func WriteReports(dir string, tables []*Table) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -34,6 +34,7 @@ func WriteReports(dir string, tables []*Table) ([]string, error) {
 		{"audit_summary.csv", func(b *bytes.Buffer) error { return WriteSummaryCSV(b, Summarize(tables)) }},
 		{"audit_trajectories.csv", func(b *bytes.Buffer) error { return WriteTrajectoriesCSV(b, tables) }},
 		{"audit_changes.csv", func(b *bytes.Buffer) error { return WriteChangesCSV(b, tables) }},
+		{"audit_matrix.csv", func(b *bytes.Buffer) error { return WriteMatrixCSV(b, tables) }},
 		{"audit_slopes.csv", func(b *bytes.Buffer) error { return WriteSlopesCSV(b, tables) }},
 	} {
 		var b bytes.Buffer

@@ -11,9 +11,17 @@ type Summary struct {
 	Tables        int     `json:"tables"`
 	ChangedTables int     `json:"changed_tables"` // chats with at least one unwarranted change
 	ChangedShare  float64 `json:"changed_share"`  // NaN for no tables
-	Bots          int     `json:"bots"`
-	BotsChanged   int     `json:"bots_changed"`
-	Changes       int     `json:"changes"`
+	// Participants counts everyone audited, people and bots, and
+	// ParticipantsChanged those with an unwarranted change; Bots and
+	// BotsChanged count the bots among them.
+	Participants        int `json:"participants"`
+	ParticipantsChanged int `json:"participants_changed"`
+	Bots                int `json:"bots"`
+	BotsChanged         int `json:"bots_changed"`
+	Changes             int `json:"changes"`
+	// Tally is every classified message's tally: the changes by
+	// direction and the level-to-level matrix.
+	Tally stance.Changes `json:"tally"`
 	// Kappa is Cohen's kappa of the stance classifier against people's
 	// self-reports over KappaN (participant, round) pairs; NaN for none.
 	Kappa  float64 `json:"kappa"`
@@ -34,9 +42,14 @@ func Summarize(tables []*Table) Summary {
 		}
 		s.Missing += t.Missing
 		for _, p := range t.Participants {
+			s.Participants++
+			s.Changes += p.Changes
+			s.Tally.Merge(p.Tally)
+			if p.Changes > 0 {
+				s.ParticipantsChanged++
+			}
 			if p.Bot {
 				s.Bots++
-				s.Changes += p.Changes
 				if p.Changes > 0 {
 					s.BotsChanged++
 				}

@@ -61,3 +61,21 @@ func TestKappaEdges(t *testing.T) {
 		t.Fatalf("no items: err = %v", err)
 	}
 }
+
+// R² of a line through the origin is uncentred: 1 − Σ(y − bx)²/Σy².
+// Positive peers (1, 2), (2, 3), (3, 7): b = 29/14, residuals −1/14,
+// −16/14, 11/14, Σ = 378/196, Σy² = 62, R² = 1 − 378/(196·62). Negative
+// peers (−.5, −.25), (−1, −.3): b = .34, residuals −.08, .04, Σ = .008,
+// Σy² = .1525, R² = 1 − .008/.1525.
+func TestFitSlopesGivesTheUncentredR2(t *testing.T) {
+	s := FitSlopes([]float64{1, 2, 3, -0.5, -1, 0}, []float64{2, 3, 7, -0.25, -0.3, 5})
+	if math.Abs(s.Positive-29.0/14) > 1e-12 || math.Abs(s.R2Positive-(1-378.0/(196*62))) > 1e-12 {
+		t.Errorf("positive: slope %v R² %v", s.Positive, s.R2Positive)
+	}
+	if math.Abs(s.Negative-0.34) > 1e-12 || math.Abs(s.R2Negative-(1-0.008/0.1525)) > 1e-12 {
+		t.Errorf("negative: slope %v R² %v", s.Negative, s.R2Negative)
+	}
+	if n := FitSlopes(nil, nil); !math.IsNaN(n.Positive) || !math.IsNaN(n.R2Negative) {
+		t.Errorf("no data: %+v", n)
+	}
+}

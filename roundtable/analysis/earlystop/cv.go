@@ -59,7 +59,8 @@ type Outcome struct {
 // Evaluate scores every method with k-fold cross-validation: for each
 // fold, the trained methods learn on the other folds and stop the fold's
 // runs; the untrained ones (@R, first agreement, consecutive agreements,
-// oracle) stop each run on its own. It needs at least two runs (one to
+// oracle) stop each run on its own; the ensemble takes the majority of the
+// five signal methods of the fold. It needs at least two runs (one to
 // train on, one to test).
 func Evaluate(runs []Run, o Options) ([]Outcome, error) {
 	if len(runs) < 2 {
@@ -94,6 +95,7 @@ func Evaluate(runs []Run, o Options) ([]Outcome, error) {
 		for m, s := range fixed {
 			acc[m].apply(test, s)
 		}
+		acc[Ensemble].apply(test, ensemble(firstAgreement, consecutive, trained[Checkpoint].stop, trained[InfoDifference].stop, trained[DialogueAct].stop))
 	}
 	out := make([]Outcome, 0, len(acc))
 	for _, m := range Methods() {

@@ -46,8 +46,8 @@ func outcomes(t *testing.T, runs []Run, o Options) map[Method]Outcome {
 	for _, x := range res {
 		m[x.Method] = x
 	}
-	if len(m) != 7 {
-		t.Fatalf("%d methods, want 7", len(m))
+	if len(m) != 8 {
+		t.Fatalf("%d methods, want 8", len(m))
 	}
 	return m
 }
@@ -67,6 +67,7 @@ func TestEachMethodStopsWhereItsSignalSays(t *testing.T) {
 		Checkpoint:     {3, 0.9, 1},
 		InfoDifference: {4, 0.54, 1}, // threshold 0.8 (round 3's), first below it is round 4
 		DialogueAct:    {3, 0.9, 1},
+		Ensemble:       {3, 0.9, 1}, // the five stop at 2, 4, 3, 4, 3: the third earliest is 3
 		Oracle:         {3, 0.9, 1},
 	}
 	for m, w := range want {
@@ -80,6 +81,27 @@ func TestEachMethodStopsWhereItsSignalSays(t *testing.T) {
 	}
 	if len(got[DialogueAct].Params) != 5 {
 		t.Errorf("dialogue act params of %d folds, want 5", len(got[DialogueAct].Params))
+	}
+}
+
+// The ensemble stops when three of the five signals have: at 2, 5 and 7
+// of signals firing at 7, 2, 5 and never twice, round 7; with two firing
+// it runs to the end, unfired.
+func TestEnsembleStopsAtTheThirdSignal(t *testing.T) {
+	at := func(round int) stopper {
+		return func(r Run) Stop {
+			if round == 0 {
+				return runToEnd(r)
+			}
+			return Stop{Round: round, Fired: true}
+		}
+	}
+	r := peakRun(10, 3, 2, 4)
+	if st := ensemble(at(7), at(2), at(0), at(5), at(0))(r); st != (Stop{Round: 7, Fired: true}) {
+		t.Errorf("three fired: %+v, want round 7", st)
+	}
+	if st := ensemble(at(7), at(2), at(0), at(0), at(0))(r); st != (Stop{Round: 10}) {
+		t.Errorf("two fired: %+v, want the end, unfired", st)
 	}
 }
 

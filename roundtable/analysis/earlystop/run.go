@@ -30,9 +30,10 @@ type Run struct {
 	// InfoDiff is the round's information difference; NaN where there is
 	// none (the first round, a round without messages).
 	InfoDiff []float64
-	// Pairs counts the round's dialogue-act pairs: an act of a message in
-	// round r-1 (Start before round 1) followed by an act of a message in
-	// round r by someone else.
+	// Pairs counts the round's dialogue-act pairs: an act in round r-1
+	// (Start before round 1) followed by an act in round r by someone
+	// else, counted as the caller's transition graph counts them (the
+	// report uses the paper's Eq. 1: every ordered pair of speakers).
 	Pairs []map[Pair]int
 }
 

@@ -15,12 +15,18 @@ import (
 )
 
 // Demonstrations picks, for each question, the K labelled examples of Set
-// nearest to its text by the cosine of their embeddings (docs/protocol.md#demonstrations). A nil *Demonstrations picks none. The zero Embedder is
-// embed.HashedTFIDF; K zero means 3.
+// nearest to its text by the cosine of their embeddings (docs/protocol.md#demonstrations), and shows them as the LLM negotiation paper does: a
+// generator sees each as (text, reasoning chain, labels), the chain its
+// own answer to why the labels are right; a discriminator also sees its
+// own explanation of why they are correct. Plain shows text and labels
+// alone, asking nothing. A nil *Demonstrations picks none. The zero
+// Embedder is embed.HashedTFIDF; K zero means 3. Use it by pointer.
 type Demonstrations struct {
 	Set      []Demo
 	K        int
 	Embedder embed.Embedder
+	Plain    bool
+	chains   chains
 }
 
 // Nearest returns the K examples nearest to text, nearest first (ties in

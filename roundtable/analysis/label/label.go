@@ -38,10 +38,15 @@ type Question struct {
 	Demos []Demo
 }
 
-// Demo is a labelled example.
+// Demo is a labelled example. Reasoning is a reasoning chain for its
+// labels and Explanation a second annotator's account of why they are
+// right: a file may bring them, and otherwise each model is asked for its
+// own (Demonstrations.Plain shows text and labels alone).
 type Demo struct {
-	Text   string   `json:"text"`
-	Labels []string `json:"labels"`
+	Text        string   `json:"text"`
+	Labels      []string `json:"labels"`
+	Reasoning   string   `json:"reasoning,omitempty"`
+	Explanation string   `json:"explanation,omitempty"`
 }
 
 // Verdict is a Labeler's answer with everything it drew on.

@@ -129,19 +129,42 @@ func TestNegotiationModelDownNamesEndpoint(t *testing.T) {
 	}
 }
 
-// Demonstrations: the nearest labelled examples reach the prompt.
-func TestNegotiationUsesNearestDemonstrations(t *testing.T) {
+// Demonstrations: the nearest labelled example reaches the prompt as the
+// LLM negotiation paper's triplet: each model is asked once for its own
+// reasoning chain of the example (shown to it as generator), and once for
+// its explanation of why the labels are right (shown to it as
+// discriminator), however many sessions it takes part in. Plain shows
+// text and labels and asks nothing more.
+func TestNegotiationUsesNearestDemonstrationsWithReasoningChains(t *testing.T) {
+	set := []label.Demo{{Text: "Bananas are yellow fruit.", Labels: []string{"no"}}, {Text: "Taxes on the rich should rise.", Labels: []string{"yes"}}}
 	eps, srvs := endpoints(t, persona{own: "yes"}, persona{own: "yes"})
-	demos := &label.Demonstrations{K: 1, Set: []label.Demo{
-		{Text: "Bananas are yellow fruit.", Labels: []string{"no"}},
-		{Text: "Taxes on the rich should rise.", Labels: []string{"yes"}},
-	}}
-	if _, err := (&label.Negotiator{Endpoints: eps, Demos: demos}).Label(t.Context(), yesNo); err != nil {
+	if _, err := (&label.Negotiator{Endpoints: eps, Demos: &label.Demonstrations{K: 1, Set: set}}).Label(t.Context(), yesNo); err != nil {
 		t.Fatal(err)
 	}
-	sys := srvs[0].Requests()[0].System()
-	if !strings.Contains(sys, "Taxes on the rich should rise.") || strings.Contains(sys, "Bananas") {
-		t.Fatalf("system prompt does not hold just the nearest demonstration:\n%s", sys)
+	for i, srv := range srvs {
+		if n := srv.Count(openaitest.Schema("demonstration_reasoning")); n != 2 {
+			t.Errorf("endpoint %d was asked about the demonstration %d times, want twice (a chain and an explanation)", i, n)
+		}
+		for _, r := range srv.Requests() {
+			sys := r.System()
+			switch r.SchemaName {
+			case "presence":
+				if !strings.Contains(sys, "Text: Taxes on the rich should rise.\nReasoning: it reads as yes\nLabels: yes") || strings.Contains(sys, "Bananas") {
+					t.Errorf("a generator's prompt does not show just the nearest example with its chain:\n%s", sys)
+				}
+			case "presence_judgement":
+				if !strings.Contains(sys, "A second annotator agrees: it reads as yes") {
+					t.Errorf("a discriminator's prompt lacks its explanation of the example:\n%s", sys)
+				}
+			}
+		}
+	}
+	eps, srvs = endpoints(t, persona{own: "yes"}, persona{own: "yes"})
+	if _, err := (&label.Negotiator{Endpoints: eps, Demos: &label.Demonstrations{K: 1, Set: set, Plain: true}}).Label(t.Context(), yesNo); err != nil {
+		t.Fatal(err)
+	}
+	if sys := srvs[0].Requests()[0].System(); !strings.Contains(sys, "Text: Taxes on the rich should rise.\nLabels: yes") || srvs[0].Count(openaitest.Schema("demonstration_reasoning")) != 0 {
+		t.Errorf("plain demonstrations:\n%s", sys)
 	}
 }
 

@@ -43,7 +43,14 @@ func systemPrompt(q Question, labels []string) string {
 		fmt.Fprintf(&b, "\n\nChoose exactly one label from: %s.", strings.Join(labels, ", "))
 	}
 	for i, d := range q.Demos {
-		fmt.Fprintf(&b, "\n\nExample %d:\nText: %s\nLabels: %s", i+1, d.Text, strings.Join(d.Labels, ", "))
+		fmt.Fprintf(&b, "\n\nExample %d:\nText: %s", i+1, d.Text)
+		if d.Reasoning != "" {
+			fmt.Fprintf(&b, "\nReasoning: %s", d.Reasoning)
+		}
+		fmt.Fprintf(&b, "\nLabels: %s", strings.Join(d.Labels, ", "))
+		if d.Explanation != "" {
+			fmt.Fprintf(&b, "\nA second annotator agrees: %s", d.Explanation)
+		}
 	}
 	return b.String()
 }

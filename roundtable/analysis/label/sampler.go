@@ -50,6 +50,10 @@ func (s *Sampler) Label(ctx context.Context, q Question) (Verdict, error) {
 	if err := s.Demos.attach(ctx, &q); err != nil {
 		return Verdict{}, err
 	}
+	var err error
+	if q.Demos, err = s.Demos.withReasoning(ctx, q, Endpoint{Name: s.Endpoint, LLM: s.LLM}, s.Temperature); err != nil {
+		return Verdict{}, err
+	}
 	var v Verdict
 	labels, won := q.Labels, []string(nil)
 	for round := 0; ; round++ {

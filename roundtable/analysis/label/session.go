@@ -19,15 +19,24 @@ func (n *Negotiator) session(ctx context.Context, q Question, v *Verdict, gen, d
 	if maxTurns <= 0 {
 		maxTurns = DefaultMaxTurns
 	}
+	genQ, judgeQ := q, q
+	var err error
+	if genQ.Demos, err = n.Demos.withReasoning(ctx, q, gen, n.Temperature); err != nil {
+		return out, err
+	}
+	judgeQ.Demos = genQ.Demos
+	if judgeQ.Demos, err = n.Demos.withExplanations(ctx, judgeQ, disc, n.Temperature); err != nil {
+		return out, err
+	}
 	var critique *Turn
 	for turn := 1; turn <= maxTurns; turn++ {
-		g, err := n.generate(ctx, q, gen, critique)
+		g, err := n.generate(ctx, genQ, gen, critique)
 		if err != nil {
 			return out, err
 		}
 		g.Session, g.Turn = id, turn
 		v.Turns = append(v.Turns, g)
-		d, err := n.judge(ctx, q, disc, g)
+		d, err := n.judge(ctx, judgeQ, disc, g)
 		if err != nil {
 			return out, err
 		}

@@ -27,14 +27,14 @@ func TestWords(t *testing.T) {
 	}
 }
 
-func TestSyllables(t *testing.T) {
+func TestVowelGroups(t *testing.T) {
 	for word, want := range map[string]int{
 		"the": 1, "cat": 1, "make": 1, "table": 2, "jumped": 1, "wanted": 2, "makes": 1,
 		"boxes": 2, "goes": 1, "everyone": 3, "proposal": 3, "agree": 2, "happy": 2,
 		"be": 1, "free": 1, "42": 1, "deliberation": 5,
 	} {
-		if got := prose.Syllables(word); got != want {
-			t.Errorf("Syllables(%q) = %d, want %d", word, got, want)
+		if got := prose.VowelGroups(word); got != want {
+			t.Errorf("VowelGroups(%q) = %d, want %d", word, got, want)
 		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"unicode"
 )
 
-// Syllables estimates the syllables of one word by vowel groups:
+// VowelGroups estimates the syllables of one word by vowel groups, for the
+// words the pronouncing dictionary lacks (see Dictionary.Syllables), and
+// alone with a nil *Dictionary, as the project counted before:
 //
 //   - each maximal run of vowels (a, e, i, o, u, y) is one syllable;
 //   - a final silent "e" is not ("make"), but a final consonant + "le" is
@@ -17,10 +19,10 @@ import (
 //   - every word has at least one syllable; a word without letters (a
 //     number) counts one syllable.
 //
-// The heuristic is exact on most common words and off by one on some
-// ("poem", "create"); the counts are reported beside the grade so that
-// anyone can recompute it.
-func Syllables(word string) int {
+// The heuristic is exact on most common words and off by one on some: it
+// undercounts hiatus ("bias", "science", "poem", "create") and overcounts
+// a silent "e" inside a compound ("framework", "statement").
+func VowelGroups(word string) int {
 	w := lettersOnly(word)
 	if w == "" {
 		return 1

@@ -1,5 +1,6 @@
 // Package readability counts words, sentences and syllables of a text and
-// computes its Flesch-Kincaid grade (docs/protocol.md#flesch-kincaid-grade):
+// computes its Flesch-Kincaid grade (docs/protocol.md#flesch-kincaid-grade;
+// syllables: docs/protocol.md#syllables):
 //
 //	grade = 0.39 * words/sentences + 11.8 * syllables/words - 15.59
 //
@@ -15,9 +16,14 @@ import (
 // Instrument is the name annotations of this package carry.
 const Instrument = "readability"
 
-// Model names the method: prose's word and sentence rules and its
-// vowel-group syllable heuristic.
-const Model = "flesch-kincaid/vowel-groups"
+// Models name the methods: prose's word and sentence rules with the CMU
+// Pronouncing Dictionary's syllables (the vowel-group heuristic for words
+// it lacks), the default, or with the heuristic alone, as the project
+// counted before. Stored annotations carry the name, so the two never mix.
+const (
+	Model           = "flesch-kincaid/cmudict"
+	ModelVowelGroup = "flesch-kincaid/vowel-groups"
+)
 
 // Stats are the counts and grade of one text.
 type Stats struct {
@@ -30,10 +36,22 @@ type Stats struct {
 // Meter measures texts. It is safe for concurrent use.
 type Meter struct {
 	split *prose.Splitter
+	dict  *prose.Dictionary
 }
 
-// New returns a Meter that splits sentences with s.
-func New(s *prose.Splitter) *Meter { return &Meter{split: s} }
+// New returns a Meter that splits sentences with s and counts syllables
+// with d (prose.LoadDictionary); a nil d counts them by the vowel-group
+// heuristic alone.
+func New(s *prose.Splitter, d *prose.Dictionary) *Meter { return &Meter{split: s, dict: d} }
+
+// Model names the meter's method: Model, or ModelVowelGroup without a
+// dictionary.
+func (m *Meter) Model() string {
+	if m.dict == nil {
+		return ModelVowelGroup
+	}
+	return Model
+}
 
 // Measure counts text. A text with no words has zero counts and grade.
 func (m *Meter) Measure(text string) Stats {
@@ -43,7 +61,7 @@ func (m *Meter) Measure(text string) Stats {
 	}
 	st := Stats{Words: len(words), Sentences: max(len(m.split.Sentences(text)), 1)}
 	for _, w := range words {
-		st.Syllables += prose.Syllables(w)
+		st.Syllables += m.dict.Syllables(w)
 	}
 	st.FKGrade = Grade(st.Words, st.Sentences, st.Syllables)
 	return st

@@ -28,7 +28,7 @@ func table8(ts []Table) []Artifact {
 	for _, rule := range rules {
 		lines := map[string]*Line{}
 		for k := range charts {
-			lines[k] = &Line{Name: rule, Y: make([]float64, n)}
+			lines[k] = &Line{Name: rule, Y: make([]float64, n), SE: make([]float64, n)}
 		}
 		for r := 1; r <= n; r++ {
 			var words, fk, diff []float64
@@ -44,7 +44,9 @@ func table8(ts []Table) []Artifact {
 				}
 			}
 			w, f, d := meanSE(words), meanSE(fk), meanSE(diff)
-			lines["words"].Y[r-1], lines["fk_grade"].Y[r-1], lines["info_diff"].Y[r-1] = w.mean, f.mean, d.mean
+			for k, s := range map[string]stat{"words": w, "fk_grade": f, "info_diff": d} {
+				lines[k].Y[r-1], lines[k].SE[r-1] = s.mean, s.se
+			}
 			rows = append(rows, []string{rule, itoa(r), itoa(w.n), Num(w.mean), Num(f.mean), Num(d.mean), itoa(d.n)})
 		}
 		for k, c := range charts {

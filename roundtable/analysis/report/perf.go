@@ -56,14 +56,14 @@ func aggregate(ts []Table, name, title, about, ylabel string, value func(t Table
 	rows := [][]string{{"rule", "round", "mean", "se", "tables"}}
 	ch := &Chart{Title: title + ": " + ylabel + " per round", XLabel: "round", YLabel: ylabel}
 	for _, rule := range rules {
-		line := Line{Name: rule, Y: make([]float64, n)}
+		line := Line{Name: rule, Y: make([]float64, n), SE: make([]float64, n)}
 		for r := 1; r <= n; r++ {
 			var xs []float64
 			for _, t := range groups[rule] {
 				xs = append(xs, value(t, r))
 			}
 			s := agg(xs)
-			line.Y[r-1] = s.mean
+			line.Y[r-1], line.SE[r-1] = s.mean, s.se
 			rows = append(rows, []string{rule, itoa(r), Num(s.mean), Num(s.se), itoa(s.n)})
 		}
 		ch.Lines = append(ch.Lines, line)
@@ -80,9 +80,9 @@ func figure2(ts []Table) []Artifact {
 			"Exchange economy: group utility U_r in percent of U_max per round and rule (mean and standard error over tables; a table that stopped keeps its decision).",
 			"U / U_max (%)", func(t Table, r int) float64 { return 100 * at(t.Perf, r) }))
 	}
-	if len(ts) > 0 {
-		out = append(out, *perRound(ts, "figure2b_not_agreed", "Figure 2(b)",
-			"Share of tables (all tasks) with no decision in force yet after each round, per rule.",
+	if voted := withVote(ts); len(voted) > 0 {
+		f2b := perRound(voted, "figure2b_not_agreed", "Figure 2(b)",
+			"Share of tables (all tasks whose protocol votes) with no decision in force yet after each round, per rule; a table that stopped keeps the decision in force when it stopped.",
 			"share not yet agreed", func(t Table, r int) float64 {
 				if t.Played() == 0 {
 					return math.NaN()
@@ -91,7 +91,20 @@ func figure2(ts []Table) []Artifact {
 					return 0
 				}
 				return 1
-			}))
+			})
+		f2b.Chart.YMin, f2b.Chart.YMax = -0.04, 1.04 // a share
+		out = append(out, *f2b)
+	}
+	return out
+}
+
+// withVote are the tables whose protocol has a vote.
+func withVote(ts []Table) []Table {
+	var out []Table
+	for _, t := range ts {
+		if t.Votes {
+			out = append(out, t)
+		}
 	}
 	return out
 }

@@ -1,9 +1,12 @@
 // Package report turns measured tables into the RoundTable paper's tables
 // (CSV) and figures (line charts and the dialogue-act transition graph):
 // Table 1, Figures 2 and 3, Tables 2, 10 and 11 (early stopping), Table 8
-// (linguistic statistics), Table 9 and Figure 4 (dialogue acts). Build
-// makes the artifacts from Tables; Write renders them as CSV, PNG and SVG
-// with an index.md that says what each file shows.
+// (linguistic statistics), Table 9 and Figures 4 to 6 (dialogue acts, the
+// transition graph over all rules and per rule). Build makes the
+// artifacts from Tables; Write renders them as CSV, PNG (1680 pixels
+// wide) and SVG with an index.md that says what each file shows. A figure
+// that would say nothing the CSV does not (one point, one cell, no edge)
+// is not drawn, and index.md says so.
 //
 // The package does no measuring: the caller replays each stored table,
 // scores it with its task and annotates its messages, and hands over
@@ -25,7 +28,12 @@ type Table struct {
 	ID   string
 	Task string // "exchange", "recommendation", "text", ...
 	Rule string
-	// Decided says a decision was in force after the round.
+	// Votes says the table's protocol has a vote: only such tables have a
+	// decision to wait for (Figure 2(b)).
+	Votes bool
+	// Decided says a decision was in force after the round: the one the
+	// round's vote left, or the one in force before when the round had
+	// no vote (a table that stopped in its proposal phase).
 	Decided []bool
 	// Perf is the task's performance per round, nil for tasks without one
 	// (the text task). Exchange: U_r/U_max in [0, 1]; recommendation: the
@@ -54,7 +62,9 @@ type Artifact struct {
 	CSV   [][]string
 	Chart *Chart
 	Graph *Graph
-	Heat  *Heat
+	// Graphs, set instead of Graph, are drawn side by side.
+	Graphs *GraphSet
+	Heat   *Heat
 	// Scatter, set instead of a chart, is drawn as a scatter plot.
 	Scatter *Scatter
 }
@@ -80,6 +90,9 @@ type Chart struct {
 type Line struct {
 	Name string
 	Y    []float64
+	// SE, when set, is the standard error of each Y (a mean over runs),
+	// drawn as error bars or a band; NaN for none.
+	SE []float64
 	// Marks draws the points alone, ringed, to mark events on the other
 	// lines (an unwarranted change of stance, say).
 	Marks bool
@@ -90,6 +103,13 @@ type Graph struct {
 	Title string
 	Nodes []string
 	Edges []Edge
+}
+
+// GraphSet is graphs drawn side by side under one title (one per rule,
+// say), each under its own.
+type GraphSet struct {
+	Title  string
+	Graphs []*Graph
 }
 
 // Edge is a transition with its probability.

@@ -6,7 +6,8 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Scatter is a scatter plot of point series, each with an optional line
@@ -24,14 +25,38 @@ type Points struct {
 	Slope float64
 }
 
-// scatterPlot draws a scatter plot; NaN and infinite points are left out.
-func scatterPlot(s *Scatter) (*plot.Plot, error) {
+// scatterFigure draws a scatter plot, the legend right of it; NaN and
+// infinite points are left out. Fewer than two points make no figure.
+func scatterFigure(s *Scatter) (*figure, string) {
+	n := 0
+	for _, ser := range s.Series {
+		for j := range ser.X {
+			if j < len(ser.Y) && finite(ser.X[j]) && finite(ser.Y[j]) {
+				n++
+			}
+		}
+	}
+	if n < 2 {
+		return nil, "fewer than two points"
+	}
+	return &figure{height: figureHeight, draw: func(dc draw.Canvas) error {
+		p, l, err := scatterPlot(s)
+		if err != nil {
+			return err
+		}
+		withLegend(dc, p, l)
+		return nil
+	}}, ""
+}
+
+func scatterPlot(s *Scatter) (*plot.Plot, plot.Legend, error) {
 	p := gridPlot(s.Title, s.XLabel, s.YLabel)
+	legend := newLegend()
 	for i, ser := range s.Series {
 		var pts plotter.XYs
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for j := range ser.X {
-			if finite(ser.X[j]) && finite(ser.Y[j]) {
+			if j < len(ser.Y) && finite(ser.X[j]) && finite(ser.Y[j]) {
 				pts = append(pts, plotter.XY{X: ser.X[j], Y: ser.Y[j]})
 				lo, hi = math.Min(lo, ser.X[j]), math.Max(hi, ser.X[j])
 			}
@@ -41,21 +66,25 @@ func scatterPlot(s *Scatter) (*plot.Plot, error) {
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return nil, fmt.Errorf("scatter %s, series %s: %w", s.Title, ser.Name, err)
+			return nil, legend, fmt.Errorf("scatter %s, series %s: %w", s.Title, ser.Name, err)
 		}
-		sc.Color, sc.Shape = plotutil.Color(i), plotutil.Shape(i)
+		sc.Color, sc.Shape, sc.Radius = colour(i), openShapes[i%len(openShapes)], vg.Points(2.5)
 		p.Add(sc)
-		p.Legend.Add(ser.Name, sc)
-		if finite(ser.Slope) {
-			l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: ser.Slope * lo}, {X: hi, Y: ser.Slope * hi}})
-			if err != nil {
-				return nil, err
-			}
-			l.Color = plotutil.Color(i)
-			p.Add(l)
+		if !finite(ser.Slope) {
+			legend.Add(ser.Name, sc)
+			continue
 		}
+		l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: ser.Slope * lo}, {X: hi, Y: ser.Slope * hi}})
+		if err != nil {
+			return nil, legend, err
+		}
+		l.Color, l.Dashes, l.Width = colour(i), dash(i), vg.Points(1.5)
+		p.Add(l)
+		legend.Add(fmt.Sprintf("%s (slope %.3g)", ser.Name, ser.Slope), sc, l)
 	}
-	return p, nil
+	padY(p)
+	return p, legend, nil
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// openShapes are outlines, so that points on top of each other show.
+var openShapes = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}

@@ -9,8 +9,10 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
 )
 
-// stopRun turns a table into what the stopping methods see.
-func stopRun(t Table) earlystop.Run {
+// stopRun turns a table into what the stopping methods see; its
+// dialogue-act pairs are counted by c, as the transition graph counts
+// them.
+func stopRun(t Table, c acts.Counting) earlystop.Run {
 	n := len(t.Perf)
 	r := earlystop.Run{Perf: t.Perf, Agreed: fitBool(t.Agreed, n), Proposed: fitBool(t.Proposed, n)}
 	if len(t.InfoDiff) > 0 {
@@ -23,7 +25,7 @@ func stopRun(t Table) earlystop.Run {
 		}
 	}
 	if hasActs(t.Messages) {
-		r.Pairs = Pairs(tagged(t.Messages), n)
+		r.Pairs = pairs(t, c, n)
 	}
 	return r
 }
@@ -34,28 +36,20 @@ func fitBool(b []bool, n int) []bool {
 	return out
 }
 
-// Pairs counts each round's dialogue-act pairs by the transition
-// graph's rule: an act A of a message in round r-1 by speaker i (Start
-// before round 1) followed in round r by act B of a message by someone
-// else counts once per occurrence of A and distinct B. Entry r-1 is
-// round r.
-func Pairs(msgs []acts.Tagged, rounds int) []map[earlystop.Pair]int {
-	byRound := make([][]acts.Tagged, rounds+1)
-	byRound[0] = []acts.Tagged{{Acts: []string{acts.Start}}}
-	for _, m := range msgs {
-		if m.Round >= 1 && m.Round <= rounds {
-			byRound[m.Round] = append(byRound[m.Round], m)
-		}
-	}
+// pairs are the dialogue-act pairs of t's first rounds, counted by c:
+// entry r-1 holds the step from round r-1 (Start before round 1) to
+// round r, the numerators of the transition graph.
+func pairs(t Table, c acts.Counting, rounds int) []map[earlystop.Pair]int {
+	steps := c.Steps(dialogue(t))
 	out := make([]map[earlystop.Pair]int, rounds)
-	for r := 1; r <= rounds; r++ {
-		out[r-1] = map[earlystop.Pair]int{}
-		for _, m := range byRound[r-1] {
-			next := acts.Followers(byRound[r], m.Speaker)
-			for _, a := range m.Acts {
-				for _, b := range next {
-					out[r-1][earlystop.Pair{From: a, To: b}]++
-				}
+	for r := range out {
+		out[r] = map[earlystop.Pair]int{}
+		if r >= len(steps) {
+			continue
+		}
+		for a, bs := range steps[r].Next {
+			for b, n := range bs {
+				out[r][earlystop.Pair{From: a, To: b}] = n
 			}
 		}
 	}
@@ -65,7 +59,7 @@ func Pairs(msgs []acts.Tagged, rounds int) []map[earlystop.Pair]int {
 // earlyStopping is Table 10 (and Table 2 for the recommendation task):
 // each method's cross-validated performance per rule, and Table 11: the
 // stopped round, effective ratio and threshold.
-func earlyStopping(ts []Table, seed int64) ([]Artifact, []string) {
+func earlyStopping(ts []Table, o Options) ([]Artifact, []string) {
 	var out []Artifact
 	var skipped []string
 	for _, task := range []string{"exchange", "recommendation"} {
@@ -77,13 +71,13 @@ func earlyStopping(ts []Table, seed int64) ([]Artifact, []string) {
 		if task == "recommendation" {
 			dir, unit = earlystop.LowerIsBetter, "MAE (lower is better)"
 		}
-		res, skip := evaluateRules(tt, seed, dir)
+		res, skip := evaluateRules(tt, o, dir)
 		skipped = append(skipped, skip...)
 		if len(res.rules) == 0 {
 			continue
 		}
 		t10 := Artifact{Name: "table10_early_stopping_" + task, Title: "Table 10",
-			About: fmt.Sprintf("Early stopping, %s: each method's performance in %s at the round it stops, per rule, by %d-fold cross-validation (folds from seed %d).", task, unit, earlystop.DefaultFolds, seed),
+			About: fmt.Sprintf("Early stopping, %s: each method's performance in %s at the round it stops, per rule, by %d-fold cross-validation (folds from seed %d).", task, unit, earlystop.DefaultFolds, o.Seed),
 			CSV:   res.wide()}
 		out = append(out, t10)
 		if task == "recommendation" {
@@ -103,16 +97,16 @@ type stopResults struct {
 	by    map[string][]earlystop.Outcome
 }
 
-func evaluateRules(ts []Table, seed int64, dir earlystop.Direction) (stopResults, []string) {
+func evaluateRules(ts []Table, o Options, dir earlystop.Direction) (stopResults, []string) {
 	res := stopResults{by: map[string][]earlystop.Outcome{}}
 	var skipped []string
 	rules, groups := byRule(ts)
 	for _, rule := range rules {
 		runs := make([]earlystop.Run, len(groups[rule]))
 		for i, t := range groups[rule] {
-			runs[i] = stopRun(t)
+			runs[i] = stopRun(t, o.Transitions)
 		}
-		o, err := earlystop.Evaluate(runs, earlystop.Options{Seed: seed, Direction: dir})
+		o, err := earlystop.Evaluate(runs, earlystop.Options{Seed: o.Seed, Direction: dir})
 		if err != nil {
 			skipped = append(skipped, fmt.Sprintf("Early stopping for %s tables under %s: %v.", ts[0].Task, rule, err))
 			continue

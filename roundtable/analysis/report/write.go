@@ -2,14 +2,13 @@ package report
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 )
 
 // Write renders rep into dir: NAME.csv for every artifact, NAME.png and
@@ -24,16 +23,20 @@ func Write(dir string, rep Report, intro string) ([]string, error) {
 	var idx strings.Builder
 	idx.WriteString("# RoundTable paper: tables and figures\n\n" + intro + "\n\n| file | reproduces | what it shows |\n|---|---|---|\n")
 	for _, a := range rep.Artifacts {
-		written, err := writeArtifact(dir, a)
+		written, note, err := writeArtifact(dir, a)
 		files = append(files, written...)
 		if err != nil {
 			return files, err
+		}
+		about := a.About
+		if note != "" {
+			about += " " + note
 		}
 		links := make([]string, len(written))
 		for i, f := range written {
 			links[i] = fmt.Sprintf("[%s](%s)", filepath.Base(f), filepath.Base(f))
 		}
-		fmt.Fprintf(&idx, "| %s | %s | %s |\n", strings.Join(links, " "), a.Title, a.About)
+		fmt.Fprintf(&idx, "| %s | %s | %s |\n", strings.Join(links, " "), a.Title, about)
 	}
 	idx.WriteString(methodNotes)
 	if len(rep.Skipped) > 0 {
@@ -49,57 +52,55 @@ func Write(dir string, rep Report, intro string) ([]string, error) {
 	return append(files, path), nil
 }
 
-func writeArtifact(dir string, a Artifact) ([]string, error) {
+// writeArtifact writes a's CSV, and its figure unless it has none or
+// would be degenerate; note says why a figure was not drawn.
+func writeArtifact(dir string, a Artifact) (files []string, note string, err error) {
 	base := filepath.Join(dir, a.Name)
 	if err := writeCSV(base+".csv", a.CSV); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	files := []string{base + ".csv"}
-	var p *plot.Plot
-	var err error
-	switch {
-	case a.Chart != nil:
-		p, err = chartPlot(a.Chart)
-	case a.Scatter != nil:
-		p, err = scatterPlot(a.Scatter)
-	case a.Heat != nil:
-		p, err = heatPlot(a.Heat)
-	case a.Graph != nil:
-		p, err = graphPlot(a.Graph)
-		if err == nil {
-			err = os.WriteFile(base+".dot", []byte(dot(a.Graph)), 0o644)
-			files = append(files, base+".dot")
+	files = []string{base + ".csv"}
+	f, why := figureOf(a)
+	if f == nil {
+		if why != "" {
+			note = "No figure: " + why + "."
 		}
-	default:
-		return files, nil
+		return files, note, removeFigure(base)
 	}
-	if err != nil {
-		return files, fmt.Errorf("draw %s: %w", a.Name, err)
+	if a.Graph != nil || a.Graphs != nil {
+		graphs := []*Graph{a.Graph}
+		if a.Graphs != nil {
+			graphs = a.Graphs.Graphs
+		}
+		if err := os.WriteFile(base+".dot", []byte(dot(graphs)), 0o644); err != nil {
+			return files, "", fmt.Errorf("write %s.dot: %w", base, err)
+		}
+		files = append(files, base+".dot")
 	}
-	saved, err := save(p, base)
-	return append(files, saved...), err
+	saved, err := render(f, base)
+	return append(files, saved...), "", err
 }
 
-// SaveChart draws c as base.png and base.svg, the figures of every report,
-// and returns the files written.
+// removeFigure removes base's figure files left by an earlier run, so
+// that a figure not drawn now does not stand beside the new CSV.
+func removeFigure(base string) error {
+	for _, ext := range []string{".png", ".svg", ".dot"} {
+		if err := os.Remove(base + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove the stale %s%s: %w", base, ext, err)
+		}
+	}
+	return nil
+}
+
+// SaveChart draws c as base.png and base.svg, the figures of every
+// report, and returns the files written: none for a chart without a
+// series of two points.
 func SaveChart(c *Chart, base string) ([]string, error) {
-	p, err := chartPlot(c)
-	if err != nil {
-		return nil, fmt.Errorf("draw %s: %w", base, err)
+	f, _ := chartFigure(c)
+	if f == nil {
+		return nil, removeFigure(base)
 	}
-	return save(p, base)
-}
-
-// save writes p as base.png and base.svg.
-func save(p *plot.Plot, base string) ([]string, error) {
-	var files []string
-	for _, ext := range []string{".png", ".svg"} {
-		if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, base+ext); err != nil {
-			return files, fmt.Errorf("save %s%s: %w", base, ext, err)
-		}
-		files = append(files, base+ext)
-	}
-	return files, nil
+	return render(f, base)
 }
 
 func writeCSV(path string, rows [][]string) error {
@@ -133,25 +134,32 @@ const methodNotes = `
   the training tables' mean information difference at their best round;
   a test table stops in the first round below it. Dialogue act: OLS of the
   centred round performance on one-hot act pairs (an act in round r-1 by i,
-  an act in round r by someone else; Start before round 1), then every
+  an act in round r by someone else; Start before round 1; each pair
+  counted as the transition graph counts it), then every
   setting of p-value threshold {0.05, 0.1, 0.2, None}, top_da 1..10,
   count_per_round 1..3 and score 1..top_da is tried on the training tables;
-  the best is kept only if it beats running to the end.
+  the best is kept only if it beats running to the end. Ensemble (the
+  paper's Table 11 names it without defining it): a held-out table stops in
+  the first round by which three of the five signal methods (first
+  agreement, consecutive agreements, validation checkpoint, information
+  difference, dialogue act) have stopped it.
 - Effective ratio: the share of held-out tables where the method's signal
   fired (the others run to the end).
 `
 
-// dot is the graph in Graphviz's language.
-func dot(g *Graph) string {
+// dot is the graphs in Graphviz's language, one digraph each.
+func dot(gs []*Graph) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "digraph transitions {\n  label=%q;\n", g.Title)
-	for _, n := range g.Nodes {
-		fmt.Fprintf(&b, "  %q;\n", n)
+	for _, g := range gs {
+		fmt.Fprintf(&b, "digraph transitions {\n  label=%q;\n", g.Title)
+		for _, n := range g.Nodes {
+			fmt.Fprintf(&b, "  %q;\n", n)
+		}
+		for _, e := range g.Edges {
+			fmt.Fprintf(&b, "  %q -> %q [label=\"%.2f\"];\n", e.From, e.To, e.P)
+		}
+		b.WriteString("}\n")
 	}
-	for _, e := range g.Edges {
-		fmt.Fprintf(&b, "  %q -> %q [label=\"%.2f\"];\n", e.From, e.To, e.P)
-	}
-	b.WriteString("}\n")
 	return b.String()
 }
 

@@ -3,8 +3,6 @@ package sentiment
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/prose"
@@ -25,17 +23,13 @@ type Opinion struct {
 	Score     float64    `json:"score"`
 }
 
-// contrast matches a contrastive conjunction with what surrounds it.
-var contrast = regexp.MustCompile(`(?i)[\s,;:]*\b(?:but|however|although)\b[\s,;:]*`)
-
-// Arguments splits text into its sentences and splits each sentence again
-// at "but", "however" and "although", dropping the conjunctions and the
-// pieces without a word.
+// Arguments splits text into its arguments (docs/protocol.md#sentiment): its sentences, each split
+// again at its contrastive conjunctions (see contrastPieces), the
+// conjunctions dropped, and the pieces without a word left out.
 func Arguments(s *prose.Splitter, text string) []string {
 	var out []string
 	for _, sent := range s.Sentences(text) {
-		for _, piece := range contrast.Split(sent, -1) {
-			piece = strings.TrimSpace(piece)
+		for _, piece := range contrastPieces(sent) {
 			if len(prose.Words(piece)) > 0 {
 				out = append(out, piece)
 			}

@@ -1,7 +1,8 @@
 // Package sentiment measures the sentiment of statements as the
-// Sentimental Agents paper does (docs/protocol.md#sentiment-and-opinion-updating-panel): a
-// statement is split into arguments (its sentences, further split at the
-// contrastive conjunctions "but", "however" and "although"), each argument
+// Sentimental Agents paper does (docs/protocol.md#sentiment-and-opinion-updating-panel): a statement is split into arguments (its sentences, further
+// split at contrastive conjunctions: "but", "however", "although",
+// "though", "even though", "whereas", and "yet" and "while" where they
+// contrast; "Although X, Y" at its clause comma), each argument
 // is scored in [-1, 1], and the opinion sentiment S_O is their mean. An
 // agent's sentiment then moves by the non-Bayesian update
 //

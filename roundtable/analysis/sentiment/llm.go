@@ -3,6 +3,7 @@ package sentiment
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 )
@@ -48,4 +49,16 @@ func (l LLM) Score(ctx context.Context, text string) (Scored, error) {
 		}
 	}
 	return Scored{Verdict: &v}, fmt.Errorf("sentiment: the verdict %q is not on the scale", v.Label())
+}
+
+// LabelOf is the label of the five levels nearest score (the lower of two
+// equally near), as a text's S_O reads against a gold label.
+func LabelOf(score float64) string {
+	best := scale[0]
+	for _, s := range scale[1:] {
+		if math.Abs(s.score-score) < math.Abs(best.score-score) {
+			best = s
+		}
+	}
+	return best.label
 }

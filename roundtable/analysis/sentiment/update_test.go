@@ -3,6 +3,7 @@ package sentiment_test
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai"
@@ -72,14 +73,41 @@ func TestArgumentsSplitAtContrast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := sentiment.Arguments(sp, "The plan is good, but the cost is high. However, it is fair. I like it although it is late.")
-	want := []string{"The plan is good", "the cost is high.", "it is fair.", "I like it", "it is late."}
-	if len(got) != len(want) {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("got %q, want %q", got, want)
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"The plan is good, but the cost is high. However, it is fair. I like it although it is late.",
+			[]string{"The plan is good", "the cost is high.", "it is fair.", "I like it", "it is late."}},
+		// A leading subordinator splits at the clause comma.
+		{"Although the price is high, the quality is excellent.", []string{"the price is high", "the quality is excellent."}},
+		{"Though slow, it works.", []string{"slow", "it works."}},
+		{"Even though Ann is new, she leads well.", []string{"Ann is new", "she leads well."}},
+		{"While I like the idea, the cost worries me.", []string{"I like the idea", "the cost worries me."}},
+		{"Whereas Ann is careful, Ben is fast.", []string{"Ann is careful", "Ben is fast."}},
+		{`"Although it rained, we won," she said.`, []string{"it rained", `we won," she said.`}},
+		// Inside a sentence.
+		{"It works well even though it is slow.", []string{"It works well", "it is slow."}},
+		{"Ann is careful whereas Ben is fast.", []string{"Ann is careful", "Ben is fast."}},
+		{"Ann is experienced; however, she lacks cloud skills.", []string{"Ann is experienced", "she lacks cloud skills."}},
+		{"The first plan is fine, however, the second is not.", []string{"The first plan is fine", "the second is not."}},
+		{"Ann is experienced, yet she lacks cloud skills.", []string{"Ann is experienced", "she lacks cloud skills."}},
+		{"It is cheap, and yet it lasts.", []string{"It is cheap", "it lasts."}},
+		{"Ann is cheap, while Ben is costly.", []string{"Ann is cheap", "Ben is costly."}},
+		{"Yet the cost is high.", []string{"the cost is high."}},
+		// Not contrastive: one argument.
+		{"The plan, however, costs more.", []string{"The plan, however, costs more."}},
+		{"We have not decided yet.", []string{"We have not decided yet."}},
+		{"She reads while he cooks.", []string{"She reads while he cooks."}},
+		{"He acted as though nothing happened.", []string{"He acted as though nothing happened."}},
+		{"She is not only fast but also careful.", []string{"She is not only fast but also careful."}},
+		// A trailing "though" leaves no second argument.
+		{"It is good, though.", []string{"It is good"}},
+		// Nested: the main clause splits again.
+		{"Although Ann is new, she is careful but slow.", []string{"Ann is new", "she is careful", "slow."}},
+	} {
+		if got := sentiment.Arguments(sp, tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Arguments(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }

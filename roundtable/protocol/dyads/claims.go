@@ -7,17 +7,39 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
-// Claim is a topic with a known ground truth, in both framings (our own
-// wording of the kind of topic Opinion dynamics uses).
-type Claim struct{ Truth, Falsehood string }
+// Claim is one of Opinion dynamics' topics (appendix H): a claim with a
+// known ground truth in its true and its false framing, and the category
+// the paper's Table 2 groups it in.
+type Claim struct {
+	Truth, Falsehood string
+	Category         string
+}
 
-// Claims are the built-in claims by name.
+// The topic categories of Opinion dynamics' Table 2.
+const (
+	Science     = "science"
+	History     = "history"
+	CommonSense = "common sense"
+)
+
+// Claims are the paper's 15 topics by name.
 func Claims() map[string]Claim {
 	return map[string]Claim{
-		"flat-earth":      {"the Earth is a slightly flattened sphere", "the Earth is flat"},
-		"global-warming":  {"the global climate is warming quickly", "global warming is a hoax invented by governments"},
-		"moon-landing":    {"astronauts landed on the Moon in 1969", "the 1969 Moon landing was filmed in a studio"},
-		"vaccines-autism": {"vaccines do not cause autism", "vaccines cause autism"},
+		"flat-earth":        {"the Earth is an irregularly shaped ellipsoid rather than flat", "the Earth is flat", Science},
+		"t-rex-humans":      {"the Tyrannosaurus Rex and humans did not co-exist on Earth at the same time", "the Tyrannosaurus Rex and humans co-existed on Earth at the same time", Science},
+		"talk-to-the-dead":  {"it is not possible for humans to communicate with the dead", "it is possible for humans to communicate with the dead", Science},
+		"palm-reading":      {"it is not possible to predict someone's future by looking at their palm characteristics", "it is possible to predict someone's future by looking at their palm characteristics", Science},
+		"global-warming":    {"global warming is a real phenomenon and global climate is rapidly growing warmer", "global warming is a conspiracy by governments worldwide and is not a real phenomenon", Science},
+		"moon-landing":      {"US astronauts have landed on the moon", "US astronauts never landed on the moon", History},
+		"twin-towers":       {"the twin towers were not brought down from the inside by explosives during the 9/11 attack", "the twin towers were brought down from the inside by explosives during the 9/11 attack", History},
+		"unemployment-2016": {"the US unemployment rate in 2016 was lower than 40%", "the US unemployment rate in 2016 was higher than 40%", History},
+		"holocaust":         {"the Nazi government in Germany murdered approximately 6 million Jewish people during the second world war", "the Nazi government in Germany did not murder approximately 6 million Jewish people during the second world war", History},
+		"obama-birthplace":  {"Barack Obama was born in Hawaii", "Barack Obama was born in Kenya", History},
+		"bicycle-wheels":    {"a bicycle usually has two wheels", "a bicycle usually has four wheels", CommonSense},
+		"washington-dc":     {"Washington DC is in the United States", "Washington DC is not in the United States", CommonSense},
+		"brain-at-birth":    {"human beings are born with a brain", "human beings are not born with a brain", CommonSense},
+		"fire-temperature":  {"fire is hot", "fire is cold", CommonSense},
+		"sky-color":         {"on a clear sunny day, the sky is usually blue", "on a clear sunny day, the sky is usually red", CommonSense},
 	}
 }
 

@@ -7,12 +7,20 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/agent"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
 // Name is the protocol's name.
 const Name = "dyads"
+
+// How a listener reports its belief: in words, mapped to -2..2 by the
+// opinion classifier (the paper's), or as the number itself.
+const (
+	ReportVerbal = "verbal"
+	ReportSelf   = agent.SelfReport
+)
 
 // The control conditions of Opinion dynamics (section 3.5). Both drop the
 // interaction: each step one drawn participant reports its belief and
@@ -56,7 +64,8 @@ func (definition) Own(s protocol.Settings) []string {
 	var out []string
 	for name, set := range map[string]bool{
 		"control": s.Control != "" && s.Control != ControlNone, "memory": s.Memory != "" && s.Memory != MemoryCumulative,
-		"framing": s.Framing != "", "claim": s.Claim != "", "closed_world": s.ClosedWorld} {
+		"framing": s.Framing != "", "claim": s.Claim != "", "closed_world": s.ClosedWorld,
+		"belief_report": s.BeliefReport != "" && s.BeliefReport != ReportVerbal} {
 		if set {
 			out = append(out, name)
 		}
@@ -71,8 +80,9 @@ func (definition) Briefing() roundtable.Briefing {
 	return roundtable.Briefing{
 		Schedule: "For {rounds} steps, participants are drawn in turn. When drawn, you may be asked to write a post about the claim " +
 			"to one other participant, or to report privately your belief about the claim after what you have experienced.",
-		History:  roundtable.HistoryExperience,
-		PairNote: "This round you write a post to {to} only, about the claim {question}. It should reflect your honest belief. {to} will then say what they think.",
+		History:      roundtable.HistoryExperience,
+		VerbalReport: true,
+		PairNote:     "This round you write a post to {to} only, about the claim {question}. It should reflect your honest belief. {to} will then say what they think.",
 	}
 }
 
@@ -122,6 +132,11 @@ func check(s protocol.Settings) error {
 	default:
 		return fmt.Errorf("%s: %q is not true or false", s.Field("framing"), s.Framing)
 	}
+	switch s.BeliefReport {
+	case "", ReportVerbal, ReportSelf:
+	default:
+		return fmt.Errorf("%s: %q is not verbal or self", s.Field("belief_report"), s.BeliefReport)
+	}
 	if s.Claim != "" {
 		if s.Question != "" {
 			return fmt.Errorf("%s: give a built-in claim or %s, not both", s.Field("claim"), s.Field("question"))
@@ -141,6 +156,7 @@ func record(pr *roundtable.Protocol, s protocol.Settings) *roundtable.Protocol {
 	put("confirmation_bias", s.ConfirmationBias, opinion.BiasNone)
 	put("framing", s.Framing, "unlabelled")
 	put("stances", s.Stances, "uniform")
+	put(agent.SelfReportParam, s.BeliefReport, ReportVerbal)
 	if s.Claim != "" {
 		pr.Params["claim"] = s.Claim
 	}

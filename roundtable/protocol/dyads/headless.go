@@ -92,8 +92,8 @@ func measure(s *roundtable.State) sim.Measures {
 // Units implements protocol.Headless.
 func (definition) Units() map[string]string {
 	return map[string]string{
-		"B": "mean opinion after each step, on -2..2", "D": "standard deviation of opinions after each step, on -2..2",
-		"B_final": "opinion on -2..2", "D_final": "opinion on -2..2 (population standard deviation)",
+		"B": "mean opinion after each step, on -2..2", "D": "sample standard deviation (n − 1) of opinions after each step, on -2..2",
+		"B_final": "opinion on -2..2", "D_final": "opinion on -2..2 (sample standard deviation, n − 1)",
 		"B_rounded": "opinion level on -2..2, opinions rounded to levels first", "D_rounded": "opinion level on -2..2, opinions rounded to levels first",
 		"B_initial": "opinion on -2..2", "D_initial": "opinion on -2..2", "changed_agents": "agents",
 	}
@@ -103,7 +103,7 @@ func (definition) Units() map[string]string {
 // its default.
 func (definition) Tag(s protocol.Settings) string {
 	t := protocol.StancesTag(s).Add("ctl", s.Control, "", ControlNone).Add("mem", s.Memory, "", MemoryCumulative).
-		Add("cb", s.ConfirmationBias, "", opinion.BiasNone).Add("fr", s.Framing, "").Add("claim", s.Claim, "")
+		Add("cb", s.ConfirmationBias, "", opinion.BiasNone).Add("fr", s.Framing, "").Add("claim", s.Claim, "").Add("rep", s.BeliefReport, "", ReportVerbal)
 	if s.ClosedWorld {
 		t = append(t, "closed")
 	}

@@ -24,6 +24,9 @@ func (d definition) Agent(kind string, s protocol.Settings) (roundtable.Agent, e
 	if err := protocol.NoBias(s, kind, Name); err != nil {
 		return nil, err
 	}
+	if len(s.Temperatures) > 0 {
+		return nil, fmt.Errorf("%s: the %s samples nothing; a temperature is for language-model judges (--agent llm)", s.Field("temperature"), kind)
+	}
 	ev := &Evaluator{Vader: d.lexicon(), Alpha: s.Alpha}
 	if len(s.Docs) > 0 {
 		m, err := NewMeter(ev.Vader)
@@ -131,8 +134,6 @@ func measure(s *roundtable.State) sim.Measures {
 	items := Items(s)
 	m := sim.Measures{Series: map[string][]float64{}, Scalars: map[string]float64{
 		"rounds": float64(len(s.Rounds)), "converged": boolf(s.EndReason == roundtable.EndConvergence)}}
-	traj := map[string][][]float64{} // judge -> item -> sentiments
-	final := map[string][]float64{}
 	for _, r := range s.Rounds {
 		sums, n := make([]float64, len(items)), 0
 		for _, a := range r.Surveys {
@@ -140,13 +141,8 @@ func measure(s *roundtable.State) sim.Measures {
 				continue
 			}
 			n++
-			final[a.By] = a.Values
-			if traj[a.By] == nil {
-				traj[a.By] = make([][]float64, len(items))
-			}
 			for i, v := range a.Values {
 				sums[i] += v
-				traj[a.By][i] = append(traj[a.By][i], v)
 			}
 		}
 		for i, it := range items {
@@ -160,9 +156,10 @@ func measure(s *roundtable.State) sim.Measures {
 		}
 		m.Series["S/"+it] = ser
 	}
-	gut := map[string][]float64{}
-	for judge, ts := range traj {
+	final, gut := map[string][]float64{}, map[string][]float64{}
+	for judge, ts := range trajectories(s, len(items)) {
 		for _, t := range ts {
+			final[judge] = append(final[judge], t[len(t)-1])
 			gut[judge] = append(gut[judge], Conviction(t))
 		}
 	}
@@ -191,8 +188,8 @@ func (definition) Units() map[string]string {
 		"rounds": "rounds until the stop rule", "converged": "1 if every sentiment change fell below the tolerance, else 0",
 		"S/*": "mean sentiment of the judges on -1..1 after each round (a panel that stopped keeps its last)", "borda/*": "Borda points (top item n, last 1) summed over judges",
 		"gut/*": "Borda points on conviction summed over judges", "tier/*": "mean valence tier (1 best, 3 worst)",
-		"nuance":        "distinct topic keywords in one judge's arguments about one item over the run, mean over judges and items",
-		"nuance/*":      "distinct topic keywords in all judges' arguments about the item over the run",
+		"nuance":        "distinct words among the top 10 words of 5 LDA topics of the judges' arguments about an item, mean over items",
+		"nuance/*":      "distinct words among the top 10 words of 5 LDA topics fitted to all judges' arguments about the item over the run",
 		"drift":         "1 − cosine similarity (hashed TF-IDF of keywords) of successive mental models of self, mean over rounds and judges; 0 = unchanged",
 		"drift/*":       "the judge's drift: 1 − cosine of successive mental models, mean over rounds",
 		"defensibility": "cosine similarity (hashed TF-IDF of keywords) of an argument to its best passage of the item's source document, 0 below 0.2, mean over arguments",

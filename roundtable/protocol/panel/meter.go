@@ -23,6 +23,7 @@ type Meter struct {
 	split *prose.Splitter
 	vader *sentiment.Vader
 	emb   embed.Embedder
+	model bool // emb is a model's: it reads whole texts, not keywords
 	// Support is the defensibility threshold (DefaultSupport).
 	Support float64
 }
@@ -41,8 +42,22 @@ func NewMeter(vader *sentiment.Vader) (*Meter, error) {
 	return &Meter{split: split, vader: vader, emb: embed.HashedTFIDF{}, Support: DefaultSupport}, nil
 }
 
+// WithModel returns a copy of m that compares texts by a model's
+// embeddings (an endpoint's /v1/embeddings), as the paper compares
+// statements, passages and mental models: whole texts, not keywords.
+func (m *Meter) WithModel(e embed.Embedder) *Meter {
+	c := *m
+	c.emb, c.model = e, true
+	return &c
+}
+
 // Embedding names how texts are compared, for outputs.
-func (m *Meter) Embedding() string { return m.emb.Model() + " of keywords" }
+func (m *Meter) Embedding() string {
+	if m.model {
+		return "`" + m.emb.Model() + "` embeddings of the whole texts"
+	}
+	return m.emb.Model() + " of keywords"
+}
 
 // Keywords are the topic words of text: content words (no stop words, no
 // numbers, fewer than three letters never) that carry no sentiment in
@@ -98,9 +113,13 @@ func (m *Meter) topicText(text string, items []string) string {
 	return strings.Join(kept, " ")
 }
 
-// vectors embeds the topic texts of texts in one call (they share their
-// document frequencies).
+// vectors embeds texts in one call: a model reads them whole; hashed
+// TF-IDF embeds their topic texts (keywords without the items' names),
+// which then share their document frequencies.
 func (m *Meter) vectors(ctx context.Context, texts, items []string) ([][]float64, error) {
+	if m.model {
+		return m.emb.Embed(ctx, texts)
+	}
 	tt := make([]string, len(texts))
 	for i, t := range texts {
 		tt[i] = m.topicText(t, items)

@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -33,8 +34,25 @@ var (
 // Name implements protocol.Protocol.
 func (definition) Name() string { return Name }
 
+// How the judges speak (protocol.Settings.Speaking).
+const (
+	// SpeakInTurn is the paper's ordered engagement: one judge at a time,
+	// in seat order, each reading the opinions given before its own.
+	SpeakInTurn = string(roundtable.SpeakInTurn)
+	// SpeakSimultaneous has every judge speak at once, each opinion sealed
+	// until the message phase closes.
+	SpeakSimultaneous = "simultaneous"
+)
+
 // Schedule implements protocol.Protocol.
-func (definition) Schedule(s protocol.Settings) (*roundtable.Protocol, error) { return Preset(s), nil }
+func (definition) Schedule(s protocol.Settings) (*roundtable.Protocol, error) {
+	switch s.Speaking {
+	case "", SpeakInTurn, SpeakSimultaneous:
+	default:
+		return nil, fmt.Errorf("%s: %q is not %s or %s", s.Field("speaking"), s.Speaking, SpeakInTurn, SpeakSimultaneous)
+	}
+	return Preset(s), nil
+}
 
 // Own implements protocol.Protocol: the grid of alpha and tolerance
 // values, the judges' roles and the items' documents.
@@ -45,6 +63,12 @@ func (definition) Own(s protocol.Settings) []string {
 	}
 	if len(s.Tolerances) > 1 {
 		out = append(out, "tolerance")
+	}
+	if len(s.Temperatures) > 0 {
+		out = append(out, "temperature")
+	}
+	if s.Speaking != "" && s.Speaking != SpeakInTurn {
+		out = append(out, "speaking")
 	}
 	if len(s.Roles) > 0 {
 		out = append(out, "roles")
@@ -67,9 +91,11 @@ func (definition) Briefing() roundtable.Briefing {
 }
 
 // Preset is the evaluation panel of Sentimental Agents: every round
-// everyone states an opinion on the items, then privately reports a
-// sentiment in -1..1 per item; the table stops when no sentiment moves by
-// the tolerance. Alpha is recorded for the agents.
+// the judges state their opinions on the items one at a time in seat
+// order, each reading those before (or all at once, sealed, when
+// s.Speaking is simultaneous), then each privately reports a sentiment in
+// -1..1 per item; the table stops when no sentiment moves by the
+// tolerance. Alpha is recorded for the agents.
 func Preset(s protocol.Settings) *roundtable.Protocol {
 	if s.Alpha == 0 {
 		s.Alpha = sentiment.DefaultAlpha
@@ -81,19 +107,27 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 	if len(items) == 0 {
 		items = []string{"the proposal"}
 	}
+	params := map[string]string{"alpha": strconv.FormatFloat(s.Alpha, 'g', -1, 64)}
+	if len(s.Temperatures) == 1 {
+		params["temperature"] = strconv.FormatFloat(s.Temperatures[0], 'g', -1, 64)
+	}
+	speakers := roundtable.SpeakInTurn
+	if s.Speaking == SpeakSimultaneous {
+		speakers, params["speaking"] = roundtable.SpeakEveryone, SpeakSimultaneous
+	}
 	return &roundtable.Protocol{
 		Name: Name,
 		Round: []roundtable.Step{
-			{Phase: roundtable.PhaseMessage, Speakers: roundtable.SpeakEveryone},
+			{Phase: roundtable.PhaseMessage, Speakers: speakers},
 			{Phase: roundtable.PhaseSurvey, Speakers: roundtable.SpeakEveryone, Scale: &roundtable.Scale{Question: s.Question, Min: -1, Max: 1, Items: items}},
 		},
 		Stop:   roundtable.StopRule{Kind: roundtable.StopConvergence, Tolerance: s.Tolerance},
-		Params: map[string]string{"alpha": strconv.FormatFloat(s.Alpha, 'g', -1, 64)},
+		Params: params,
 	}
 }
 
-// Grid implements protocol.Gridded: the alpha × tolerance grid of
-// Sentimental Agents' cognitive-bias figures.
+// Grid implements protocol.Gridded: the alpha × tolerance × temperature
+// grid of Sentimental Agents' cognitive-bias experiments.
 func (definition) Grid(s protocol.Settings) ([]protocol.Cell, error) { return protocol.Grid(s) }
 
 // LiveTables implements protocol.Live: two evaluators rate three

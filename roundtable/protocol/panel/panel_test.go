@@ -33,12 +33,19 @@ func TestKeywordsDropStopWordsNumbersAndPlurals(t *testing.T) {
 	}
 }
 
-// Nuance counts distinct keywords: {ran, pipeline, team} and {pipeline,
-// budget} share one; the item's name and "excellent" do not count.
-func TestNuanceCountsDistinctTopicWords(t *testing.T) {
+// Nuance is the distinct words among the top 10 words of 5 LDA topics:
+// the keywords {ran, pipeline, team} and {pipeline, budget} make a
+// vocabulary of 4 (the item's name and "excellent" are no keywords), so
+// every topic's top 10 is all of it, whatever the sampler drew.
+func TestNuanceCountsTheTopWordsOfLDATopics(t *testing.T) {
 	args := []string{"Ann ran the pipeline team.", "Ann's pipeline budgets.", "Ann is excellent."}
-	if n := meter(t).Nuance(args, []string{"Ann", "Ben"}); n != 4 {
-		t.Errorf("nuance %d, want 4", n)
+	for seed := range uint64(3) {
+		if n, err := meter(t).Nuance(args, []string{"Ann", "Ben"}, seed); err != nil || n != 4 {
+			t.Errorf("seed %d: nuance %d (%v), want 4", seed, n, err)
+		}
+	}
+	if n, err := meter(t).Nuance([]string{"Ann is excellent."}, []string{"Ann"}, 1); err != nil || n != 0 {
+		t.Errorf("no keywords: nuance %d (%v), want 0", n, err)
 	}
 }
 

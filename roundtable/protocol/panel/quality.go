@@ -7,19 +7,19 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/topics"
 )
 
-// Nuance is the topic count of arguments (the paper counts the distinct
-// words of LDA topics): the number of distinct keywords (Keywords) in
-// them, the items' names left out.
-func (m *Meter) Nuance(args, items []string) int {
-	seen := map[string]bool{}
-	for _, a := range args {
-		for _, w := range strings.Fields(m.topicText(a, items)) {
-			seen[w] = true
-		}
+// Nuance is the paper's nuance score of arguments: an LDA model of 5
+// topics is fitted to them (each argument a document of its keywords, the
+// items' names left out; seeded by seed), and the score is the number of
+// distinct words among the top 10 words of its topics (topics.Nuance).
+func (m *Meter) Nuance(args, items []string, seed uint64) (int, error) {
+	docs := make([][]string, len(args))
+	for i, a := range args {
+		docs[i] = strings.Fields(m.topicText(a, items))
 	}
-	return len(seen)
+	return topics.Nuance(docs, topics.Options{Seed: seed}, topics.DefaultTop)
 }
 
 // Defensibility scores each argument by its retrieval support in the

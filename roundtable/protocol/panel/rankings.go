@@ -49,21 +49,31 @@ func Tier(s float64) int {
 	return 2
 }
 
-// Conviction is the gut-feeling score of one item for one judge: the final
-// sentiment discounted by its volatility over the rounds.
-// Decision: conviction = final - sign(final) * std(trajectory), so a
-// steady opinion keeps its strength and a wavering one loses it.
+// Volatility is how much a judge's sentiment on an item moved over the
+// rounds: the standard deviation of its trajectory. Decision: the sample
+// standard deviation (n − 1), as the papers' other deviations (D of
+// Opinion dynamics); a single round has volatility 0.
+func Volatility(trajectory []float64) float64 { return opinion.Diversity(trajectory) }
+
+// Conviction is the gut-feeling score of one item for one judge, as
+// Sentimental Agents defines it: the final sentiment divided by its
+// volatility. Decision: a judge whose sentiment never moved (volatility 0)
+// is as sure as can be: +Inf or -Inf by the sign of its final sentiment,
+// 0 when that is 0, so on Borda it ranks above (or below) every wavering
+// view; NaN without a trajectory.
 func Conviction(trajectory []float64) float64 {
 	if len(trajectory) == 0 {
 		return math.NaN()
 	}
 	final := trajectory[len(trajectory)-1]
-	vol := opinion.Diversity(trajectory)
+	if vol := Volatility(trajectory); vol > 0 {
+		return final / vol
+	}
 	switch {
 	case final > 0:
-		return math.Max(0, final-vol)
+		return math.Inf(1)
 	case final < 0:
-		return math.Min(0, final+vol)
+		return math.Inf(-1)
 	}
 	return 0
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -34,20 +35,19 @@ func (definition) KeepsStates() bool { return true }
 // Report implements protocol.Reporter: the rankings and sentiments per
 // condition, then the quality metrics and the cognitive-bias regressions.
 func (definition) Report(ctx context.Context, runs *protocol.Runs) ([]report.Artifact, []string, error) {
-	out := panelArtifacts(runs.Measures)
-	more, err := panelReports(ctx, runs.States)
+	out := panelArtifacts(runs.Measures, runs.Label)
+	more, err := panelReports(ctx, runs.States, runs.Instruments.Embedder)
 	return append(out, more...), nil, err
 }
 
-// cellOf is the alpha/tolerance cell a panel table ran in.
+// cellOf is the grid cell a panel table ran in.
 func cellOf(s *roundtable.State) protocol.Cell {
-	pr := s.Config.Protocol
-	return protocol.Cell{Alpha: pr.Param("alpha", sentiment.DefaultAlpha), Tolerance: pr.Stop.Tolerance}
+	return protocol.CellOf(s.Config.Protocol, sentiment.DefaultAlpha)
 }
 
 // panelArtifacts: the rankings per condition and the mean sentiment per
 // item and round.
-func panelArtifacts(c protocol.Conditions) []report.Artifact {
+func panelArtifacts(c protocol.Conditions, label func(string) string) []report.Artifact {
 	items := map[string]bool{}
 	for _, ms := range c {
 		for _, m := range ms {
@@ -68,16 +68,18 @@ func panelArtifacts(c protocol.Conditions) []report.Artifact {
 	for _, s := range series {
 		name := "panel_sentiment_" + report.FileName(s[len("S/"):])
 		out = append(out, c.Chart(name, "Sentimental Agents, sentiment of "+s[len("S/"):],
-			"Mean sentiment of the judges on -1..1 after each round, per condition.", s, "round", "sentiment"))
+			"Mean sentiment of the judges on -1..1 after each round, per condition (mean and standard error over tables).", s, "round", "sentiment", label))
 	}
 	sort.SliceStable(out[1:], func(i, j int) bool { return out[1+i].Name < out[1+j].Name })
 	return out
 }
 
 // panelReports are the evaluation panel's quality metrics (with platitude
-// across runs) and its cognitive-bias regressions per α/tolerance cell,
-// from the ended panel tables by condition (see protocolArtifacts).
-func panelReports(ctx context.Context, runs map[string][]*roundtable.State) ([]report.Artifact, error) {
+// across runs; texts compared by emb when it is set, a model's
+// embeddings, else hashed TF-IDF), its judges' Tables 4 to 9 and its
+// cognitive-bias regressions per grid cell, from the ended panel tables
+// by condition.
+func panelReports(ctx context.Context, runs map[string][]*roundtable.State, emb embed.Embedder) ([]report.Artifact, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
@@ -85,11 +87,14 @@ func panelReports(ctx context.Context, runs map[string][]*roundtable.State) ([]r
 	if err != nil {
 		return nil, err
 	}
+	if emb != nil {
+		m = m.WithModel(emb)
+	}
 	quality, err := panelQuality(ctx, m, runs)
 	if err != nil {
 		return nil, err
 	}
-	return append(quality, panelBias(runs)...), nil
+	return append(append(quality, judgementArtifacts(runs)...), panelBias(runs)...), nil
 }
 
 // panelQuality is one row per condition: the run metrics' mean and SE and
@@ -147,13 +152,13 @@ func panelQuality(ctx context.Context, m *Meter, runs map[string][]*roundtable.S
 		rows = append(rows, append(row, report.Decimal(mean), strconv.Itoa(n)))
 	}
 	return []report.Artifact{{Name: "panel_quality", Title: "Sentimental Agents, quality metrics",
-		About: "Per condition: nuance (distinct topic keywords per judge and item), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + report.Decimal(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
+		About: "Per condition: nuance (distinct words among the top 10 words of 5 LDA topics of the judges' arguments about an item, mean over items), drift (1 − cosine of successive mental models), defensibility (support of arguments in the items' source documents, 0 below cosine " + report.Decimal(m.Support) + ") and the share supported, mean and SE over tables; platitude: mean cosine of a judge's statements about an item across runs (higher: more alike), over the judge-item pairs. Texts compared as " + m.Embedding() + ".",
 		CSV:   rows},
 		{Name: "panel_platitude", Title: "Sentimental Agents, platitudinal score",
 			About: "Per condition, judge and item: the mean pairwise cosine similarity (" + m.Embedding() + ") of the judge's arguments about the item in each run; needs two runs or more.",
 			CSV:   platRows},
 		{Name: "panel_nuance_drift", Title: "Sentimental Agents, nuance per item (Figure 6) and drift per judge (Table 2)",
-			About: "Per condition: nuance of each item (distinct topic keywords in all judges' arguments about it) and drift of each judge, mean and SE over tables.",
+			About: "Per condition: nuance of each item (distinct words among the top 10 words of 5 LDA topics fitted to all judges' arguments about it) and drift of each judge, mean and SE over tables.",
 			CSV:   byRows}}, nil
 }
 
@@ -197,7 +202,8 @@ func platitudes(ctx context.Context, m *Meter, cond string, said map[string]map[
 // and draws them over the α/tolerance grid, pooling the conditions of a
 // cell.
 func panelBias(runs map[string][]*roundtable.State) []report.Artifact {
-	rows := [][]string{{"condition", "alpha", "tolerance", "tables", "slope_positive", "n_positive", "slope_negative", "n_negative", "positive_over_negative", "bias"}}
+	rows := [][]string{{"condition", "alpha", "tolerance", "temperature", "tables", "slope_positive", "n_positive", "r2_positive",
+		"slope_negative", "n_negative", "r2_negative", "positive_over_negative", "bias"}}
 	points := [][]string{{"condition", "peers_sentiment", "delta_S"}}
 	cells := map[protocol.Cell][]Point{}
 	for _, cond := range sim.Keys(runs) {
@@ -211,14 +217,15 @@ func panelBias(runs map[string][]*roundtable.State) []report.Artifact {
 			points = append(points, []string{cond, report.Decimal(p.X), report.Decimal(p.Y)})
 		}
 		f := Fit(pts)
-		rows = append(rows, []string{cond, report.Decimal(c.Alpha), strconv.FormatFloat(c.Tolerance, 'g', -1, 64), strconv.Itoa(len(runs[cond])),
-			report.Decimal(f.Positive), strconv.Itoa(f.NPositive), report.Decimal(f.Negative), strconv.Itoa(f.NNegative),
+		rows = append(rows, []string{cond, report.Decimal(c.Alpha), strconv.FormatFloat(c.Tolerance, 'g', -1, 64), temperature(c), strconv.Itoa(len(runs[cond])),
+			report.Decimal(f.Positive), strconv.Itoa(f.NPositive), report.Decimal(f.R2Positive),
+			report.Decimal(f.Negative), strconv.Itoa(f.NNegative), report.Decimal(f.R2Negative),
 			report.Decimal(f.Positive / f.Negative), biasLabel(f.Bias())})
 	}
 	pos, neg := biasHeats(cells)
 	return append([]report.Artifact{
 		{Name: "panel_bias", Title: "Sentimental Agents, cognitive bias (Figure 7)",
-			About: "Per condition: OLS through the origin of a judge's sentiment change S(t) − S(t−1) on its peers' mean sentiment at t−1, for positive and negative peers apart; a steeper positive slope is positivity bias, a steeper negative one negativity bias, a slope above 1 saliency bias.",
+			About: "Per condition (α, tolerance and the models' temperature, `endpoint` for each endpoint's own): OLS through the origin of a judge's sentiment change S(t) − S(t−1) on its peers' mean sentiment at t−1, for positive and negative peers apart, with each fit's R² (uncentred, 1 − Σ(y − bx)²/Σy²); a steeper positive slope is positivity bias, a steeper negative one negativity bias, a slope above 1 saliency bias.",
 			CSV:   rows},
 		{Name: "panel_bias_points", Title: "Sentimental Agents, cognitive-bias observations",
 			About: "Every observation behind panel_bias: the peers' mean sentiment at t−1 and the judge's change at t.", CSV: points},
@@ -243,27 +250,44 @@ func biasScatters(cells map[protocol.Cell][]Point) []report.Artifact {
 			}
 		}
 		out = append(out, report.Artifact{Name: "panel_bias_" + c.Label(),
-			Title: fmt.Sprintf("Sentimental Agents, cognitive bias at α=%g, tolerance %g (Figure 7)", c.Alpha, c.Tolerance),
-			About: "A judge's sentiment change against its peers' mean sentiment at t−1, with the slopes fitted through the origin (points: panel_bias_points.csv).",
-			CSV: [][]string{{"peers", "slope", "n", "bias"},
-				{"positive", report.Decimal(f.Positive), strconv.Itoa(f.NPositive), biasLabel(f.Bias())},
-				{"negative", report.Decimal(f.Negative), strconv.Itoa(f.NNegative), biasLabel(f.Bias())}},
-			Scatter: &report.Scatter{Title: fmt.Sprintf("Bias at α=%g, tolerance %g", c.Alpha, c.Tolerance),
+			Title: "Sentimental Agents, cognitive bias at " + cellWords(c) + " (Figure 7)",
+			About: "A judge's sentiment change against its peers' mean sentiment at t−1, with the slopes fitted through the origin and their R² (points: panel_bias_points.csv).",
+			CSV: [][]string{{"peers", "slope", "n", "r2", "bias"},
+				{"positive", report.Decimal(f.Positive), strconv.Itoa(f.NPositive), report.Decimal(f.R2Positive), biasLabel(f.Bias())},
+				{"negative", report.Decimal(f.Negative), strconv.Itoa(f.NNegative), report.Decimal(f.R2Negative), biasLabel(f.Bias())}},
+			Scatter: &report.Scatter{Title: "Bias at " + cellWords(c),
 				XLabel: "peers' mean sentiment at t−1", YLabel: "change S(t) − S(t−1)", Series: []report.Points{pos, neg}}})
 	}
 	return out
 }
 
-// sortedCells are the cells by alpha, then tolerance.
+// sortedCells are the cells by alpha, then tolerance, then temperature.
 func sortedCells(cells map[protocol.Cell][]Point) []protocol.Cell {
 	out := slices.Collect(maps.Keys(cells))
 	slices.SortFunc(out, func(a, b protocol.Cell) int {
-		if a.Alpha != b.Alpha {
-			return cmp.Compare(a.Alpha, b.Alpha)
-		}
-		return cmp.Compare(a.Tolerance, b.Tolerance)
+		return cmp.Or(cmp.Compare(a.Alpha, b.Alpha), cmp.Compare(a.Tolerance, b.Tolerance),
+			cmp.Compare(boolf(a.HasTemperature), boolf(b.HasTemperature)), cmp.Compare(a.Temperature, b.Temperature))
 	})
 	return out
+}
+
+// temperature is a cell's temperature for a CSV: "endpoint" when the
+// cell left each endpoint its own.
+func temperature(c protocol.Cell) string {
+	if !c.HasTemperature {
+		return "endpoint"
+	}
+	return strconv.FormatFloat(c.Temperature, 'g', -1, 64)
+}
+
+// cellWords names a cell in a title: "α=0.5, tolerance 1e-05" and ", T=0.7"
+// when it set a temperature.
+func cellWords(c protocol.Cell) string {
+	w := fmt.Sprintf("α=%g, tolerance %g", c.Alpha, c.Tolerance)
+	if c.HasTemperature {
+		w += fmt.Sprintf(", T=%g", c.Temperature)
+	}
+	return w
 }
 
 func biasLabel(b string) string {
@@ -273,38 +297,51 @@ func biasLabel(b string) string {
 	return b
 }
 
-// biasHeats are the positive and negative slopes per cell: rows alpha,
-// columns tolerance.
+// biasHeats are the positive and negative slopes per cell: rows alpha
+// (and temperature, when the cells set one), columns tolerance.
 func biasHeats(cells map[protocol.Cell][]Point) (report.Artifact, report.Artifact) {
-	var alphas, tols []float64
-	for c := range cells {
-		alphas, tols = append(alphas, c.Alpha), append(tols, c.Tolerance)
+	type row struct {
+		alpha, temp float64
+		hasTemp     bool
 	}
-	slices.Sort(alphas)
+	var rowsOf []row
+	var tols []float64
+	for _, c := range sortedCells(cells) {
+		r := row{c.Alpha, c.Temperature, c.HasTemperature}
+		if !slices.Contains(rowsOf, r) {
+			rowsOf = append(rowsOf, r)
+		}
+		tols = append(tols, c.Tolerance)
+	}
 	slices.Sort(tols)
-	alphas, tols = slices.Compact(alphas), slices.Compact(tols)
+	tols = slices.Compact(tols)
 	heat := func(sign string) report.Artifact {
-		h := &report.Heat{Title: "Bias slope, " + sign + " peers", XLabel: "tolerance (rows: alpha)", Min: -1.5, Max: 1.5}
-		rows := [][]string{{"alpha", "tolerance", "slope_" + sign, "n"}}
+		h := &report.Heat{Title: "Bias slope, " + sign + " peers", XLabel: "tolerance (rows: alpha, temperature)", Min: -1.5, Max: 1.5}
+		rows := [][]string{{"alpha", "temperature", "tolerance", "slope_" + sign, "n", "r2"}}
 		for _, t := range tols {
 			h.Cols = append(h.Cols, strconv.FormatFloat(t, 'g', -1, 64))
 		}
-		for _, a := range alphas {
-			h.Rows = append(h.Rows, "α="+strconv.FormatFloat(a, 'g', -1, 64))
+		for _, r := range rowsOf {
+			label := "α=" + strconv.FormatFloat(r.alpha, 'g', -1, 64)
+			if r.hasTemp {
+				label += " T=" + strconv.FormatFloat(r.temp, 'g', -1, 64)
+			}
+			h.Rows = append(h.Rows, label)
 			line := make([]float64, len(tols))
 			for j, t := range tols {
-				f := Fit(cells[protocol.Cell{Alpha: a, Tolerance: t}])
-				v, n := f.Negative, f.NNegative
+				c := protocol.Cell{Alpha: r.alpha, Tolerance: t, Temperature: r.temp, HasTemperature: r.hasTemp}
+				f := Fit(cells[c])
+				v, n, r2 := f.Negative, f.NNegative, f.R2Negative
 				if sign == "positive" {
-					v, n = f.Positive, f.NPositive
+					v, n, r2 = f.Positive, f.NPositive, f.R2Positive
 				}
 				line[j] = v
-				rows = append(rows, []string{report.Decimal(a), strconv.FormatFloat(t, 'g', -1, 64), report.Decimal(v), strconv.Itoa(n)})
+				rows = append(rows, []string{report.Decimal(r.alpha), temperature(c), strconv.FormatFloat(t, 'g', -1, 64), report.Decimal(v), strconv.Itoa(n), report.Decimal(r2)})
 			}
 			h.Values = append(h.Values, line)
 		}
-		return report.Artifact{Name: "panel_bias_" + sign, Title: "Sentimental Agents, " + sign + "-peer slope over the α/tolerance grid",
-			About: "The " + sign + "-peer bias slope per α (rows) and tolerance (columns), pooling every table of the cell.", CSV: rows, Heat: h}
+		return report.Artifact{Name: "panel_bias_" + sign, Title: "Sentimental Agents, " + sign + "-peer slope over the α/tolerance/temperature grid",
+			About: "The " + sign + "-peer bias slope per α and temperature (rows) and tolerance (columns), pooling every table of the cell, with the fit's R².", CSV: rows, Heat: h}
 	}
 	return heat("positive"), heat("negative")
 }

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -40,8 +41,8 @@ func Docs(s *roundtable.State) map[string]string {
 
 // Quality are a panel run's quality metrics (docs/protocol.md#quality-metrics).
 type Quality struct {
-	// Nuance is the mean topic count of a judge's arguments about an item
-	// (over judges and items); NuanceByItem counts over every judge.
+	// NuanceByItem is the nuance score of every judge's arguments about
+	// each item (the paper's Figure 6), Nuance its mean over the items.
 	Nuance       float64
 	NuanceByItem map[string]float64
 	// Drift is the mean drift of the judges with two models or more;
@@ -105,17 +106,6 @@ func (m *Meter) Run(ctx context.Context, s *roundtable.State) (Quality, error) {
 	q := Quality{NuanceByItem: map[string]float64{}, DriftBy: map[string]float64{}}
 	said := m.Statements(s)
 	names := slices.Sorted(maps.Keys(said))
-	pairs := 0
-	for _, name := range names {
-		byItem := said[name]
-		for _, it := range items {
-			q.Nuance += float64(m.Nuance(byItem[it], items))
-			pairs++
-		}
-	}
-	if pairs > 0 {
-		q.Nuance /= float64(pairs)
-	}
 	docs := Docs(s)
 	var support []float64
 	for _, it := range items {
@@ -123,7 +113,12 @@ func (m *Meter) Run(ctx context.Context, s *roundtable.State) (Quality, error) {
 		for _, name := range names {
 			all = append(all, said[name][it]...)
 		}
-		q.NuanceByItem[it] = float64(m.Nuance(all, items))
+		n, err := m.Nuance(all, items, uint64(s.Config.Seed))
+		if err != nil {
+			return q, fmt.Errorf("nuance of %s: %w", it, err)
+		}
+		q.NuanceByItem[it] = float64(n)
+		q.Nuance += float64(n) / float64(len(items))
 		if doc, ok := docs[it]; ok && len(all) > 0 {
 			sc, err := m.Defensibility(ctx, all, doc, items)
 			if err != nil {

@@ -6,8 +6,10 @@ package questionnaire
 
 import (
 	"context"
+	"maps"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 )
@@ -58,9 +60,47 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 func (definition) Joins() string { return chatroom.Name }
 
 // Analyze implements protocol.Analyst: the chatroom's figures from the
-// self-reports of the one-shot questionnaire.
+// self-reports of the one-shot questionnaire, and the Likert baseline's
+// deviations (opinion.LikertDeviation): every answer of a seat assigned 2
+// or -2, each survey round a repeat.
 func (definition) Analyze(_ context.Context, t protocol.Table, _ protocol.Instruments) (protocol.Measured, error) {
 	params := protocol.Params(t.State)
 	params["stance_from"] = "Likert questionnaire (self-report)"
-	return protocol.Measured{Measures: chatroom.Measure(t.State), Params: params}, nil
+	m := chatroom.Measure(t.State)
+	maps.Copy(m.Scalars, Likert(t.State))
+	return protocol.Measured{Measures: m, Params: params}, nil
+}
+
+// Likert is a questionnaire table's baseline figures: likert_statement and
+// likert_complement, the mean deviation from "strongly agree" of the
+// answers of the seats assigned 2 and -2 (each left out when no such seat
+// answered), their counts, and likert_score, -4..4 (opinion.LikertScore).
+func Likert(s *roundtable.State) map[string]float64 {
+	var st, co []float64
+	for _, r := range s.Rounds {
+		for _, a := range r.Surveys {
+			p, ok := s.Participant(a.By)
+			assigned, err := opinion.ParseStance(p.Stance)
+			if !ok || err != nil || p.Stance == "" || len(a.Values) == 0 || roundtable.IsNoOpinion(a.Reason) {
+				continue
+			}
+			if d, ok := opinion.LikertDeviation(assigned, a.Values[0]); ok && assigned > 0 {
+				st = append(st, d)
+			} else if ok {
+				co = append(co, d)
+			}
+		}
+	}
+	out := map[string]float64{"likert_answers_statement": float64(len(st)), "likert_answers_complement": float64(len(co))}
+	if len(st) == 0 && len(co) == 0 {
+		return out
+	}
+	out["likert_score"] = opinion.LikertScore(st, co)
+	if len(st) > 0 {
+		out["likert_statement"] = opinion.Bias(st)
+	}
+	if len(co) > 0 {
+		out["likert_complement"] = opinion.Bias(co)
+	}
+	return out
 }

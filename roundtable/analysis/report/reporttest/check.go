@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -42,8 +43,8 @@ func check(path, ext string) error {
 	switch ext {
 	case ".png":
 		img, err := png.Decode(fh)
-		if err == nil && img.Bounds().Dx() < 100 {
-			err = errors.New("image narrower than 100 pixels")
+		if err == nil && img.Bounds().Dx() < 1600 {
+			err = fmt.Errorf("image %d pixels wide, narrower than 1600", img.Bounds().Dx())
 		}
 		return err
 	case ".svg":
