@@ -24,7 +24,7 @@ func (s *Service) follow(ctx context.Context) {
 	if s.deps.Owners == nil {
 		return
 	}
-	r := &resumer{s: s, ctx: ctx, sem: make(chan struct{}, s.workers())}
+	r := &resumer{s: s, ctx: ctx, sem: make(chan struct{}, s.workers()), campaigns: make(chan struct{}, campaigners)}
 	defer r.wg.Wait()
 	moved := s.moves()
 	sweep := time.NewTicker(sweepEvery)
@@ -52,7 +52,7 @@ func (s *Service) follow(ctx context.Context) {
 func (s *Service) change(ctx context.Context, ch OwnerChange, r *resumer) {
 	switch ch.Kind {
 	case Orphaned:
-		s.takeOver(ctx, ch.Table, r)
+		r.campaign(ch.Table)
 	case Lost:
 		s.lose(ch.Table)
 	case Rescan:
@@ -127,13 +127,35 @@ func (s *Service) takeOver(ctx context.Context, id string, r *resumer) {
 	r.resume(id, sl)
 }
 
-// resumer opens the tables won in a campaign, a bounded number at once;
-// the calls to resume never wait.
+// campaigners is how many campaigns for orphaned tables run at once: each
+// is a few round trips to the store, so that a dead process's hundreds of
+// tables are not campaigned for one after another.
+const campaigners = 32
+
+// resumer campaigns for orphaned tables, a bounded number at once, and
+// opens the tables won, a bounded number at once; the calls to campaign
+// and resume never wait.
 type resumer struct {
-	s   *Service
-	ctx context.Context
-	sem chan struct{}
-	wg  sync.WaitGroup
+	s         *Service
+	ctx       context.Context
+	sem       chan struct{}
+	campaigns chan struct{}
+	wg        sync.WaitGroup
+}
+
+// campaign takes table id over, if no other process does first.
+func (r *resumer) campaign(id string) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		select {
+		case r.campaigns <- struct{}{}:
+			defer func() { <-r.campaigns }()
+		case <-r.ctx.Done():
+			return
+		}
+		r.s.takeOver(r.ctx, id, r)
+	}()
 }
 
 // resume opens and begins table id in its claimed slot, unless an event
