@@ -117,6 +117,7 @@ func playTable(t *testing.T, f *bottest.Fake, opts map[string]string) string {
 		t.Fatalf("no thread; Alice saw %+v", f.Private(bottest.Alice))
 	}
 	thread := th[len(th)-1]
+	must(t, f.Command(ctx, bottest.Alice, thread, "begin", nil))
 	for r := 1; r <= 2; r++ {
 		head := fmt.Sprintf("**Round %d of 2: ", r)
 		waitPost(t, f, thread, head+"message")

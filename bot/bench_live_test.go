@@ -250,6 +250,10 @@ func startOne(b *testing.B, p *livePlatform, i, rounds int, phase time.Duration)
 		b.Errorf("table %d: no thread after start", i)
 		return took
 	}
+	if err := p.Command(context.Background(), people[0], thread, "begin", nil); err != nil {
+		b.Error(err)
+		return took
+	}
 	go drive(p, thread, people, shows, rounds, phase)
 	return took
 }

@@ -87,7 +87,8 @@ func endedRun(b *testing.B, tables, rounds int) {
 			for i := next.Add(1) - 1; i < int64(tables); i = next.Add(1) - 1 {
 				u := bottest.User{ID: fmt.Sprintf("u%d", i), Name: "Starter"}
 				err := p.Command(context.Background(), u, "general", "start",
-					map[string]string{"topic": fmt.Sprintf("Table %d: where do we meet?", i), "rounds": fmt.Sprint(rounds)})
+					map[string]string{"topic": fmt.Sprintf("Table %d: where do we meet?", i), "rounds": fmt.Sprint(rounds),
+						"start": "full", "seats": "2"}) // the starter and the Facilitator: it starts at once
 				if err != nil {
 					b.Error(err)
 				}

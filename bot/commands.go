@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,22 +24,30 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if !s.cfg.policy(ev.Platform).Allows(ev.User) {
 		return nil, roundtable.Errorf(roundtable.Forbidden, "you may not start tables here (ask someone who may manage this channel)")
 	}
-	cfg, agents, err := s.tableConfig(ev.Options)
+	opt := s.options(ev.Options)
+	cfg, agents, err := s.tableConfig(opt)
 	if err != nil {
 		return nil, err
 	}
 	starter := ParticipantID(ev.Platform, ev.User.ID)
-	if !strings.EqualFold(ev.Options["join"], "no") {
+	if !strings.EqualFold(opt["join"], "no") {
 		cfg.Participants = append(cfg.Participants, human(ev))
+	}
+	votes, err := yesNo("facilitator_votes", opt["facilitator_votes"])
+	if err != nil {
+		return nil, err
 	}
 	for _, name := range agents {
 		p, ok := s.cfg.Agents[name]
 		if !ok {
 			return nil, roundtable.Errorf(roundtable.Invalid, "there is no bot agent named %q (configured: %s)", name, strings.Join(s.agentNames(), ", "))
 		}
-		cfg.Participants = append(cfg.Participants, p)
+		cfg.Participants = append(cfg.Participants, seatedBot(p, votes))
 	}
-	task, err := s.deps.Task(cfg.Task, len(cfg.Participants))
+	if err := checkStart(cfg); err != nil {
+		return nil, err
+	}
+	task, err := s.deps.Task(cfg.Task, max(2, len(cfg.Participants)))
 	if err != nil {
 		return nil, roundtable.Errorf(roundtable.Invalid, "task: %v", err)
 	}
@@ -61,8 +71,9 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 		cfg.Labels[labelSpace] = ev.Space
 	}
 	cfg.Secret.Key = pseudonymKey()
+	cfg.Provenance = s.provenance(cfg, task)
 	obs := s.outbox(id)
-	obs.bind(s.couriers[p.Name()], thread, task, cfg, s.newSentLog(id))
+	obs.bind(s.couriers[p.Name()], thread, s.briefer(task), s.newSentLog(id))
 	t, err := roundtable.Create(ctx, obs.store(), s.deps.Clock, task, id, cfg)
 	if err != nil {
 		return nil, err
@@ -83,7 +94,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 		return nil, err
 	}
 	lt.begin(s.context())
-	return ephemeral(fmt.Sprintf("Table %s started in its own thread.", id) + lt.privateBrief(starter)), nil
+	return ephemeral(createdReply(lt.table.Snapshot()) + lt.privateBrief(starter)), nil
 }
 
 // tableID derives the table's ID from the command's event ID, so a
@@ -112,13 +123,7 @@ func titleFor(c roundtable.Config) string {
 	return c.Task.Kind
 }
 
-func (s *Service) agentNames() []string {
-	var out []string
-	for n := range s.cfg.Agents {
-		out = append(out, n)
-	}
-	return out
-}
+func (s *Service) agentNames() []string { return slices.Sorted(maps.Keys(s.cfg.Agents)) }
 
 // tableConfig reads a preset or the defaults, then the command's options.
 func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []string, error) {
@@ -140,6 +145,12 @@ func (s *Service) tableConfig(opt map[string]string) (roundtable.Config, []strin
 		return cfg, nil, roundtable.Errorf(roundtable.Invalid, "say what the table decides: topic:<question>, or preset:<name>")
 	}
 	if err := applyOptions(&cfg, opt); err != nil {
+		return cfg, nil, err
+	}
+	if err := startSettings(&cfg, opt, s.deps.Clock.Now()); err != nil {
+		return cfg, nil, err
+	}
+	if err := panelItems(&cfg, opt); err != nil {
 		return cfg, nil, err
 	}
 	applyAudit(&cfg, opt)
@@ -351,6 +362,8 @@ func ManagerOnly(ev *Event) string {
 			return "close a phase early"
 		case ev.Command == "extend":
 			return "extend a phase"
+		case ev.Command == "begin":
+			return "start it"
 		case ev.Command == "export" && strings.EqualFold(ev.Options["names"], "keep"):
 			return "export it with names"
 		}

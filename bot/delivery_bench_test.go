@@ -70,7 +70,7 @@ func newBenchTables(b *testing.B, n int) *benchTables {
 		<-bt.fake.Updates()
 	}
 	for i := range n {
-		if err := bt.fake.Command(ctx, bottest.Alice, "general", "start", map[string]string{"topic": fmt.Sprint("T", i)}); err != nil {
+		if err := bt.fake.Command(ctx, bottest.Alice, "general", "start", map[string]string{"topic": fmt.Sprint("T", i), "start": "full", "seats": "2"}); err != nil { // Alice and Scribe: it starts at once
 			b.Fatal(err)
 		}
 	}

@@ -87,21 +87,39 @@ func (e *deliveryEnv) startOn(st bot.Store) {
 // fail (and the fake shows nothing new), by the store.
 func (e *deliveryEnv) waitFor(what string, cond func() bool) {
 	e.t.Helper()
+	waitOnFake(e.t, e.fake, what, cond)
+}
+
+// waitOnFake waits up to 20 s for cond, checking it on each update of
+// fake and every 2 ms (agents, retries and the store give no signal).
+func waitOnFake(t *testing.T, fake *bottest.Fake, what string, cond func() bool) {
+	t.Helper()
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
 	for !cond() {
 		select {
-		case <-e.fake.Updates():
-		case <-time.After(2 * time.Millisecond): // retries and the store give no signal
+		case <-fake.Updates():
+		case <-time.After(2 * time.Millisecond):
 		case <-deadline.C:
-			e.t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out waiting for %s", what)
 		}
 	}
 }
 
 // startTable starts a table as Alice (seated unless organiser) and
-// returns its thread and ID.
+// returns its thread and ID: it makes it, then begins it.
 func (e *deliveryEnv) startTable(opts map[string]string) (string, string) {
+	e.t.Helper()
+	thread, id := e.makeTable(opts)
+	if err := e.fake.Command(context.Background(), bottest.Alice, thread, "begin", nil); err != nil {
+		e.t.Fatal(err)
+	}
+	return thread, id
+}
+
+// makeTable makes a table as Alice, which waits for its people, and
+// returns its thread and ID.
+func (e *deliveryEnv) makeTable(opts map[string]string) (string, string) {
 	e.t.Helper()
 	if err := e.fake.Command(context.Background(), bottest.Alice, "general", "start", opts); err != nil {
 		e.t.Fatal(err)
@@ -176,13 +194,13 @@ func TestOutageDelaysPostsAndDeliversEachOnceInOrder(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := newDeliveryEnv(t)
 			thread, id := e.startTable(map[string]string{"topic": "Outage", "rounds": "2"})
-			e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+			e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 3 }) // the intro, the start, the phase
 			e.fake.LoseAnswers(lost)
 			e.fake.SetOutage(true)
 			e.runOut(id)
 			e.waitFor("failed attempts", func() bool { return e.fake.Failures() >= 3 })
-			if n := len(e.fake.Posts(thread)); !lost && n != 2 {
-				t.Errorf("%d posts during a refusing outage, want the 2 before it", n)
+			if n := len(e.fake.Posts(thread)); !lost && n != 3 {
+				t.Errorf("%d posts during a refusing outage, want the 3 before it", n)
 			}
 			e.fake.SetOutage(false)
 			e.checkDelivered(thread, id)
@@ -193,7 +211,7 @@ func TestOutageDelaysPostsAndDeliversEachOnceInOrder(t *testing.T) {
 func TestRestartDuringOutageDeliversEachOnce(t *testing.T) {
 	e := newDeliveryEnv(t)
 	thread, id := e.startTable(map[string]string{"topic": "Restart", "rounds": "2"})
-	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 3 }) // the intro, the start, the phase
 	e.fake.LoseAnswers(true)
 	e.fake.SetOutage(true)
 	e.runOut(id)
@@ -204,19 +222,29 @@ func TestRestartDuringOutageDeliversEachOnce(t *testing.T) {
 	e.checkDelivered(thread, id)
 }
 
-func TestOrganiserOnlyTableOpensWithFirstPerson(t *testing.T) {
+// A table waits for its people: a person who joins starts no clock; the
+// organiser's begin opens round 1, and the phase waits for the person
+// (the agent's instant answer does not close it).
+func TestWaitingTableOpensWhenTheOrganiserBegins(t *testing.T) {
 	e := newDeliveryEnv(t)
-	thread, id := e.startTable(map[string]string{"topic": "Organised", "rounds": "1", "join": "no"})
+	thread, id := e.makeTable(map[string]string{"topic": "Organised", "rounds": "1", "join": "no"})
 	e.waitFor("the intro", func() bool { return len(e.fake.Posts(thread)) >= 1 })
 	intro := e.fake.Posts(thread)[0]
-	if !strings.Contains(intro.Text, "Round 1 opens when the first person joins") {
-		t.Errorf("intro does not say when round 1 opens: %q", intro.Text)
+	if !strings.Contains(intro.Text, "It starts when the organiser presses **Start**") {
+		t.Errorf("intro does not say when the table starts: %q", intro.Text)
 	}
 	e.clock.Advance(10 * phase)
-	if n := countType(e.events(id), "phase_opened"); n != 0 {
-		t.Fatalf("%d phases opened before anyone joined", n)
-	}
 	if err := e.fake.Click(context.Background(), bottest.Bob, thread, intro.ID, intro.Controls[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("the intro lists Bob", func() bool {
+		return strings.Contains(e.fake.Posts(thread)[0].Text, "At the table: Scribe (bot: speaks, proposes, votes), Bob.")
+	})
+	e.clock.Advance(10 * phase)
+	if n := countType(e.events(id), "phase_opened"); n != 0 {
+		t.Fatalf("%d phases opened before the organiser began", n)
+	}
+	if err := e.fake.Command(context.Background(), bottest.Alice, thread, "begin", nil); err != nil {
 		t.Fatal(err)
 	}
 	e.waitFor("the agent's message", func() bool { return countType(e.events(id), "message_posted") == 1 })
@@ -269,17 +297,17 @@ func countType(evs []roundtable.Event, typ string) int {
 
 func TestOrganiserStartsAgentsOnlyTableAndPhasesRunToDeadline(t *testing.T) {
 	e := newDeliveryEnv(t)
-	thread, id := e.startTable(map[string]string{"topic": "Agents only", "rounds": "1", "join": "no"})
+	thread, id := e.makeTable(map[string]string{"topic": "Agents only", "rounds": "1", "join": "no"})
 	e.waitFor("the intro", func() bool { return len(e.fake.Posts(thread)) >= 1 })
 	intro := e.fake.Posts(thread)[0]
 	var start string
 	for _, c := range intro.Controls {
-		if c.Label == "Start now" {
+		if c.Label == "Start" {
 			start = c.ID
 		}
 	}
-	if start == "" {
-		t.Fatalf("the intro of an organiser-only table has no Start now: %+v", intro.Controls)
+	if start != bot.StartAction(id) {
+		t.Fatalf("the intro of a waiting table has no Start button of its own: %+v", intro.Controls)
 	}
 	ctx := context.Background()
 	if err := e.fake.Click(ctx, bottest.Bob, thread, intro.ID, start); err != nil {
@@ -305,7 +333,7 @@ func TestOrganiserStartsAgentsOnlyTableAndPhasesRunToDeadline(t *testing.T) {
 func TestRefusedPostIsDeliveredAfterTheNextStart(t *testing.T) {
 	e := newDeliveryEnv(t)
 	thread, id := e.startTable(map[string]string{"topic": "Refused", "rounds": "1"})
-	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 3 }) // the intro, the start, the phase
 	e.fake.RefuseForGood(true)
 	e.fake.SetOutage(true)
 	e.clock.Advance(phase) // the proposal phase opens; its prompt is refused
@@ -330,8 +358,8 @@ func TestRefusedPostIsDeliveredAfterTheNextStart(t *testing.T) {
 
 func TestPostsBeforeASnapshotAreDeliveredAfterARestart(t *testing.T) {
 	e := newDeliveryEnv(t)
-	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "25"}) // past a snapshot even if the agent misses phases
-	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	thread, id := e.startTable(map[string]string{"topic": "Long", "rounds": "25"})    // past a snapshot even if the agent misses phases
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 3 }) // the intro, the start, the phase
 	e.fake.SetOutage(true)
 	e.runOut(id)
 	if n := len(e.events(id)); n <= roundtable.SnapshotEvery {
@@ -359,7 +387,7 @@ func (c *loadCounter) Load(ctx context.Context, table string) ([]roundtable.Even
 func (e *deliveryEnv) pastSnapshot() (thread, id string) {
 	e.t.Helper()
 	thread, id = e.startTable(map[string]string{"topic": "Long", "rounds": "30"})
-	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 2 })
+	e.waitFor("round 1 opens", func() bool { return len(e.fake.Posts(thread)) >= 3 }) // the intro, the start, the phase
 	for range 55 {
 		e.clock.Advance(phase)
 	}

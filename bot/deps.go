@@ -105,6 +105,9 @@ type Preset struct {
 	Name   string
 	Config roundtable.Config // task, rule, rounds, durations, mode, early stop
 	Agents []string          // names of the bot agents that sit at it
+	// Options are start options it sets (start, seats, start_at, people,
+	// facilitator_votes, items: waiting.go), under the command's own.
+	Options map[string]string
 }
 
 // Config is the service's configuration.
@@ -115,7 +118,10 @@ type Config struct {
 	Agents map[string]roundtable.Participant
 	// DefaultAgents sit at a table when the start command names none.
 	DefaultAgents []string
-	Presets       map[string]Preset
+	// Options are the start options of every table (waiting.go), under a
+	// preset's and the command's own.
+	Options map[string]string
+	Presets map[string]Preset
 	// Policy says who may start and stop tables; Policies overrides it
 	// per platform name.
 	Policy   Policy

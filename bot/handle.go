@@ -84,7 +84,9 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 		b.Reason = ev.Options[reasonField]
 		return lt.cast(ctx, ev, b)
 	case "status":
-		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
+		return lt.statusReply(ev), nil
+	case "begin":
+		return lt.startNow(ctx, ev)
 	case "stop":
 		return s.stop(ctx, ev, lt)
 	case "extend":
@@ -137,7 +139,7 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 		return lt.startNow(ctx, ev)
 	}
 	if r.Verb == verbRefresh {
-		return ephemeral(renderStatus(lt.table.Snapshot(), s.deps.Clock.Now())), nil
+		return lt.statusReply(ev), nil
 	}
 	if err := lt.current(r.Round); err != nil {
 		return nil, err
@@ -147,8 +149,12 @@ func (s *Service) action(ctx context.Context, ev *Event) (*Reply, error) {
 	}
 	switch r.Verb {
 	case verbWrite, verbPrivate:
+		label := "Your message to the table"
+		if r.Verb == verbPrivate {
+			label = wordsPrivateLabel
+		}
 		return &Reply{Form: &Form{ID: withVerb(r, verbMessage), Title: fmt.Sprintf("Round %d message", r.Round),
-			Fields: []Field{{ID: "text", Label: "Your message to the table", Long: true, MaxLen: maxInput}}}}, nil
+			Fields: []Field{{ID: "text", Label: label, Long: true, MaxLen: maxInput}}}}, nil
 	case verbPropose:
 		return &Reply{Form: &Form{ID: withVerb(r, verbPropose), Title: fmt.Sprintf("Round %d proposal", r.Round),
 			Fields: []Field{{ID: "text", Label: "Your proposal", Long: true, MaxLen: maxInput, Placeholder: lt.proposalHint()}}}}, nil
@@ -221,6 +227,12 @@ func (s *Service) submit(ctx context.Context, ev *Event) (*Reply, error) {
 
 func ephemeral(text string) *Reply { return &Reply{Text: text, Ephemeral: true} }
 
+// status1 is the table's status as ev's user asks it, with what only they
+// are told (their utility at an exchange table).
+func (lt *live) statusReply(ev *Event) *Reply {
+	return ephemeral(renderStatus(lt.table.Snapshot(), lt.svc.deps.Clock.Now()) + lt.privateBrief(ParticipantID(ev.Platform, ev.User.ID)))
+}
+
 func first(v []string) string {
 	if len(v) == 0 {
 		return ""
@@ -230,6 +242,8 @@ func first(v []string) string {
 
 const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
 - /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|no, or research: the organiser's export keeps voter-N labels across rounds] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
+- a new table waits for its people: [start:organiser (default: /roundtable begin starts it)|full seats:<n>|at start_at:<14:30, or a delay like 10m>] [people:<fewest people it needs>] [facilitator_votes:yes]
+- /roundtable begin: start a waiting table (for whoever started it or may manage tables)
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")
 - /roundtable close (the open phase, now), extend [by:2m] (it, by more time), stop, export [format:jsonl|csv] [names:keep]: for whoever started the table or may manage tables`

@@ -21,9 +21,11 @@ type live struct {
 	mu      sync.Mutex
 	agents  map[string]roundtable.Agent
 	timer   Timer
-	warning Timer              // the open phase's one-minute warning (warning.go)
-	cancel  context.CancelFunc // cancels the open phase's agent calls
-	stopped bool
+	warning Timer // the open phase's one-minute warning (warning.go)
+	// startTimer starts a waiting table at its set time (waiting.go).
+	startTimer Timer
+	cancel     context.CancelFunc // cancels the open phase's agent calls
+	stopped    bool
 }
 
 func (lt *live) seatAgent(p roundtable.Participant) error {
@@ -38,18 +40,15 @@ func (lt *live) seatAgent(p roundtable.Participant) error {
 	return nil
 }
 
-// begin starts a new table or picks up a resumed one.
+// begin picks up a new or resumed table: a waiting one waits for its
+// trigger (waiting.go), a running one goes on.
 func (lt *live) begin(ctx context.Context) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if lt.status() == roundtable.StatusCreated {
-		if !lt.hasPerson() {
-			return // an organiser-only table opens when the first person joins
-		}
-		if err := lt.table.Start(ctx); err != nil {
-			lt.svc.log.Error("start table", "table", lt.table.ID(), "err", err)
-			return
-		}
+	if s := lt.table.Snapshot(); s.Status == roundtable.StatusCreated {
+		lt.armStart(s)
+		lt.startWhenDue(ctx) // a full table, or a time that passed while the service was down
+		return
 	}
 	lt.enter(ctx)
 }
@@ -221,6 +220,7 @@ func (lt *live) finish(context.Context, *roundtable.State) {
 // halt stops the deadline and the agents; the caller holds mu.
 func (lt *live) halt() {
 	lt.stopWarning()
+	lt.stopStartTimer()
 	if lt.timer != nil {
 		lt.timer.Stop()
 		lt.timer = nil

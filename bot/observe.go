@@ -30,9 +30,9 @@ type observed struct {
 
 var _ roundtable.SnapshotStore = (*observed)(nil)
 
-// bind connects the planner to the courier of the table's platform.
-func (o *observed) bind(c *courier, channel string, task roundtable.Task, cfg roundtable.Config, sent *sentLog) {
-	brief := func() string { return roundtable.BriefOf(task, cfg) }
+// bind connects the planner to the courier of the table's platform;
+// brief is what the intro says of the task, at a table in a given state.
+func (o *observed) bind(c *courier, channel string, brief func(*roundtable.State) string, sent *sentLog) {
 	o.plan.channel, o.plan.brief, o.plan.done, o.plan.sent = channel, brief, sent.has, sent
 	o.plan.emit = func(in intent) { c.enqueue(in, sent) }
 }

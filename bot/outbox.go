@@ -39,7 +39,7 @@ type intent struct {
 type planner struct {
 	table   string
 	channel string
-	brief   func() string // the task's brief, for the intro
+	brief   func(*roundtable.State) string // the task's brief, for the intro
 	state   *roundtable.State
 	emit    func(intent)
 	done    func(mark string) bool // delivered already
@@ -95,7 +95,13 @@ func (p *planner) implied(e roundtable.Event) {
 	s := p.state
 	switch d := e.Data.(type) {
 	case roundtable.TableCreated:
-		p.post("intro", func() Message { return Message{Text: renderIntro(s, p.brief()), Controls: introControls(s)} })
+		p.post("intro", func() Message { return Message{Text: renderIntro(s, p.brief(s)), Controls: introControls(s)} })
+	case roundtable.ParticipantJoined, roundtable.ParticipantLeft:
+		// Everyone sees who is in: the intro lists the seats.
+		p.edit("intro", fmt.Sprintf("seats/%d", e.Seq), func() Message { return Message{Text: renderIntro(s, p.brief(s)), Controls: introControls(s)} })
+	case roundtable.TableStarted:
+		p.edit("intro", "started", func() Message { return Message{Text: renderIntro(s, p.brief(s)), Controls: introControls(s)} })
+		p.post("started", func() Message { return Message{Text: startedWords(s, d.Reason)} })
 	case roundtable.PhaseOpened:
 		p.post(phaseKey(s.Position(), "open"), func() Message { return Message{Text: renderPhaseOpen(s, e.Time), Controls: phaseControls(s)} })
 	case roundtable.MessagePosted:
@@ -132,7 +138,7 @@ func (p *planner) implied(e roundtable.Event) {
 	case roundtable.TableEnded:
 		p.post("end", func() Message { return Message{Text: renderEnd(s)} })
 		// The table is over: its Join and Status buttons go.
-		p.edit("intro", "end", func() Message { return Message{Text: renderIntro(s, p.brief())} })
+		p.edit("intro", "end", func() Message { return Message{Text: renderIntro(s, p.brief(s))} })
 	}
 }
 
@@ -162,13 +168,13 @@ func (p *planner) edit(key, what string, render func() Message) {
 	p.emit(intent{Table: p.table, Channel: p.channel, Key: key, Mark: mark, Edit: true, Msg: m})
 }
 
-// introControls are the buttons of a table's intro; an organiser-only
-// table also gets Start, for its organiser.
+// introControls are the buttons of a table's intro; a waiting table also
+// gets Start, for its organiser.
 func introControls(s *roundtable.State) []Control {
 	cs := []Control{{ID: ref{s.ID, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
 		{ID: ref{s.ID, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}
-	if !seatsPerson(s) {
-		cs = append(cs, Control{ID: ref{s.ID, 0, verbStart}.String(), Kind: Button, Label: "Start now"})
+	if waiting(s) {
+		cs = append(cs, Control{ID: StartAction(s.ID), Kind: Button, Label: "Start"})
 	}
 	return cs
 }

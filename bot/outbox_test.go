@@ -14,7 +14,7 @@ import (
 // that records the marks of its intents.
 func plannedStore(done func(string) bool) (*observed, *[]string) {
 	var marks []string
-	plan := &planner{table: "t1", channel: "c1", brief: func() string { return "brief" },
+	plan := &planner{table: "t1", channel: "c1", brief: func(*roundtable.State) string { return "brief" },
 		emit: func(in intent) { marks = append(marks, in.Mark) }, done: done}
 	return &observed{Store: roundtabletest.NewMemStore(), plan: plan, opened: true}, &marks
 }
@@ -25,7 +25,7 @@ func TestPlannerDerivesPostsFromEvents(t *testing.T) {
 	if _, err := roundtabletest.PlayTable(ctx, obs, roundtabletest.NewClock(time.Unix(1e9, 0)), "t1", 1); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"intro", "r1/message/open", "r1/message/open#closed",
+	want := []string{"intro", "intro#seats/2", "r1/message/open", "r1/message/open#closed", // the join lists the new seat
 		"r1/msg/4", "r1/msg/5", "r1/msg/6", "r1/msg/7", // sealed: revealed at the close
 		"r1/proposal/open", "r1/proposal/open#closed", "r1/vote/open", "r1/vote/open#closed",
 		"r1/result", "end", "intro#end"}

@@ -46,7 +46,7 @@ func newPlaceEnv(t *testing.T) *placeEnv {
 	return e
 }
 
-var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) started`)
+var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) is set up`)
 
 // start starts a table on f as Alice and returns its ID and thread.
 func (e *placeEnv) start(f *bottest.Fake, topic string) (id, thread string) {
@@ -60,6 +60,9 @@ func (e *placeEnv) start(f *bottest.Fake, topic string) (id, thread string) {
 		e.t.Fatalf("no table started: %+v", priv)
 	}
 	threads := f.Threads(f.Channel())
+	if err := f.Command(context.Background(), bottest.Alice, threads[len(threads)-1], "begin", nil); err != nil {
+		e.t.Fatal(err)
+	}
 	return m[1], threads[len(threads)-1]
 }
 

@@ -63,6 +63,11 @@ func renderProtocolPhase(s *roundtable.State) string {
 }
 
 func describeScale(sc roundtable.Scale) string {
+	labels := make([]string, len(sc.Labels))
+	for i, l := range sc.Labels {
+		labels[i] = levelWords(l)
+	}
+	sc.Labels = labels
 	if sc.Question != "" {
 		return quote(sc.Question) + " " + sc.Describe() + "."
 	}
@@ -73,13 +78,13 @@ func describeScale(sc roundtable.Scale) string {
 func renderSchedule(s *roundtable.State) string {
 	pr := s.Config.Protocol
 	if pr == nil {
-		return fmt.Sprintf("Rounds: %d, each with a message, a proposal and a vote phase.", s.Config.Rounds)
+		return fmt.Sprintf("%s, each with a message, a proposal and a vote phase.", plural(s.Config.Rounds, "round", "rounds"))
 	}
 	steps := make([]string, len(pr.Round))
 	for i, st := range pr.Round {
 		steps[i] = stepText(st)
 	}
-	out := fmt.Sprintf("Protocol: **%s**. Up to %d rounds, each: %s.", pr, s.Config.Rounds, strings.Join(steps, ", then "))
+	out := fmt.Sprintf("Protocol: **%s**. Up to %s, each: %s.", pr, plural(s.Config.Rounds, "round", "rounds"), strings.Join(steps, ", then "))
 	if len(pr.Final) > 0 {
 		fin := make([]string, len(pr.Final))
 		for i, st := range pr.Final {

@@ -21,11 +21,23 @@ func renderIntro(s *roundtable.State, brief string) string {
 	if s.Config.Mode == roundtable.Sealed {
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
-	b.WriteString("." + secretNote(s) + "\nAt the table: " + names(s.Participants) + ".\nPress **Join** to take a seat.")
-	if s.Status == roundtable.StatusCreated && !seatsPerson(s) {
-		b.WriteString(" Round 1 opens when the first person joins, or when the organiser presses **Start now**.")
+	b.WriteString("." + secretNote(s) + "\nAt the table: " + seatNames(s) + ".")
+	switch {
+	case waiting(s):
+		b.WriteString("\nPress **Join** to take a seat. " + startWords(s))
+	case s.Status != roundtable.StatusEnded:
+		b.WriteString("\nPress **Join** to take a seat. The table started at " + clockWords(startedAt(s)) + ".")
 	}
 	return b.String()
+}
+
+// startedAt is when s started: its TableStarted, or (a table that
+// started at once) its creation.
+func startedAt(s *roundtable.State) time.Time {
+	if !s.Started.IsZero() {
+		return s.Started
+	}
+	return s.Created
 }
 
 func titleOf(s *roundtable.State) string {
@@ -36,20 +48,6 @@ func titleOf(s *roundtable.State) string {
 		return clip(s.Config.Task.Topic, 80)
 	}
 	return "Table " + s.ID
-}
-
-func names(ps []roundtable.Participant) string {
-	if len(ps) == 0 {
-		return "nobody yet"
-	}
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.Name
-		if p.Kind == roundtable.Bot {
-			out[i] += " (bot)"
-		}
-	}
-	return strings.Join(out, ", ")
 }
 
 func renderPhaseOpen(s *roundtable.State, now time.Time) string {
@@ -135,19 +133,17 @@ func renderTally(s *roundtable.State, r roundtable.RoundRecord) string {
 		for _, id := range ids {
 			fmt.Fprintf(&b, "- %s: %s\n", id, t.Totals[id])
 		}
-		fmt.Fprintf(&b, "%d counted, %d abstained", t.Counted, t.Abstained)
+		fmt.Fprintf(&b, "%s counted, %d abstained", plural(t.Counted, "ballot", "ballots"), t.Abstained)
 		if n := len(r.Rejected); n > 0 {
-			fmt.Fprintf(&b, ", %d rejected", n)
+			fmt.Fprintf(&b, ", %d refused", n)
 		}
 		b.WriteString(".\n")
 	}
 	switch {
 	case t.Winner != "" && r.Decision != nil:
 		fmt.Fprintf(&b, "Accepted: **%s** %s", t.Winner, quote(r.Decision.Proposal.Text))
-	case t.Reason != "":
-		b.WriteString("No winner: " + t.Reason + ".")
 	default:
-		b.WriteString("No winner.")
+		b.WriteString("No decision this round: " + noWinnerWords(s, t) + ".")
 	}
 	if t.Winner == "" && r.Decision != nil {
 		b.WriteString("\nThe decision stays: " + quote(r.Decision.Proposal.Text))
@@ -167,6 +163,8 @@ func renderEnd(s *roundtable.State) string {
 		reason = "(" + s.EndReason + ")"
 	}
 	switch {
+	case rates(s):
+		return fmt.Sprintf("**The panel has ended %s.**\n%s", reason, renderRankings(s))
 	case s.Output == nil && !s.Config.Protocol.Plays(roundtable.PhaseVote): // a table that never votes decides nothing
 		return fmt.Sprintf("**The table has ended %s.**", reason)
 	case s.Output == nil:
@@ -177,7 +175,7 @@ func renderEnd(s *roundtable.State) string {
 
 func renderStatus(s *roundtable.State, now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**: %s", titleOf(s), s.Status)
+	fmt.Fprintf(&b, "**%s**: %s", titleOf(s), statusWords(s.Status))
 	if s.Status == roundtable.StatusRunning {
 		fmt.Fprintf(&b, ", round %d of %d, %s phase", s.Round, s.Config.Rounds, s.Phase)
 		if !s.Deadline.IsZero() {
@@ -191,7 +189,10 @@ func renderStatus(s *roundtable.State, now time.Time) string {
 			b.WriteString("\nWaiting for: " + strings.Join(waiting, ", "))
 		}
 	}
-	b.WriteString("\nAt the table: " + names(s.Participants))
+	if s.Status == roundtable.StatusCreated {
+		b.WriteString(". " + startWords(s))
+	}
+	b.WriteString("\nAt the table: " + seatNames(s))
 	if s.Decision != nil {
 		b.WriteString("\nCurrent decision: " + quote(s.Decision.Proposal.Text))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
 
@@ -13,12 +14,15 @@ import (
 // votes is not said to have decided nothing.
 func TestRenderEndSaysWhyInWords(t *testing.T) {
 	pr := panel.Preset(protocol.Settings{Items: []string{"Ann"}})
+	chat := chatroom.Preset(protocol.Settings{Question: "Soup?"})
 	for _, c := range []struct {
 		s    roundtable.State
 		want string
 	}{
 		{roundtable.State{EndReason: roundtable.EndRounds}, "**The table has ended after the last round.** Nothing was decided."},
-		{roundtable.State{EndReason: roundtable.EndConvergence, Config: roundtable.Config{Protocol: pr}}, "**The table has ended because opinions stopped moving.**"},
+		{roundtable.State{EndReason: roundtable.EndConvergence, Config: roundtable.Config{Protocol: chat}}, "**The table has ended because opinions stopped moving.**"},
+		{roundtable.State{EndReason: roundtable.EndConvergence, Config: roundtable.Config{Protocol: pr}},
+			"**The panel has ended because opinions stopped moving.**\nNobody gave a view of the items, so there is no ranking."},
 		{roundtable.State{EndReason: roundtable.EndAgreement, Output: &roundtable.Candidate{Proposal: roundtable.Proposal{Text: "Soup"}}},
 			"**The table has ended because everyone agreed.** Decision: "},
 	} {

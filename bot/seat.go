@@ -15,20 +15,32 @@ func (lt *live) join(ctx context.Context, ev *Event) (*Reply, error) {
 	lt.mu.Lock()
 	s := lt.table.Snapshot()
 	_, already := s.Participant(p.ID)
-	if seats, ok := lt.table.Task().(Seated); ok && !already && len(s.Participants) >= seats.Seats() {
+	if limit := lt.seatLimit(s); !already && limit > 0 && len(s.Participants) >= limit {
 		lt.mu.Unlock()
-		return nil, roundtable.Errorf(roundtable.Conflict, "all %d seats of this table are taken", seats.Seats())
+		return nil, roundtable.Errorf(roundtable.Conflict, "%s", wordsSeatsTaken(s, limit))
 	}
 	err := lt.table.Join(ctx, p, "join:"+ev.ID)
+	if err == nil && !already {
+		lt.startWhenDue(lt.svc.context())
+	}
 	lt.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
 	if already {
-		return ephemeral("You are already at this table." + lt.privateBrief(p.ID)), nil
+		return ephemeral(wordsAlreadySeated + lt.privateBrief(p.ID)), nil
 	}
-	lt.openWaiting(lt.svc.context())
-	return ephemeral("You joined the table. Act in each phase with the buttons in the thread, or with /roundtable propose and /roundtable vote." + lt.privateBrief(p.ID)), nil
+	return ephemeral(joinedReply(lt.table.Snapshot()) + lt.privateBrief(p.ID)), nil
+}
+
+// seatLimit is how many may sit at s: a task sized by its seats once it
+// is sized (when the table starts, or by its config), else none (0).
+func (lt *live) seatLimit(s *roundtable.State) int {
+	seats, ok := lt.table.Task().(Seated)
+	if !ok || s.Config.Task.Params[roundtable.ParamSeats] == "" && s.Status == roundtable.StatusCreated {
+		return 0
+	}
+	return seats.Seats()
 }
 
 // Seated is implemented by tasks with a fixed number of seats (the
@@ -38,16 +50,29 @@ type Seated interface{ Seats() int }
 // privateBrief is what only participant id is told, as a paragraph to
 // append to a reply that only it sees.
 func (lt *live) privateBrief(id string) string {
+	if brief := lt.ownBrief(id); brief != "" {
+		return "\n\nOnly you see this: " + brief
+	}
+	return ""
+}
+
+// ownBrief is what only participant id is told (roundtable.PrivateBriefer),
+// or "". A task sized by its seats tells it once the table has started:
+// before, the seats, and so everyone's share, may still change.
+func (lt *live) ownBrief(id string) string {
 	pb, ok := lt.table.Task().(roundtable.PrivateBriefer)
 	if !ok {
 		return ""
 	}
-	i := -1
-	lt.table.Read(func(s *roundtable.State) { i = s.Index(id) })
-	if brief := pb.PrivateBrief(i); i >= 0 && brief != "" {
-		return "\n\nOnly you see this: " + brief
+	i, sizing := -1, false
+	lt.table.Read(func(s *roundtable.State) {
+		i = s.Index(id)
+		sizing = s.Status == roundtable.StatusCreated && s.Config.Task.Params[roundtable.ParamSeats] == ""
+	})
+	if _, seated := pb.(Seated); i < 0 || (sizing && seated) {
+		return ""
 	}
-	return ""
+	return pb.PrivateBrief(i)
 }
 
 func (lt *live) leave(ctx context.Context, ev *Event) error {

@@ -56,7 +56,7 @@ func buttonLevels(sc *roundtable.Scale) int {
 func levelLabel(sc *roundtable.Scale, v float64) string {
 	if sc != nil && sc.Step > 0 {
 		if i := int((v-sc.Min)/sc.Step + 0.5); i >= 0 && i < len(sc.Labels) {
-			return sc.Labels[i]
+			return levelWords(sc.Labels[i])
 		}
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)

@@ -152,7 +152,7 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 		if err != nil {
 			return nil, &configError{fmt.Errorf("deliveries of table %s: %w", id, err)}
 		}
-		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], task, c, sent)
+		obs.bind(s.couriers[p.Name()], c.Labels[labelChannel], s.briefer(task), sent)
 		return task, nil
 	})
 	switch {

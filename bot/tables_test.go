@@ -267,5 +267,7 @@ func startTable(t *testing.T, f *bottest.Fake, opts map[string]string) string {
 	if len(threads) != before+1 {
 		t.Fatalf("start opened %d threads, want 1: %q", len(threads)-before, lastPrivate(t, f, bottest.Alice))
 	}
-	return threads[len(threads)-1]
+	thread := threads[len(threads)-1]
+	connected(t, f, func() error { return f.Command(context.Background(), bottest.Alice, thread, "begin", nil) })
+	return thread
 }

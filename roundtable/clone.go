@@ -15,7 +15,7 @@ import (
 func (s *State) Clone() *State {
 	c := *s
 	c.Config = s.Config.clone()
-	c.Participants = slices.Clone(s.Participants)
+	c.Participants = cloneEach(s.Participants, Participant.clone)
 	c.Left = slices.Clone(s.Left)
 	c.Acted = maps.Clone(s.Acted)
 	c.Latest = cloneMap(s.Latest, Proposal.clone)
@@ -34,11 +34,17 @@ func (s *State) Clone() *State {
 func (c Config) clone() Config {
 	c.Task.Params = maps.Clone(c.Task.Params)
 	c.Task.Private = maps.Clone(c.Task.Private)
-	c.Participants = slices.Clone(c.Participants)
+	c.Participants = cloneEach(c.Participants, Participant.clone)
 	c.Labels = maps.Clone(c.Labels)
 	c.Protocol = clonePtr(c.Protocol, Protocol.clone)
 	c.Audit = c.Audit.clone()
+	c.Provenance = clonePtr(c.Provenance, Provenance.clone)
 	return c
+}
+
+func (p Participant) clone() Participant {
+	p.Parts = slices.Clone(p.Parts)
+	return p
 }
 
 func (p Protocol) clone() Protocol {

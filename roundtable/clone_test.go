@@ -107,13 +107,14 @@ func zeroFields(t *testing.T, path string, v reflect.Value) {
 }
 
 func richState() *roundtable.State {
-	who := roundtable.Participant{ID: "p1", Name: "P1", Kind: roundtable.Bot, Background: "b", Goal: "g", Stance: "s", Agent: "utility", Platform: "discord:1"}
+	who := roundtable.Participant{ID: "p1", Name: "P1", Kind: roundtable.Bot, Background: "b", Goal: "g", Stance: "s", Agent: "utility", Platform: "discord:1",
+		Parts: []roundtable.Part{roundtable.PartSpeak}}
 	prop := roundtable.Proposal{Text: "split", Data: json.RawMessage(`[[1,2],[3,4]]`)}
 	cand := roundtable.Candidate{ID: "A", Proposal: prop, Key: "k", Proposers: []string{"p1"}, Incumbent: true}
 	ballot := vote.Ballot{Voter: "p1", Abstain: true, Choice: "A", Scores: map[string]int{"A": 5}, Ranking: []string{"A"},
 		Points: map[string]int{"A": 1}, Approve: []string{"A"}, Reason: "best"}
 	rej := vote.Rejection{Voter: "p1", Reason: "late"}
-	usage := roundtable.Usage{Calls: 1, PromptTokens: 2, CompletionTokens: 3, CachedTokens: 4, LatencyMS: 5, Retries: 6}
+	usage := roundtable.Usage{Calls: 1, PromptTokens: 2, CompletionTokens: 3, CachedTokens: 4, LatencyMS: 5, Retries: 6, Model: "m-1"}
 	tally := roundtable.Tally{Rule: vote.Majority, Winner: "A", Totals: map[string]json.Number{"A": "1"}, Tied: []string{"A"},
 		Ranking: []string{"A"}, Ballots: []vote.Ballot{ballot}, Rejected: []vote.Rejection{rej}, Counted: 1, Abstained: 1,
 		Participants: 1, Reason: "won"}
@@ -134,8 +135,12 @@ func richState() *roundtable.State {
 			Durations:    roundtable.Durations{Message: 1, Proposal: 2, Vote: 3},
 			Participants: []roundtable.Participant{who}, Labels: map[string]string{"platform": "web"}, Protocol: richProtocol(),
 			Audit:  &roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "S", Complement: "C", SelfReport: true},
-			Secret: roundtable.Secrecy{Ballots: true, Research: true, Key: "k"}},
-		Created: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
+			Secret: roundtable.Secrecy{Ballots: true, Research: true, Key: "k"},
+			Provenance: &roundtable.Provenance{Software: roundtable.Software{Version: "v1", Revision: "abc", Modified: true},
+				Agents: map[string]roundtable.AgentProvenance{"p1": {Endpoint: "e", Model: "m", Temperature: new(0.5), MaxTokens: 9,
+					Memory: "window", Window: 2, ContextChars: 100, Template: "t"}}},
+			Start: roundtable.Start{When: roundtable.StartAt, Seats: 2, At: t0, People: 1}},
+		Created: t0, Started: t0, Updated: t0, Seq: 12, Status: roundtable.StatusRunning, Participants: []roundtable.Participant{who},
 		Left: []string{"p9"}, Round: 1, Phase: roundtable.PhaseVote, Deadline: t0, Closed: true, Acted: map[string]bool{"p1": true},
 		Latest: map[string]roundtable.Proposal{"p1": prop}, Ballots: map[string]vote.Ballot{"p1": ballot},
 		Candidates: []roundtable.Candidate{cand}, Decision: &cand, Rounds: []roundtable.RoundRecord{round},

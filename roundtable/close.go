@@ -119,7 +119,7 @@ func (t *Table) afterProposals() []Payload {
 	cands := s.candidates(t.task)
 	if len(cands) == 0 {
 		d := DecisionMade{Round: s.Round, Decision: s.Decision,
-			Tally: Tally{Rule: s.Config.Rule, Totals: map[string]json.Number{}, Participants: len(s.Participants), Reason: "no candidates: nobody has proposed anything yet"}}
+			Tally: Tally{Rule: s.Config.Rule, Totals: map[string]json.Number{}, Participants: s.voters(), Reason: "no candidates: nobody has proposed anything yet"}}
 		return t.afterVote(d)
 	}
 	return []Payload{t.opening(s.Round, PhaseVote, cands)}
@@ -233,7 +233,7 @@ func nextLetter(used map[string]bool) string {
 // decision tallies the round's ballots.
 func (t *Table) decision() DecisionMade {
 	s := t.state
-	prof := vote.Profile{Participants: len(s.Participants)}
+	prof := vote.Profile{Participants: s.voters()}
 	for _, c := range s.Candidates {
 		prof.Candidates = append(prof.Candidates, c.ID)
 		if c.Incumbent {

@@ -30,6 +30,9 @@ type Participant struct {
 	Agent string `json:"agent,omitempty"`
 	// Platform is the participant's identity on its chat platform, if any.
 	Platform string `json:"platform,omitempty"`
+	// Parts are the parts the participant plays (parts.go); none listed:
+	// every part of the table's schedule.
+	Parts []Part `json:"parts,omitempty"`
 }
 
 // TaskSpec says what the table decides. Kind selects the task implementation
@@ -113,6 +116,12 @@ type Config struct {
 	Protocol *Protocol  `json:"protocol,omitempty"`
 	Audit    *AuditSpec `json:"audit,omitempty"` // nil: not audited
 	Secret   Secrecy    `json:"secret,omitzero"` // secret ballots
+	// Provenance is the software that created the table and what its
+	// model-driven seats think with; nil in logs older than it.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	// Start says when a live table starts and whom it needs (start.go);
+	// headless runs start at once.
+	Start Start `json:"start,omitzero"`
 }
 
 // DefaultRounds is the paper's number of rounds.
@@ -174,6 +183,9 @@ func (c Config) Validate() error {
 	if err := c.Audit.Validate(); err != nil {
 		return err
 	}
+	if err := c.Start.Validate(); err != nil {
+		return err
+	}
 	return validateParticipants(c.Participants)
 }
 
@@ -205,5 +217,5 @@ func (p Participant) validate() error {
 	case p.Kind != Human && p.Kind != Bot:
 		return Errorf(Invalid, "participant %q has unknown kind %q (want human or agent)", p.ID, p.Kind)
 	}
-	return nil
+	return checkParts(p.Parts)
 }

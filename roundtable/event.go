@@ -202,6 +202,8 @@ func newPayload(typ string) (Payload, error) {
 		return &TableEnded{}, nil
 	case "phase_extended":
 		return &PhaseExtended{}, nil
+	case "table_started":
+		return &TableStarted{}, nil
 	case "withheld":
 		return &Withheld{}, nil
 	}
@@ -288,6 +290,8 @@ func deref(p Payload) Payload {
 	case *TableEnded:
 		return *v
 	case *PhaseExtended:
+		return *v
+	case *TableStarted:
 		return *v
 	case *Withheld:
 		return *v

@@ -70,6 +70,7 @@ type Summary struct {
 	Participants int       `json:"participants"`
 	Events       uint64    `json:"events"`
 	Created      time.Time `json:"created"`
+	Started      time.Time `json:"started,omitzero"` // zero while it waits for its people
 	Updated      time.Time `json:"updated"`
 	Output       string    `json:"output,omitempty"`
 }
@@ -88,8 +89,13 @@ func Summarize(s Summary, events []Event) Summary {
 			s.Participants++
 		case ParticipantLeft:
 			s.Participants--
+		case TableStarted:
+			s.Started = e.Time
 		case PhaseOpened:
 			s.Status, s.Round = StatusRunning, d.Round
+			if s.Started.IsZero() { // a log from before tables waited: it started with its first phase
+				s.Started = e.Time
+			}
 		case TableEnded:
 			s.Status = StatusEnded
 			if d.Output != nil {

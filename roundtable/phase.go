@@ -54,9 +54,13 @@ type Usage struct {
 	CachedTokens     int   `json:"cached_tokens,omitempty"`
 	LatencyMS        int64 `json:"latency_ms,omitempty"`
 	Retries          int   `json:"retries,omitempty"`
+	// Model is the model the server said answered (its response's
+	// "model"), which may differ from the one asked for; the models of
+	// several calls are joined with commas (Models).
+	Model string `json:"model,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v; the models are joined.
 func (u Usage) Add(v Usage) Usage {
 	u.Calls += v.Calls
 	u.PromptTokens += v.PromptTokens
@@ -64,5 +68,6 @@ func (u Usage) Add(v Usage) Usage {
 	u.CachedTokens += v.CachedTokens
 	u.LatencyMS += v.LatencyMS
 	u.Retries += v.Retries
+	u.Model = mergeModels(u.Model, v.Model)
 	return u
 }

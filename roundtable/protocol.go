@@ -187,6 +187,17 @@ func (p *Protocol) Plays(ph Phase) bool {
 	return slices.ContainsFunc(p.Round, is) || slices.ContainsFunc(p.Final, is)
 }
 
+// Items are the items the schedule's first survey with items rates, or
+// none.
+func (p *Protocol) Items() []string {
+	for st := range p.Steps() {
+		if st.Scale != nil && len(st.Scale.Items) > 0 {
+			return st.Scale.Items
+		}
+	}
+	return nil
+}
+
 // Validate reports the first problem with p, naming the field.
 func (p *Protocol) Validate() error {
 	if len(p.Round) == 0 {
@@ -342,4 +353,23 @@ func (p *Protocol) Retopic(old, topic string) *Protocol {
 		}
 	}
 	return &q
+}
+
+// WithItems returns p with every survey that rates items rating items
+// instead (a panel started with its own items); p is left as it is. It
+// reports false when p has no such survey.
+func (p *Protocol) WithItems(items []string) (*Protocol, bool) {
+	rates := func(s Step) bool { return s.Scale != nil && len(s.Scale.Items) > 0 }
+	if p == nil || !slices.ContainsFunc(p.Round, rates) && !slices.ContainsFunc(p.Final, rates) {
+		return p, false
+	}
+	q := p.clone()
+	for _, steps := range [][]Step{q.Round, q.Final} {
+		for i := range steps {
+			if rates(steps[i]) {
+				steps[i].Scale.Items = slices.Clone(items)
+			}
+		}
+	}
+	return &q, true
 }

@@ -56,7 +56,7 @@ func (t *Table) advance(round, step int, accepted bool, decision *Candidate) []P
 		return []Payload{t.openStep(round, step, cands)}
 	}
 	d := DecisionMade{Round: round, Decision: decision, Tally: Tally{Rule: s.Config.Rule, Totals: map[string]json.Number{},
-		Participants: len(s.Participants), Reason: "no candidates: nobody has proposed anything yet"}}
+		Participants: s.voters(), Reason: "no candidates: nobody has proposed anything yet"}}
 	return append([]Payload{d}, t.advance(round, step+1, false, decision)...)
 }
 
@@ -123,17 +123,20 @@ func (t *Table) openStep(round, step int, cands []Candidate) PhaseOpened {
 	st, _ := t.state.Config.Protocol.Step(step)
 	o := t.opening(round, st.Phase, cands)
 	o.Step = step
-	o.Turn, o.Pair = t.state.turn(round, step, st.Speakers)
+	o.Turn, o.Pair = t.state.turn(round, step, st)
 	return o
 }
 
-// turn draws who acts in a step. Draws depend on the seed, round and step
-// only, so a rerun draws the same; the result is recorded, so a replay
-// never draws.
-func (s *State) turn(round, step int, who Speakers) (turn, pair []string) {
-	ids := make([]string, len(s.Participants))
-	for i, p := range s.Participants {
-		ids[i] = p.ID
+// turn draws who acts in step st, among those seated who play its part.
+// Draws depend on the seed, round and step only, so a rerun draws the
+// same; the result is recorded, so a replay never draws.
+func (s *State) turn(round, step int, st Step) (turn, pair []string) {
+	who := st.Speakers
+	ids := make([]string, 0, len(s.Participants))
+	for _, p := range s.Participants {
+		if p.Plays(PartOf(st.Phase)) {
+			ids = append(ids, p.ID)
+		}
 	}
 	rng := rand.New(rand.NewPCG(uint64(s.Config.Seed), stepStream(s.ID, round, step)))
 	last := s.lastSpeaker()

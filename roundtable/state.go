@@ -87,6 +87,7 @@ type State struct {
 	ID           string        `json:"id"`
 	Config       Config        `json:"config"`
 	Created      time.Time     `json:"created"`
+	Started      time.Time     `json:"started,omitzero"` // when a waiting table started (TableStarted)
 	Updated      time.Time     `json:"updated"`
 	Seq          uint64        `json:"seq"`
 	Status       Status        `json:"status"`
@@ -251,6 +252,8 @@ func (s *State) apply(e Event) error {
 		s.Left = append(s.Left, d.ID)
 		delete(s.Acted, d.ID)
 		delete(s.Ballots, d.ID)
+	case TableStarted:
+		s.started(e.Time, d)
 	case PhaseOpened:
 		s.openPhase(d)
 	case MessagePosted:

@@ -72,9 +72,9 @@ func (s *State) surveyScale() *Scale {
 }
 
 // HasTurn reports whether participant id may act in the open phase as far
-// as the schedule's speaker policy goes.
+// as the schedule's speaker policy and the participant's parts go.
 func (s *State) HasTurn(id string) bool {
-	return len(s.Turn) == 0 || slices.Contains(s.Turn, id)
+	return (len(s.Turn) == 0 || slices.Contains(s.Turn, id)) && s.playsOpen(id)
 }
 
 // Answers returns the survey answers of round r (1-based) by participant,

@@ -55,8 +55,13 @@ func Open(ctx context.Context, store Store, clock Clock, task Task, id string) (
 // ID returns the table's ID.
 func (t *Table) ID() string { return t.state.ID }
 
-// Task returns the table's task.
-func (t *Table) Task() Task { return t.task }
+// Task returns the table's task (a task sized by its seats changes once,
+// when the table starts: see Begin).
+func (t *Table) Task() Task {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.task
+}
 
 // Read calls fn with the current state under the table's lock. fn must not
 // keep the state or anything it references past its return.
@@ -211,10 +216,19 @@ func (t *Table) commitLocked(ctx context.Context, key, actor string, payloads ..
 	now := t.clock.Now()
 	evs := make([]Event, len(payloads))
 	for i, p := range payloads {
-		evs[i] = Event{Table: t.state.ID, Seq: t.state.Seq + 1, Time: now, Actor: actor, Data: p}
+		evs[i] = Event{Time: now, Actor: actor, Data: p}
 		if i == 0 {
 			evs[i].Key = key
 		}
+	}
+	return t.commitEvents(ctx, evs)
+}
+
+// commitEvents numbers, applies and appends evs (their Time, Actor, Key
+// and Data set) as one transaction.
+func (t *Table) commitEvents(ctx context.Context, evs []Event) error {
+	for i := range evs {
+		evs[i].Table, evs[i].Seq = t.state.ID, t.state.Seq+1
 		if err := t.state.Apply(evs[i]); err != nil {
 			return t.rollback(ctx, err)
 		}

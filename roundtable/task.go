@@ -59,11 +59,36 @@ func (t TextTask) Brief() string {
 // BriefOf is what everyone at a table of task and cfg is told of the
 // task: task.Brief, except at a free-text table whose schedule never
 // votes (a chatroom, a panel, dyads), where nothing is proposed or decided.
+//
+// At a free-text table whose survey rates items (a live panel), the brief
+// lists the items, each with its document (the task parameter
+// DocParam+item), so that everyone reads them before they speak.
 func BriefOf(task Task, cfg Config) string {
-	if t, ok := task.(TextTask); ok && cfg.Protocol != nil && !cfg.Protocol.Plays(PhaseVote) {
-		return "The question: " + t.Topic + "\nNobody proposes or votes at this table: say where you stand and why, and answer the others."
+	t, ok := task.(TextTask)
+	if !ok || cfg.Protocol == nil || cfg.Protocol.Plays(PhaseVote) {
+		return task.Brief()
 	}
-	return task.Brief()
+	out := "The question: " + t.Topic + "\nNobody proposes or votes at this table: say where you stand and why, and answer the others."
+	if items := cfg.Protocol.Items(); len(items) > 0 {
+		out += itemsBrief(items, cfg.Task.Params)
+	}
+	return out
+}
+
+// DocParam is the prefix of the task parameters that hold a panel's
+// items' documents: "doc/ITEM" is ITEM's document.
+const DocParam = "doc/"
+
+// itemsBrief lists the items to judge, each with its document.
+func itemsBrief(items []string, params map[string]string) string {
+	var b strings.Builder
+	b.WriteString("\n\nThe items to judge: " + strings.Join(items, ", ") + ".")
+	for _, it := range items {
+		if doc := strings.TrimSpace(params[DocParam+it]); doc != "" {
+			b.WriteString("\n\n**" + it + "**\n" + doc)
+		}
+	}
+	return b.String()
 }
 
 // Normalize implements Task: the text is trimmed and must be non-empty valid

@@ -11,6 +11,9 @@ func (s *State) checkTurn(actor string) error {
 	if s.HasTurn(actor) {
 		return nil
 	}
+	if !s.playsOpen(actor) {
+		return s.noPart(actor)
+	}
 	return Errorf(Forbidden, notYourTurn+"only %s may act in the %s phase of round %d", s.TurnNames(), s.Phase, s.Round)
 }
 

@@ -53,6 +53,8 @@ func (s *State) checkPayload(e Event) error {
 		return s.checkJoined(d)
 	case ParticipantLeft:
 		return s.checkSeated("participant", d.ID)
+	case TableStarted:
+		return s.checkStarted(d)
 	case PhaseOpened:
 		return s.checkOpened(d)
 	case MessagePosted:

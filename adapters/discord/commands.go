@@ -36,6 +36,7 @@ func command() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{Name: commandName, Description: "Deliberate in rounds with people and bot agents",
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("start", "Start a table in its own thread", startOptions()...),
+			sub("begin", "Start a table that waits for its people", table),
 			sub("join", "Join the table", table),
 			sub("leave", "Leave the table", table),
 			sub("propose", "Make your proposal", required(maxLen(str("text", "Your proposal"), 4000)), table),
@@ -59,6 +60,11 @@ func startOptions() []*discordgo.ApplicationCommandOption {
 	one := 1.0
 	rounds := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds",
 		Description: "Number of rounds", MinValue: &one, MaxValue: 1000}
+	seats := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats",
+		Description: "start:full: the seats (people and bots) that start it", MinValue: &one, MaxValue: 500}
+	zero := 0.0
+	people := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "people",
+		Description: "The fewest people it needs before it starts", MinValue: &zero, MaxValue: 500}
 	return []*discordgo.ApplicationCommandOption{
 		maxLen(str("topic", "What the table decides"), 1000),
 		str("preset", "A configured table to start"),
@@ -73,6 +79,11 @@ func startOptions() []*discordgo.ApplicationCommandOption {
 		str("proposal", "Proposal phase duration, e.g. 2m"),
 		str("vote", "Vote phase duration, e.g. 2m"),
 		str("secret", "Secret ballot; research: organiser's export keeps voter-N labels across rounds", "yes", "research", "no"),
+		str("start", "When it starts: organiser (/roundtable begin), full (seats taken) or at (start_at)", "organiser", "full", "at"),
+		seats,
+		str("start_at", "start:at: when, e.g. 14:30, 2026-11-22T14:30 or a delay such as 10m"),
+		people,
+		str("facilitator_votes", "yes: the Facilitator votes too (default no)", "yes", "no"),
 	}
 }
 

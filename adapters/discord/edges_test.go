@@ -87,6 +87,7 @@ func TestMissingPermissionsAreNamed(t *testing.T) {
 	srv.SetOverwrite(srv.Channel(), discordtest.Overwrite{ID: botRole, Deny: discordgo.PermissionManageWebhooks})
 	must(t, srv.Command(ctx, bottest.Alice, srv.Channel(), "start", map[string]string{"topic": "No webhooks", "rounds": "1"}))
 	thread := srv.Threads(srv.Channel())[0]
+	must(t, srv.Command(ctx, bottest.Alice, thread, "begin", nil))
 	must(t, srv.Say(ctx, bottest.Alice, thread, "my message"))
 	waitUntil(t, srv, "the agent's message through the bot", func() bool {
 		_, ok := postStarting(srv, thread, "**Scribe**: ")

@@ -29,6 +29,7 @@ func TestGatewayResumeLosesAndRepeatsNothing(t *testing.T) {
 	thread := srv.Threads(srv.Channel())[0]
 	intro := waitPost(t, srv, thread, "**Resume")
 	must(t, srv.Click(ctx, bottest.Bob, thread, intro.ID, intro.Controls[0].ID))
+	must(t, srv.Command(ctx, bottest.Alice, thread, "begin", nil))
 	must(t, srv.Say(ctx, bottest.Alice, thread, "before the reconnect"))
 
 	must(t, srv.Reconnect())

@@ -82,7 +82,7 @@ func TestMayManageComputesThePermissionsOfTheChannel(t *testing.T) {
 	}
 }
 
-var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) started`)
+var startedRe = regexp.MustCompile(`Table (t[0-9a-f]+) (?:is set up|started)`)
 
 // TestManagersElsewhereCannotStopOrExport has people who may manage
 // another channel (Mallory) or administer another guild (Eve) try to stop
@@ -102,6 +102,12 @@ func TestManagersElsewhereCannotStopOrExport(t *testing.T) {
 		t.Fatalf("no table started: %+v", srv.Private(bottest.Alice))
 	}
 	table, thread := m[1], srv.Threads(srv.Channel())[0]
+	must(t, srv.Command(ctx, mallory, thread, "begin", nil))
+	if got := lastText(srv, mallory); !contains(got, "only whoever started this table, or someone who may manage tables, can start it") {
+		t.Errorf("Mallory's begin: told %q", got)
+	}
+	must(t, srv.Command(ctx, bottest.Alice, thread, "begin", nil))
+	waitPost(t, srv, thread, "**Round 1 of 2: message")
 
 	attempts := []struct {
 		who     bottest.User

@@ -35,6 +35,7 @@ type Client struct {
 var (
 	_ agent.LLM         = (*Client)(nil)
 	_ agent.OutputModer = (*Client)(nil)
+	_ agent.Describer   = (*Client)(nil)
 )
 
 // Option changes how a Client works, mostly for tests.
@@ -101,6 +102,17 @@ func (c *Client) Config() Config { return c.cfg }
 // json_object after an unpinned json_schema was refused by the server.
 func (c *Client) OutputMode() agent.OutputMode { return c.mode.Load().(agent.OutputMode) }
 
+// Describe implements agent.Describer: the endpoint's name, model and
+// default sampling (no temperature for a reasoning model, which is sent
+// none).
+func (c *Client) Describe() agent.Endpoint {
+	e := agent.Endpoint{Name: c.cfg.Name, Model: c.cfg.Model, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
+	if reasoningModel(c.cfg.Model) {
+		e.Temperature = nil
+	}
+	return e
+}
+
 // Done is closed when the endpoint's circuit breaker opens: the endpoint
 // cannot serve this run, and every call fails at once. Err says why.
 func (c *Client) Done() <-chan struct{} { return c.brk.done }
@@ -136,7 +148,7 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Respons
 	}
 	c.brk.success()
 	c.tr.retrying.Store(false)
-	u.PromptTokens, u.CompletionTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens
+	u.PromptTokens, u.CompletionTokens, u.Model = resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Model
 	if d := resp.Usage.PromptTokensDetails; d != nil {
 		u.CachedTokens = d.CachedTokens
 	}

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"strings"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -12,7 +13,7 @@ import (
 // the given structured-output mode. zeroTemp asks the transport to send
 // "temperature": 0, which go-openai would omit (see setZeroTemperature).
 func (c *Client) chatRequest(req agent.Request, mode agent.OutputMode) (out goopenai.ChatCompletionRequest, zeroTemp bool) {
-	out = goopenai.ChatCompletionRequest{Model: c.cfg.Model, User: req.User}
+	out = goopenai.ChatCompletionRequest{Model: cmp.Or(req.Model, c.cfg.Model), User: req.User}
 	for _, m := range req.Messages {
 		out.Messages = append(out.Messages, goopenai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content})
 	}
@@ -25,7 +26,7 @@ func (c *Client) chatRequest(req agent.Request, mode agent.OutputMode) (out goop
 	if temp == nil {
 		temp = c.cfg.Temperature
 	}
-	if reasoningModel(c.cfg.Model) {
+	if reasoningModel(out.Model) {
 		// go-openai refuses max_tokens and any temperature but 1 for
 		// reasoning models; they take max_completion_tokens and no temperature.
 		out.MaxCompletionTokens = maxTokens

@@ -124,3 +124,37 @@ func TestInvalidConfigFailsEveryCall(t *testing.T) {
 func hello() []agent.ChatMessage {
 	return []agent.ChatMessage{{Role: agent.RoleUser, Content: "hello"}}
 }
+
+// TestModelAskedAndAnswered: a request's model replaces the endpoint's on
+// the wire, the model the server says answered is the usage's (another
+// than the one asked, as a server that maps an alias to a dated version
+// answers), and Describe tells what the endpoint asks by default.
+func TestModelAskedAndAnswered(t *testing.T) {
+	srv := openaitest.NewServer(openaitest.AnsweredBy("m-2025-06-01", func(context.Context, *openaitest.Request) openaitest.Reply {
+		return openaitest.Content(`{"ok":true}`)
+	}))
+	defer srv.Close()
+	c := openai.New(openai.Config{Name: "lab", BaseURL: srv.URL(), Model: "m", Temperature: ptr(0.3), MaxTokens: 99})
+	for _, asked := range []string{"", "m-large"} {
+		resp, err := c.Complete(context.Background(), agent.Request{Messages: hello(), Model: asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := asked
+		if want == "" {
+			want = "m"
+		}
+		if got := srv.Requests()[len(srv.Requests())-1].Model; got != want {
+			t.Errorf("asked %q: %q sent, want %q", asked, got, want)
+		}
+		if resp.Usage.Model != "m-2025-06-01" {
+			t.Errorf("asked %q: usage says %q answered, want the server's m-2025-06-01", asked, resp.Usage.Model)
+		}
+	}
+	if d := c.Describe(); d.Name != "lab" || d.Model != "m" || *d.Temperature != 0.3 || d.MaxTokens != 99 {
+		t.Errorf("Describe: %+v", d)
+	}
+	if d := openai.New(openai.Config{Name: "r", BaseURL: srv.URL(), Model: "o3-mini", Temperature: ptr(0.3)}).Describe(); d.Temperature != nil {
+		t.Errorf("a reasoning model is sent no temperature, but Describe says %v", *d.Temperature)
+	}
+}

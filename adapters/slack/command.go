@@ -12,6 +12,7 @@ var optionNames = map[string]bool{
 	"topic": true, "preset": true, "rule": true, "rounds": true, "agents": true, "mode": true,
 	"early_stop": true, "title": true, "join": true, "message": true, "proposal": true, "vote": true,
 	"text": true, "ballot": true, "table": true, "format": true, "names": true, "secret": true, "by": true,
+	"start": true, "seats": true, "start_at": true, "people": true, "facilitator_votes": true,
 	"reason": true,
 }
 

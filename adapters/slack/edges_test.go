@@ -167,7 +167,7 @@ func TestCommandsNamingATableElsewhereAreRefused(t *testing.T) {
 	fake.AddChannel("C0OTHER", "other")
 	tb.must("start", tb.h.Command(ctx, bottest.Alice, slackfake.GeneralID, "start", map[string]string{"topic": "Here", "agents": "none"}))
 	eph := fake.Ephemerals(slackfake.SlackUser(bottest.Alice).ID)
-	m := regexp.MustCompile(`Table (t[0-9a-f]+) started`).FindStringSubmatch(eph[len(eph)-1].Text)
+	m := regexp.MustCompile(`Table (t[0-9a-f]+) (?:is set up|started)`).FindStringSubmatch(eph[len(eph)-1].Text)
 	if m == nil {
 		t.Fatalf("no table started: %+v", eph)
 	}

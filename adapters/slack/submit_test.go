@@ -87,6 +87,7 @@ func (tb *table) twoProposals(rule string) {
 	waitUntil(tb.t, tb.h.Fake, "the table's thread", func() bool { return len(tb.h.Threads(slackfake.GeneralID)) > 0 })
 	tb.thread = tb.h.Threads(slackfake.GeneralID)[0]
 	tb.click(bottest.Bob, "**Which way?", "Join")
+	tb.must("begin", tb.h.Command(ctx, bottest.Alice, tb.thread, "begin", nil))
 	tb.must("say", tb.h.Say(ctx, bottest.Alice, tb.thread, "north is sunny"))
 	tb.must("say", tb.h.Say(ctx, bottest.Bob, tb.thread, "south is warm"))
 	tb.post("**Round 1 of 1: proposal")

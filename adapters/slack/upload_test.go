@@ -25,6 +25,7 @@ func TestExportGoesToTheDM(t *testing.T) {
 	waitUntil(t, fake, "the table's thread", func() bool { return len(tb.h.Threads(slackfake.GeneralID)) > 0 })
 	tb.thread = tb.h.Threads(slackfake.GeneralID)[0]
 	tb.click(bottest.Bob, "**Export me", "Join")
+	tb.must("begin", tb.h.Command(ctx, bottest.Alice, tb.thread, "begin", nil))
 	tb.must("say", tb.h.Say(ctx, bottest.Bob, tb.thread, "hello from the south"))
 
 	tb.must("export", tb.h.Command(ctx, bottest.Alice, tb.thread, "export", nil))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -35,7 +36,7 @@ type actResponse struct {
 
 // commandOptions lists the commands a room accepts and their options.
 var commandOptions = map[string][]string{
-	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil, "close": nil,
+	"join": nil, "leave": nil, "status": nil, "help": nil, "stop": nil, "close": nil, "begin": nil,
 	"propose": {"text"}, "vote": {"ballot", "reason"}, "export": {"format", "names"},
 	"extend": {"by"},
 }
@@ -131,12 +132,29 @@ func (p *Platform) event(r *http.Request, v visitor, roomID string, req actReque
 		ev.Kind, ev.Action, ev.Values = bot.KindAction, req.Action, req.Values
 		return ev, checkStrings(append([]string{req.Action}, req.Values...), maxValues)
 	case string(bot.KindSubmit):
+		if isSurvey(req.Action) {
+			commaDecimals(req.Fields)
+		}
 		ev.Kind, ev.Action, ev.Fields = bot.KindSubmit, req.Action, req.Fields
 		return ev, checkFields(req.Action, req.Fields)
 	case string(bot.KindCommand):
 		return ev, commandEvent(ev, req.Command, req.Options)
 	}
 	return nil, fmt.Errorf("unknown kind of act %q", req.Kind)
+}
+
+// commaDecimal is a number written with a decimal comma, as much of the
+// world writes it: "0,5", "-1,25".
+var commaDecimal = regexp.MustCompile(`^\s*[-+−]?\d*,\d+\s*$`)
+
+// commaDecimals reads a survey's answers written with a decimal comma
+// as the numbers they are ("0,5" is 0.5).
+func commaDecimals(fields map[string]string) {
+	for k, v := range fields {
+		if commaDecimal.MatchString(v) {
+			fields[k] = strings.Replace(strings.Replace(v, ",", ".", 1), "−", "-", 1)
+		}
+	}
 }
 
 func messageEvent(ev *bot.Event, text string) error {

@@ -112,9 +112,9 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 	d.play(room, 1)
 	ask := d.post(room, "**Round 1 of 2: survey phase")
 	d.do(func(ctx context.Context) error {
-		return h.Click(ctx, bottest.Bob, room, ask.ID, controlID(t, ask, "slightly agree with the statement"))
+		return h.Click(ctx, bottest.Bob, room, ask.ID, controlID(t, ask, "slightly agree"))
 	})
-	d.sees(bottest.Bob, "Recorded privately for round 1: slightly agree with the statement")
+	d.sees(bottest.Bob, "Recorded privately for round 1: slightly agree")
 	again := func() error {
 		return h.Click(context.Background(), bottest.Bob, room, ask.ID, controlID(t, ask, "neutral"))
 	}
@@ -143,7 +143,7 @@ func TestAuditedTableOnTheWeb(t *testing.T) {
 	d.sees(bottest.Bob, "that was for round 1")
 	d.play(room, 2)
 	ask = d.post(room, "**Round 2 of 2: survey phase")
-	for u, level := range map[bottest.User]string{bottest.Alice: "strongly agree with the complement", bottest.Bob: "neutral"} {
+	for u, level := range map[bottest.User]string{bottest.Alice: "strongly disagree", bottest.Bob: "neutral"} {
 		d.do(func(ctx context.Context) error { return h.Click(ctx, u, room, ask.ID, controlID(t, ask, level)) })
 	}
 	d.post(room, "**The table has ended")
@@ -313,6 +313,8 @@ func (d *webDriver) start(opts map[string]string) string {
 	})
 	d.do(func(ctx context.Context) error { return d.h.Command(ctx, bottest.Bob, room, "join", nil) })
 	d.sees(bottest.Bob, "You joined")
+	d.do(func(ctx context.Context) error { return d.h.Command(ctx, bottest.Alice, room, "begin", nil) }) // the organiser starts the waiting table
+	d.sees(bottest.Alice, "The table has started")
 	return room
 }
 

@@ -44,6 +44,7 @@ func TestBrowserAuditedTable(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
 		chromedp.Click(chromedp.CSS(`input[name=self_report]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#phase`, "Round 1 of 1"),
 	)
@@ -74,10 +75,10 @@ func TestBrowserAuditedTable(t *testing.T) {
 	do(t, ann, "the survey", waitText(`#phase`, "survey phase"))
 	do(t, bob, "Bob reports his stance with one click",
 		waitText(`#todo`, "Your turn: answer the survey."),
-		press("strongly agree with the complement"),
-		waitText(`#notes`, "Recorded privately for round 1: strongly agree with the complement"))
+		press("strongly disagree"),
+		waitText(`#notes`, "Recorded privately for round 1: strongly disagree"))
 	do(t, ann, "Ann reports hers",
-		press("slightly agree with the statement"),
+		press("slightly agree"),
 		waitText(`#notes`, "Recorded privately for round 1"),
 		waitText(`#posts`, "The table has ended"))
 	do(t, dash, "the dashboard shows Ann her own self-report by itself",

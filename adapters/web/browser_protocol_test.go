@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -26,6 +27,7 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
 		chromedp.SetValue(chromedp.CSS(`#preset`), bottest.ChatroomPreset),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#posts`, "Protocol: chatroom"))
 	room := eval[string](t, ann, `location.pathname`)
@@ -55,25 +57,23 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of Bob"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
-	do(t, ann, "Ann's survey, off the scale and then on it",
+	do(t, ann, "Ann's survey: five level buttons, none chosen yet",
 		waitText(`#todo`, "Your turn: answer the survey."),
 		press("Answer"),
-		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-v0`), "7"),
+		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] fieldset#f-v0`)))
+	if got := eval[int](t, ann, `document.querySelectorAll('#f-v0 input[type=radio]').length`); got != 5 {
+		t.Errorf("the stance survey offers %d level buttons, want 5", got)
+	}
+	do(t, ann, "Ann sends without choosing, then chooses",
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
-		waitText(`#notes, #dialog-error`, "off the scale"),
-		press("Answer"),
-		// The new form replaces the refused one (which may still be open,
-		// holding the 7) when its reply arrives.
-		until(`document.querySelector('#dialog[open] #f-v0')?.value === ''`, "for a fresh survey form"),
-		chromedp.SetValue(chromedp.CSS(`#f-v0`), "2"),
-		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
-		waitText(`#notes`, "Your answer is recorded"))
+		waitText(`#dialog-error`, "choose one answer"))
+	fill(t, ann, "2")
+	do(t, ann, "Ann's answer", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"))
 	do(t, bob, "Bob's survey",
 		press("Answer"),
-		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-v0`), "-1"),
-		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)))
+	fill(t, bob, "-1")
+	do(t, bob, "Bob's answer", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#posts`, "The table has ended"))
 	e.screenshot(t, bob, "room-chatroom.png")
 	if eval[bool](t, bob, `document.querySelector('#decision-line').checkVisibility() || document.querySelector('#history-h').checkVisibility() || document.querySelector('#rule').textContent.includes('Rule:')`) {
@@ -120,6 +120,7 @@ func (e *browserEnv) startPreset(t *testing.T, tab context.Context, preset, roun
 		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#posts`, intro))
 	return eval[string](t, tab, `location.pathname`)
@@ -131,11 +132,28 @@ func answer(t *testing.T, tab context.Context, values ...string) {
 		until(`[...document.querySelectorAll('#posts .controls button')].some(b => b.textContent === 'Answer')`, "for the Answer button"))
 	eval[bool](t, tab, `(() => { [...document.querySelectorAll('#posts .controls button')].filter(b => b.textContent === 'Answer').at(-1).click(); return true })()`)
 	do(t, tab, "open the survey dialog", chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-v0`)))
-	for i, v := range values {
-		do(t, tab, "fill in "+v, chromedp.SendKeys(chromedp.CSS(`#f-v`+string(rune('0'+i))), v))
-	}
+	fill(t, tab, values...)
 	do(t, tab, "send the answer", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"),
 		until(`!document.querySelector('#dialog').open`, "for the dialog to close"))
+}
+
+// fill answers the open survey dialog's fields in order, as a person
+// does: a level's button is clicked, a slider moved, a text field typed.
+func fill(t *testing.T, tab context.Context, values ...string) {
+	t.Helper()
+	for i, v := range values {
+		eval[bool](t, tab, `((i, v) => { const f = document.querySelector('#dialog[open] #f-v' + i);
+			if (!f) throw new Error('no field v' + i);
+			if (f.tagName === 'FIELDSET') {
+				const b = [...f.querySelectorAll('input[type=radio]')].find(r => r.value === v);
+				if (!b) throw new Error('no level ' + v + ' in ' + [...f.querySelectorAll('input')].map(r => r.value));
+				b.click(); return true;
+			}
+			f.value = v;
+			f.dispatchEvent(new Event('input', { bubbles: true }));
+			if (f.type === 'range' && f.value !== String(Number(v))) throw new Error('the slider holds ' + f.value + ', not ' + v);
+			return true })(`+fmt.Sprint(i)+`, `+jsString(v)+`)`)
+	}
 }
 
 // say sends a message from the room's composer.
@@ -188,13 +206,35 @@ func TestBrowserPanelConverges(t *testing.T) {
 	e := newBrowserEnv(t)
 	ann := e.browsers(t, 1)[0]
 	room := e.startPreset(t, ann, bottest.PanelPreset, "3", "Protocol: panel")
+	if got := eval[string](t, ann, `document.querySelector('#items').checkVisibility() ? [...document.querySelectorAll('#item-list h3')].map(h => h.textContent).join('|') : 'hidden'`); got != "Ann|Ben" {
+		t.Errorf("the room shows the items to judge as %q, want Ann|Ben", got)
+	}
 	for r := 1; r <= 2; r++ {
 		round := string(rune('0' + r))
 		do(t, ann, "round "+round, waitText(`#phase`, "Round "+round+" of 3 · message"))
 		say(t, ann, "Ann is great. Ben is weak.")
 		answer(t, ann, "0.8", "-0.3")
 	}
-	do(t, ann, "the end", waitText(`#posts`, "The table has ended"))
+	// The panel ends by posting its rankings.
+	do(t, ann, "the end", waitText(`#posts`, "The panel has ended because opinions stopped moving"),
+		waitText(`#posts`, "Borda count of everyone's final views: 1. Ann"), waitText(`#posts`, "Tiers"), waitText(`#posts`, "Gut feeling"))
+	for _, vp := range viewports {
+		do(t, ann, "the dashboard at "+vp.name, chromedp.EmulateViewport(vp.w, vp.h),
+			chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`#panel-results`, "Rankings of 2 items by 2 judges"))
+		if got := eval[string](t, ann, `[...document.querySelectorAll('#panel-results tbody tr')].slice(0, 2).map(r => r.cells[1].textContent).join('|')`); got != "Ann|Ben" {
+			t.Errorf("the dashboard ranks %q, want Ann|Ben", got)
+		}
+		if n := eval[int](t, ann, `document.querySelectorAll('#panel-answers tbody tr').length`); n != 4 {
+			t.Errorf("the organiser's dashboard lists %d survey answers, want 4 (two judges, two rounds)", n)
+		}
+		if n := eval[int](t, ann, `document.querySelectorAll('#panel-means tbody tr').length`); n != 2 {
+			t.Errorf("the dashboard gives the mean sentiment after %d rounds, want 2", n)
+		}
+		if wide := eval[string](t, ann, `[...document.querySelectorAll('#panel-results td, #panel-results th')].filter(c => c.getBoundingClientRect().right > innerWidth).map(c => c.textContent).join('|')`); wide != "" {
+			t.Errorf("at %s the panel's cells %q are cut off", vp.name, wide)
+		}
+		e.screenshot(t, ann, "panel-dashboard-"+vp.name+".png")
+	}
 	s, err := roundtable.Replay(e.events(t, room))
 	if err != nil {
 		t.Fatal(err)

@@ -34,14 +34,14 @@ func TestBrowserPanelSelfModelsOnTheDashboardAfterTheEnd(t *testing.T) {
 	do(t, ann, "back to the room", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")), chromedp.WaitVisible(chromedp.CSS(`#posts .post`)))
 	answer(t, ann, "0.8", "-0.3")
 	for _, r := range []string{"2", "3"} {
-		do(t, ann, "round "+r, until(`document.querySelector('#phase').textContent.includes('Round `+r+` of 3 · message') || document.querySelector('#posts').textContent.includes('The table has ended')`, "for round "+r+" or the end"))
-		if eval[bool](t, ann, `document.querySelector('#posts').textContent.includes('The table has ended')`) {
+		do(t, ann, "round "+r, until(`document.querySelector('#phase').textContent.includes('Round `+r+` of 3 · message') || document.querySelector('#posts').textContent.includes('has ended')`, "for round "+r+" or the end"))
+		if eval[bool](t, ann, `document.querySelector('#posts').textContent.includes('has ended')`) {
 			break
 		}
 		say(t, ann, "Ann is great. Ben is weak.")
 		answer(t, ann, "0.8", "-0.3")
 	}
-	do(t, ann, "the dashboard after the end", waitText(`#posts`, "The table has ended"),
+	do(t, ann, "the dashboard after the end", waitText(`#posts`, "has ended"),
 		chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"),
 		waitText(`#self-models`, modelMarker+" a careful reviewer"), waitText(`#self-models`, "evidence over charm"))
 	if !eval[bool](t, ann, `document.documentElement.scrollWidth <= document.documentElement.clientWidth`) {

@@ -175,12 +175,19 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
 		chromedp.Click(chromedp.CSS(`input[name=mode][value=`+mode+`]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#phase`, "Round 1 of 1"),
 	)
 	loc := eval[string](t, tab, `location.pathname`)
 	link := eval[string](t, tab, `document.querySelector('#joinlink').value`)
 	return loc, link
+}
+
+// pressStart presses the organiser's Start in the waiting room of a new
+// table, and waits for round 1.
+func pressStart() chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.WaitVisible(chromedp.CSS(`#start`)), chromedp.Click(chromedp.CSS(`#start`)), waitText(`#phase`, "Round 1 of"))
 }
 
 // enter opens the join link and takes a seat: in one step with the name

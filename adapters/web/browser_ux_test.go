@@ -105,6 +105,7 @@ func TestBrowserPresetSeatsItsAgentsAndKeepsItsSettings(t *testing.T) {
 		}
 		do(t, tab, "create the table",
 			chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+			pressStart(),
 			waitText(`#people`, "Trader 2"),
 			waitText(`#phase`, "Round 1 of 5"),
 			waitText(`#notes`, "Only you see this: You are agent 1"))
@@ -286,9 +287,18 @@ func TestBrowserARoleNameIsRefusedWithTheReason(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
 			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Olivia (organiser)"),
 			chromedp.Click(chromedp.CSS(`.namegate button[value=yes]`)),
-			waitText(`main`, "looks like a role"))
+			waitText(`#name-error`, "looks like a role"))
 		if w := eval[int](t, tab, `document.documentElement.scrollWidth`); w > int(v.w) {
 			t.Errorf("the refusal page is %d px wide at %s", w, v.name)
 		}
+		// The refusal is the room's own name gate, holding the name typed:
+		// fixing it takes the seat, with no way back through the lobby.
+		if got := eval[string](t, tab, `document.querySelector('.namegate input[name=next]').value + ' ' + document.querySelector('.namegate #name').value`); !strings.HasPrefix(got, "/r/") || !strings.HasSuffix(got, " Olivia (organiser)") {
+			t.Errorf("after the refusal at %s: %q; want the room's name gate holding the name", v.name, got)
+		}
+		eval[bool](t, tab, `(() => { document.querySelector('.namegate #name').value = `+jsString("Olivia "+v.name)+`;
+			document.querySelector('.namegate button[value=yes]').click(); return true })()`)
+		do(t, tab, "fix the name at "+v.name,
+			until(`document.body.dataset.named === 'yes'`, "for the room to reload"), waitText(`#notes`, "You joined"))
 	}
 }

@@ -55,6 +55,7 @@ func (e *browserEnv) createSecret(t *testing.T, tab context.Context, topic strin
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=secret][value=yes]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		chromedp.WaitVisible(chromedp.CSS(`#posts .post`)),
 		waitText(`#phase`, "Round 1 of 1"),
 	)
@@ -157,6 +158,7 @@ func (e *browserEnv) createRounds(t *testing.T, tab context.Context, n int) stri
 		chromedp.SendKeys(chromedp.CSS(`#topic`), "Ten rounds"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), fmt.Sprint(n)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
+		pressStart(),
 		waitText(`#phase`, "Round 1 of "+fmt.Sprint(n)),
 	)
 	return eval[string](t, tab, `location.pathname`)

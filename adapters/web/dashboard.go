@@ -28,6 +28,7 @@ type dashboardPage struct {
 	Audit                                   auditView
 	Models                                  []selfModelRow // mental models of self, for the organiser after the end
 	ModelsNote                              string
+	Panel                                   *panelView // a panel's rankings and answers
 }
 
 type ballotRow struct {
@@ -76,6 +77,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	page := p.dashboard(roomID, st, evs, org)
 	page.Usage = usage(st, actorNames(raw, evs))
 	page.UChart = p.utilityChart(r.Context(), roomID, st)
+	page.Panel = p.panelResults(r.Context(), roomID, st, viewer, org)
 	page.Models, page.ModelsNote = p.selfModels(r.Context(), roomID, viewer, org, st)
 	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org); err != nil {
 		p.log.Warn("dashboard audit", "room", roomID, "err", err)
@@ -97,7 +99,7 @@ func (p *Platform) dashboard(roomID string, st *roundtable.State, evs []roundtab
 	var pts []roundPoint
 	for _, rec := range st.Rounds {
 		if rec.Tally != nil {
-			d.Decisions = append(d.Decisions, viewRound(rec))
+			d.Decisions = append(d.Decisions, viewRound(st, rec))
 			pts = append(pts, roundPoint{Round: rec.Round, Accepted: rec.Tally.Winner != "", Agreement: agreement(rec.Tally)})
 		}
 	}

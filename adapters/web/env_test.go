@@ -133,7 +133,8 @@ func (e *liveEnv) send(t *testing.T, c *http.Client, method, path string, body a
 }
 
 // start creates a table as the host (who joins it unless join is "no")
-// and returns its room and join link.
+// and returns its room and join link. A table the host joined is started
+// at once, unless opts says how it starts (start): then it waits.
 func (e *liveEnv) start(t *testing.T, host *http.Client, opts url.Values) (string, string) {
 	t.Helper()
 	if code, body := e.send(t, host, "GET", e.p.HostURL(), nil); code != http.StatusOK {
@@ -155,6 +156,9 @@ func (e *liveEnv) start(t *testing.T, host *http.Client, opts url.Values) (strin
 	if resp.StatusCode != http.StatusOK || !ok {
 		t.Fatalf("start: %d at %s: %s", resp.StatusCode, resp.Request.URL, raw)
 	}
+	if !opts.Has("start") && opts.Get("join") != "no" {
+		e.begin(t, host, room)
+	}
 	var rooms []struct{ ID, Join string }
 	if _, body := e.send(t, host, "GET", "/api/rooms", nil); json.Unmarshal([]byte(body), &rooms) != nil {
 		t.Fatalf("rooms: %s", body)
@@ -166,6 +170,19 @@ func (e *liveEnv) start(t *testing.T, host *http.Client, opts url.Values) (strin
 	}
 	t.Fatalf("room %s is not listed", room)
 	return "", ""
+}
+
+// begin starts the waiting table of a room as c, its organiser, with the
+// room's Start button.
+func (e *liveEnv) begin(t *testing.T, c *http.Client, room string) {
+	t.Helper()
+	id, ok, err := e.db.Lookup(context.Background(), "web:"+room)
+	if err != nil || !ok {
+		t.Fatalf("no table in room %s: %v", room, err)
+	}
+	if code, a := e.act(t, c, room, map[string]any{"kind": "action", "action": bot.StartAction(id)}); code != http.StatusOK {
+		t.Fatalf("start the table of room %s: %d %+v", room, code, a)
+	}
 }
 
 // act posts an act in a room and returns the status and the decoded body.

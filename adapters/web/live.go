@@ -11,6 +11,9 @@ import (
 	"path"
 	"strconv"
 	"time"
+
+	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // How often the live stream looks at the table for changes nobody posted
@@ -73,7 +76,7 @@ func (p *Platform) stream(w http.ResponseWriter, r *http.Request, roomID string)
 	sw := &streamWriter{w: w, rc: rc, timeout: p.cfg.WriteTimeout}
 	sw.extend()
 	w.WriteHeader(http.StatusOK)
-	p.streamLoop(r.Context(), sw, flusher, roomID, v, c)
+	p.streamLoop(r.Context(), sw, flusher, roomID, p.user(r, v, roomID), c)
 }
 
 // streamWriter gives each write of a live stream its own deadline.
@@ -90,7 +93,7 @@ func (s *streamWriter) Write(b []byte) (int, error) {
 	return s.w.Write(b)
 }
 
-func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, roomID string, v visitor, c cursor) {
+func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, roomID string, v bot.User, c cursor) {
 	poll := time.NewTicker(statePoll)
 	defer poll.Stop()
 	told, done := p.inbox.watch(v.ID)
@@ -152,9 +155,9 @@ func writeEvent(w io.Writer, u update) error {
 	return nil
 }
 
-// updateFor is what a browser that saw up to c has not seen, with the
-// table's state, and the cursor after it.
-func (p *Platform) updateFor(ctx context.Context, roomID string, v visitor, c cursor) (update, cursor) {
+// updateFor is what the browser of user v that saw up to c has not seen,
+// with the table's state, and the cursor after it.
+func (p *Platform) updateFor(ctx context.Context, roomID string, v bot.User, c cursor) (update, cursor) {
 	posts, ver := p.rooms.since(roomID, c.Ver)
 	if ver < c.Ver { // the room forgot (no saved rooms across a restart): resend it all
 		posts, ver = p.rooms.since(roomID, 0)
@@ -172,8 +175,9 @@ func (p *Platform) updateFor(ctx context.Context, roomID string, v visitor, c cu
 	for _, it := range items {
 		u.Private = append(u.Private, viewPrivate(p.boot, it, roomID))
 	}
-	if st, err := p.state(ctx, roomID, viewerOf(v)); err == nil {
+	if st, err := p.state(ctx, roomID, roundtable.Viewer{Participant: participantID(v.ID)}); err == nil {
 		u.State = viewState(st, v.ID, p.cfg.Now())
+		p.opening(ctx, roomID, v, u.State)
 	}
 	return u, next
 }
@@ -186,7 +190,7 @@ func (p *Platform) serveFeed(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "open this table's join link first")
 		return
 	}
-	u, _ := p.updateFor(r.Context(), roomID, p.visitor(w, r), parseCursor(r.URL.Query().Get("since")))
+	u, _ := p.updateFor(r.Context(), roomID, p.user(r, p.visitor(w, r), roomID), parseCursor(r.URL.Query().Get("since")))
 	writeJSON(w, http.StatusOK, u)
 }
 

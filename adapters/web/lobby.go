@@ -9,30 +9,44 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
 // lobbyPage is the data of the lobby.
 type lobbyPage struct {
-	Name     string
+	Name     string // the visitor's name, in the banner
 	Host     bool
 	MayStart bool // the host, or anyone when the lobby is open
 	Nonce    string
 	Rules    []string
-	Agents   []string
+	Agents   []agentOption // every bot agent; those the chosen preset offers are shown
 	Presets  []presetOption
-	Checked  map[string]bool
-	Form     map[string]string
-	Error    []string
-	Rooms    []roomLink
+	NoPreset string // the server's defaults, as presetJSON: the form's settings without a preset
+	Zone     string // the server's time zone, in which a start time is read
+	// Votes and Rates say whether the chosen preset's tables vote (the
+	// Facilitator's vote is then a choice) and judge items (a panel).
+	Votes, Rates bool
+	Form         map[string]string // the form's single fields, as entered (or the defaults)
+	Error        []string
+	Rooms        []roomLink
+	// values are the form as entered, for the fields with several
+	// values (check boxes): an error gives back what was ticked.
+	values url.Values
 }
+
+// Has reports whether the form's check box name with value value is
+// ticked: as entered, or by the defaults on a fresh form.
+func (pg lobbyPage) Has(name, value string) bool { return slices.Contains(pg.values[name], value) }
 
 type roomLink struct {
 	ID, Title, Created, Link string
 }
 
-// startFields are the create form's fields passed on as start options.
-var startFields = []string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join", "audit", "audit_statement", "self_report", "secret"}
+// startFields are the create form's fields passed on as start options
+// (with a panel's items, itemFields).
+var startFields = append([]string{"topic", "title", "preset", "rule", "rounds", "early_stop", "mode", "message", "proposal", "vote", "join",
+	"audit", "audit_statement", "self_report", "secret", "start", "seats", "start_at", "people", "facilitator_votes"}, itemFields()...)
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)
@@ -40,33 +54,43 @@ func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Platform) lobbyPage(ctx context.Context, v visitor, form url.Values, errs []string) lobbyPage {
-	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules, Agents: p.cfg.Agents,
-		Checked: map[string]bool{}, Form: map[string]string{}, Error: errs}
+	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules,
+		Form: map[string]string{}, Error: errs, values: form, Zone: p.cfg.Now().Format("MST (UTC-07:00)")}
+	pg.NoPreset = p.cfg.Defaults.presetJSON(p.offer(""))
 	for _, name := range p.cfg.Presets {
-		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON()})
+		pg.Presets = append(pg.Presets, presetOption{Name: name, Settings: p.cfg.PresetTables[name].presetJSON(p.offer(name))})
 	}
 	if len(pg.Rules) == 0 {
 		for _, r := range vote.Rules() {
 			pg.Rules = append(pg.Rules, string(r))
 		}
 	}
-	defaults := p.cfg.Defaults.formValues()
-	for _, f := range startFields {
-		pg.Form[f] = form.Get(f)
-		if form == nil {
+	if form == nil {
+		defaults := p.cfg.Defaults.formValues()
+		pg.values = url.Values{"agents": p.cfg.Defaults.Agents}
+		for _, f := range startFields {
 			pg.Form[f] = defaults[f]
 		}
+	}
+	for _, f := range startFields {
+		if form != nil {
+			pg.Form[f] = form.Get(f)
+		}
+	}
+	pg.Form["name"] = v.Name
+	if form.Has("name") { // a refused name stays in its field, beside the reason
+		pg.Form["name"] = form.Get("name")
 	}
 	if pg.Form["rule"] == "" {
 		pg.Form["rule"] = string(vote.Plurality)
 	}
-	agents := form["agents"]
-	if form == nil {
-		agents = p.cfg.Defaults.Agents
+	pg.Agents = p.agentOptions(pg.Form["preset"])
+	chosen, ok := p.cfg.PresetTables[pg.Form["preset"]]
+	if !ok {
+		chosen = p.cfg.Defaults
 	}
-	for _, a := range agents {
-		pg.Checked[a] = true
-	}
+	pr := chosen.Config.Protocol
+	pg.Votes, pg.Rates = pr.Plays(roundtable.PhaseVote), rates(pr)
 	if v.Host {
 		rooms, err := p.roomList(ctx)
 		if err != nil {
@@ -99,14 +123,16 @@ func (p *Platform) serveName(w http.ResponseWriter, r *http.Request) {
 		p.renderMessage(w, code, "Name not set", msg)
 		return
 	}
-	p.visitor(w, r)
+	v := p.visitor(w, r)
 	name := cleanName(r.PostForm.Get("name"))
+	next := localPath(r.PostForm.Get("next"))
 	if why := nameProblem(name); why != "" {
-		p.renderMessage(w, http.StatusBadRequest, "Name not set", why)
+		if !p.refuseName(w, r, v, next, name, why) {
+			p.renderMessage(w, http.StatusBadRequest, "Name not set", why)
+		}
 		return
 	}
 	p.setName(w, name)
-	next := localPath(r.PostForm.Get("next"))
 	if room, ok := strings.CutPrefix(next, "/r/"); ok && r.PostForm.Get("seat") == "yes" && validID(room) {
 		http.SetCookie(w, &http.Cookie{Name: cookieSeat + room, Value: "yes", Path: "/", MaxAge: 300, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
@@ -144,20 +170,20 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	nonce := form.Get("nonce")
 	if !p.cfg.OpenLobby && !v.Host {
 		// The page says why; nothing is kept for a visitor without a link.
-		why := "Refused: you may not start tables here: on this server only the host link creates tables. " +
-			"Ask whoever runs it for a table's join link, or to set web.open_lobby = true."
-		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(r.Context(), v, form, []string{why}))
+		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(r.Context(), v, form, []string{formWords.notHost}))
 		return
 	}
 	errs := append(p.startErrors(v, nonce), formUTF8Errors(form)...)
 	if nameErr != "" {
 		errs = append([]string{nameErr}, errs...)
 	}
+	if len(errs) == 0 {
+		errs = formProblems(form)
+	}
 	h := p.currentHandler()
 	if len(errs) == 0 && h == nil {
-		errs = []string{"The table service is not running; try again in a moment."}
 		w.Header().Set("Retry-After", "1")
-		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(r.Context(), v, form, errs))
+		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(r.Context(), v, form, []string{formWords.notRunning}))
 		return
 	}
 	if len(errs) > 0 {
@@ -179,7 +205,10 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	if room == "" {
 		code, replies := status(out.Refusal.Code), out.Replies
 		if len(replies) == 0 {
-			code, replies = http.StatusConflict, []string{"This form was already sent; reload the page to start another table."}
+			code, replies = http.StatusConflict, []string{formWords.sentTwice}
+		}
+		for i, r := range replies {
+			replies[i] = pageReason(r)
 		}
 		p.render(w, code, "lobby", p.lobbyPage(r.Context(), v, form, replies))
 		return
@@ -195,10 +224,10 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 func (p *Platform) startErrors(v visitor, nonce string) []string {
 	var errs []string
 	if v.Name == "" {
-		errs = append(errs, "Please give your name.")
+		errs = append(errs, formWords.needName)
 	}
 	if !validID(nonce) {
-		errs = append(errs, "The form is out of date; reload the page.")
+		errs = append(errs, formWords.outOfDate)
 	}
 	return errs
 }
@@ -219,6 +248,7 @@ func startOptions(form url.Values) map[string]string {
 	if opts["join"] == "yes" {
 		delete(opts, "join")
 	}
+	startChoice(form, opts)
 	if list := slices.DeleteFunc(form["audit"], func(s string) bool { return s == "" }); len(list) > 0 {
 		opts["audit"] = strings.Join(list, ",")
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,9 @@ type Config struct {
 	// takes when a preset is chosen (the organiser may then change them).
 	Defaults     TableSettings
 	PresetTables map[string]TableSettings
+	// VotesIfAsked are the bot agents that vote only when the organiser
+	// asks (the Facilitator): the form offers the choice beside them.
+	VotesIfAsked []string
 	// Log receives the server's logs; nil discards them.
 	Log *slog.Logger
 	// MaxBody bounds request bodies in bytes (default DefaultMaxBody).
@@ -90,6 +94,13 @@ type Config struct {
 	// to it, and the host's list of rooms is read from the store
 	// (cluster.go).
 	Shared bool
+	// PublicURL is the address people open, e.g. "https://class.example.org/"
+	// behind a TLS reverse proxy: join, host and cohort links are built
+	// from it, its host is accepted as this server's (the Host and Origin
+	// checks), and cookies are sent over TLS only when it is https. ""
+	// builds links from the listening address. See ParsePublicURL; New
+	// ignores an address it refuses (check it before).
+	PublicURL string
 }
 
 // Platform is the web channel. Create it with New; Run serves it.
@@ -108,6 +119,7 @@ type Platform struct {
 	starts *capped[string] // the room each start form opened, for retries
 	joins  *joinLocks
 	anon   *streamGate // the lobby's live streams
+	public *url.URL    // Config.PublicURL, nil when unset
 
 	mu      sync.Mutex
 	handler bot.Handler
@@ -153,6 +165,9 @@ func New(cfg Config, blobs Blobs) *Platform {
 		rooms: newRooms(sig, blobs), inbox: newInboxes(cfg.Now), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
 		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks(),
 		anon: newStreamGate(cfg.Streams)}
+	if cfg.PublicURL != "" {
+		p.public, _ = ParsePublicURL(cfg.PublicURL)
+	}
 	p.rooms.put(newRoom(header{ID: Lobby, Title: "Lobby"}))
 	p.rooms.logTo(cfg.Log)
 	return p
@@ -178,9 +193,10 @@ func (p *Platform) URL() string {
 
 // HostURL returns the host's link: a browser that opens it may manage
 // every table (bot.User.Manager) and sees the list of rooms. Print it for
-// whoever runs the server. It is empty until Run listens.
+// whoever runs the server. It is built from the public URL when there is
+// one, else it is empty until Run listens.
 func (p *Platform) HostURL() string {
-	u := p.URL()
+	u := p.publicBase()
 	if u == "" {
 		return ""
 	}
@@ -290,14 +306,19 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 	switch {
 	case r.Form != nil:
 		budget, cands, list := 0, map[string]bool(nil), []candView(nil)
+		var scale *roundtable.Scale
 		if st, err := p.state(ctx, ev.Channel, roundtable.Viewer{Participant: participantID(ev.User.ID)}); err == nil {
 			budget, cands = ballotBudget(st)
 			if r.Form.IsBallot() {
 				list = candidateList(st)
 			}
+			if isSurvey(r.Form.ID) {
+				scale = st.Scale()
+			}
 		}
 		fv := viewForm(*r.Form, budget, cands)
 		fv.Candidates = list
+		answerScale(fv, scale)
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text}, nil)

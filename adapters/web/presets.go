@@ -2,10 +2,12 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
@@ -14,6 +16,10 @@ import (
 type TableSettings struct {
 	Config roundtable.Config
 	Agents []string // names of the bot agents seated
+	// Options are the start command's options the settings give beside
+	// Config (bot.Preset.Options over bot.Config.Options): how the table
+	// starts, whether the Facilitator votes.
+	Options map[string]string
 }
 
 // formValues are the create form's fields for settings s.
@@ -25,6 +31,20 @@ func (s TableSettings) formValues() map[string]string {
 	if c.Rounds > 0 {
 		v["rounds"] = strconv.Itoa(c.Rounds)
 	}
+	for _, k := range []string{"start", "seats", "start_at"} {
+		v[k] = s.Options[k]
+	}
+	if yes(s.Options["facilitator_votes"]) {
+		v["facilitator_votes"] = "yes"
+	}
+	if c.Protocol != nil && !c.Protocol.Plays(roundtable.PhaseVote) {
+		for i, it := range c.Protocol.Items() {
+			if i < maxItems {
+				v[fmt.Sprintf("item%d_title", i+1)] = it
+				v[fmt.Sprintf("item%d_document", i+1)] = c.Task.Params[roundtable.DocParam+it]
+			}
+		}
+	}
 	for k, x := range v {
 		if x == "" {
 			delete(v, k)
@@ -34,13 +54,28 @@ func (s TableSettings) formValues() map[string]string {
 }
 
 // presetJSON is what the lobby's script sets the form to when a preset is
-// chosen: its fields, and its agents (possibly none).
-func (s TableSettings) presetJSON() string {
+// chosen: its fields; its agents (possibly none); the bots it offers,
+// each with its parts there; whether it votes (the Facilitator's vote is
+// then a choice) and whether it judges items (a panel).
+func (s TableSettings) presetJSON(offer []bot.BotOffer) string {
+	pr := s.Config.Protocol
 	b, _ := json.Marshal(struct { // plain data: cannot fail
 		Fields map[string]string `json:"fields"`
 		Agents []string          `json:"agents"`
-	}{s.formValues(), append([]string{}, s.Agents...)})
+		Offer  []bot.BotOffer    `json:"offer"`
+		Votes  bool              `json:"votes"`
+		Rates  bool              `json:"rates"`
+	}{s.formValues(), append([]string{}, s.Agents...), append([]bot.BotOffer{}, offer...), pr.Plays(roundtable.PhaseVote), rates(pr)})
 	return string(b)
+}
+
+// yes reads a yes/no start option as the bot does.
+func yes(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "true", "on", "1":
+		return true
+	}
+	return false
 }
 
 // shortDuration writes 3m0s as 3m and 1h30m0s as 1h30m.
@@ -74,4 +109,9 @@ func secretValue(s roundtable.Secrecy) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// rates reports whether tables of schedule pr judge items (a panel).
+func rates(pr *roundtable.Protocol) bool {
+	return pr != nil && !pr.Plays(roundtable.PhaseVote) && len(pr.Items()) > 0
 }

@@ -15,8 +15,8 @@ func TestPresetSetsTheBallotsChoice(t *testing.T) {
 		if got := s.formValues()["secret"]; got != want {
 			t.Errorf("secret %+v: form value %q, want %q", sec, got, want)
 		}
-		if !strings.Contains(s.presetJSON(), `"secret":"`+want+`"`) {
-			t.Errorf("preset JSON %s lacks the ballots choice", s.presetJSON())
+		if !strings.Contains(s.presetJSON(nil), `"secret":"`+want+`"`) {
+			t.Errorf("preset JSON %s lacks the ballots choice", s.presetJSON(nil))
 		}
 	}
 }

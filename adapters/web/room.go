@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -13,6 +14,10 @@ type roomPage struct {
 	JoinURL   string
 	Organiser bool
 	AutoJoin  bool // the name gate asked for a seat: the page joins once
+	// NameError says why the name gate refused the name TypedName: the
+	// gate shows both, and the person stays in the room's join flow.
+	NameError, TypedName string
+	Words                map[string]string // scriptWords, for the room's script (as JSON)
 }
 
 // serveRoom shows a room. Opened with its join link (?k=), it remembers
@@ -43,8 +48,31 @@ func (p *Platform) serveRoom(w http.ResponseWriter, r *http.Request) {
 		autoJoin = true
 		http.SetCookie(w, &http.Cookie{Name: cookieSeat + roomID, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
-	p.render(w, http.StatusOK, "room", roomPage{Room: roomID, Title: info.Title, Name: v.Name, AutoJoin: autoJoin,
-		JoinURL: "http://" + r.Host + "/r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organiser(r, v, roomID)})
+	pg := p.roomPage(r, v, roomID, info.Title)
+	pg.AutoJoin = autoJoin
+	p.render(w, http.StatusOK, "room", pg)
+}
+
+// roomPage is the page of room roomID for visitor v, who may enter it.
+func (p *Platform) roomPage(r *http.Request, v visitor, roomID, title string) roomPage {
+	return roomPage{Room: roomID, Title: title, Name: v.Name, Words: scriptWords,
+		JoinURL: p.linkBase(r) + "r/" + roomID + "?k=" + p.keys.token(purposeJoin, roomID), Organiser: p.organiser(r, v, roomID)}
+}
+
+// refuseName shows the room's name gate again, with the name it refused
+// and why, to a visitor who may enter the room: a refused name does not
+// take anyone out of the room they were joining. It reports false when
+// next is not such a room.
+func (p *Platform) refuseName(w http.ResponseWriter, r *http.Request, v visitor, next, name, why string) bool {
+	roomID, ok := strings.CutPrefix(next, "/r/")
+	info, known := p.rooms.info(roomID)
+	if !ok || !known || roomID == Lobby || !p.mayEnter(r, roomID) {
+		return false
+	}
+	pg := p.roomPage(r, v, roomID, info.Title)
+	pg.Name, pg.NameError, pg.TypedName = "", why, name // the gate shows until a name is taken
+	p.render(w, http.StatusBadRequest, "room", pg)
+	return true
 }
 
 // roomEntry is a room in the host's list.

@@ -59,7 +59,7 @@ func (p *Platform) guard(next http.Handler) http.Handler {
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead || strings.HasSuffix(r.URL.Path, "/live") {
-			if err := sameOrigin(r); err != nil {
+			if err := p.sameOrigin(r); err != nil {
 				writeError(w, http.StatusForbidden, err.Error())
 				return
 			}
@@ -73,7 +73,7 @@ func (p *Platform) guard(next http.Handler) http.Handler {
 // Origin must name this host, and its Sec-Fetch-Site (when sent) must say
 // same-origin. Clients that are not browsers send neither and pass; they
 // cannot ride on a user's cookies.
-func sameOrigin(r *http.Request) error {
+func (p *Platform) sameOrigin(r *http.Request) error {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
 		return fmt.Errorf("cross-site request refused (%s)", site)
 	}
@@ -82,7 +82,7 @@ func sameOrigin(r *http.Request) error {
 		return nil
 	}
 	u, err := url.Parse(origin)
-	if err != nil || origin == "null" || !strings.EqualFold(u.Host, r.Host) {
+	if err != nil || origin == "null" || !strings.EqualFold(u.Host, r.Host) && !p.isPublicHost(u.Host) {
 		return fmt.Errorf("request from another origin refused: %q is not this server", origin)
 	}
 	return nil
@@ -100,7 +100,7 @@ func (p *Platform) checkHost(r *http.Request) error {
 	if err != nil {
 		host = r.Host
 	}
-	if !isLoopback(host) {
+	if !isLoopback(host) && !p.isPublicHost(r.Host) {
 		return fmt.Errorf("host %q refused: this server answers on localhost only", r.Host)
 	}
 	return nil

@@ -26,8 +26,15 @@ type server struct {
 
 func newServer(t *testing.T) *server {
 	t.Helper()
+	return newServerWith(t, Config{})
+}
+
+// newServerWith is newServer with cfg (its address and secret set).
+func newServerWith(t *testing.T, cfg Config) *server {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{p: New(Config{Addr: "127.0.0.1:0", Secret: []byte("k")}, nil)}
+	cfg.Addr, cfg.Secret = "127.0.0.1:0", []byte("k")
+	s := &server{p: New(cfg, nil)}
 	done := make(chan error, 1)
 	go func() {
 		done <- s.p.Run(ctx, func(ctx context.Context, ev *bot.Event) {

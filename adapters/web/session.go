@@ -77,7 +77,7 @@ func (p *Platform) organises(r *http.Request, v visitor, room string) bool {
 
 func (p *Platform) setCookie(w http.ResponseWriter, name, value string) {
 	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: cookieAge,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: p.secureCookies()})
 }
 
 func (p *Platform) setName(w http.ResponseWriter, name string) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,10 @@ type Tables interface {
 	// Where says which process serves the table of a room, when several
 	// share the store (Config.Shared).
 	Where(ctx context.Context, channel string) (bot.Owner, error)
+	Opening(ctx context.Context, channel string, u bot.User) (bot.Opening, error)
+	Offer(preset string) ([]bot.BotOffer, error)
+	PrivateBrief(ctx context.Context, channel string, u bot.User) (string, error)
+	Panel(ctx context.Context, channel string, v roundtable.Viewer) (*bot.PanelResults, error)
 }
 
 var _ Tables = (*bot.Tables)(nil)
@@ -92,6 +97,13 @@ type stateView struct {
 	Decision     string      `json:"decision,omitempty"`
 	Candidates   []candView  `json:"candidates,omitempty"`
 	History      []roundView `json:"history,omitempty"`
+	// Waiting is set while the table waits to start (status created).
+	Waiting *waitView `json:"waiting,omitempty"`
+	// Items are a panel's items to judge, each with its document, shown
+	// before anyone speaks.
+	Items []itemView `json:"items,omitempty"`
+	// Brief is what only the viewer is told (an exchange seat's utility).
+	Brief template.HTML `json:"brief,omitempty"`
 }
 
 type seatView struct {
@@ -102,6 +114,9 @@ type seatView struct {
 	// Turn is set while the open phase's schedule lets this participant
 	// act (everyone, unless a protocol draws speakers).
 	Turn bool `json:"turn,omitempty"`
+	// Parts are what a bot does at this table (speaks, proposes, votes,
+	// judges); empty for a person, who plays every part.
+	Parts []string `json:"parts,omitempty"`
 }
 
 type candView struct {
@@ -127,17 +142,22 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	}
 	me := participantID(user)
 	for _, p := range s.Participants {
-		v.Participants = append(v.Participants, seatView{Name: p.Name, Agent: p.Kind == roundtable.Bot, Acted: s.Acted[p.ID], You: p.ID == me,
-			Turn: s.Status == roundtable.StatusRunning && s.HasTurn(p.ID)})
+		seat := seatView{Name: p.Name, Agent: p.Kind == roundtable.Bot, Acted: s.Acted[p.ID], You: p.ID == me,
+			Turn: s.Status == roundtable.StatusRunning && s.HasTurn(p.ID)}
+		if seat.Agent {
+			seat.Parts = partWords(s.Config.PartsAt(p))
+		}
+		v.Participants = append(v.Participants, seat)
 		v.Seated = v.Seated || p.ID == me
 	}
 	if s.Decision != nil {
 		v.Decision = s.Decision.Proposal.Text
 	}
 	v.Candidates = candidateList(s)
+	v.Items = items(s)
 	for _, r := range s.Rounds {
 		if r.Tally != nil {
-			v.History = append(v.History, viewRound(r))
+			v.History = append(v.History, viewRound(s, r))
 		}
 	}
 	return v
@@ -155,9 +175,14 @@ func candidateList(s *roundtable.State) []candView {
 	return out
 }
 
-func viewRound(r roundtable.RoundRecord) roundView {
+// viewRound is round r of table s as the room and the dashboard list it:
+// why it chose nothing in the bot's plain words.
+func viewRound(s *roundtable.State, r roundtable.RoundRecord) roundView {
 	t := r.Tally
-	v := roundView{Round: r.Round, Winner: t.Winner, Counted: t.Counted, Reason: t.Reason, Totals: totals(t)}
+	v := roundView{Round: r.Round, Winner: t.Winner, Counted: t.Counted, Totals: totals(t)}
+	if t.Winner == "" {
+		v.Reason = bot.NoWinnerWords(s, t)
+	}
 	if r.Decision != nil {
 		v.Decision = r.Decision.Proposal.Text
 	}

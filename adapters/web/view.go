@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/bot"
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 // The JSON the room page receives: what the live stream sends and the
@@ -81,12 +82,16 @@ type formView struct {
 type fieldView struct {
 	ID          string       `json:"id"`
 	Label       string       `json:"label"`
-	Input       string       `json:"input"` // text, textarea, select or number
+	Input       string       `json:"input"` // text, textarea, select, number, levels (buttons) or slider
 	Placeholder string       `json:"placeholder,omitempty"`
 	Value       string       `json:"value,omitempty"`
 	Optional    bool         `json:"optional,omitempty"`
 	MaxLen      int          `json:"maxlen,omitempty"`
 	Options     []optionView `json:"options,omitempty"`
+	// Min, Max and Step bound a slider's value (a survey's scale).
+	Min  float64 `json:"min,omitempty"`
+	Max  float64 `json:"max,omitempty"`
+	Step float64 `json:"step,omitempty"`
 }
 
 func viewPost(p post) postView {
@@ -143,6 +148,40 @@ func viewForm(f bot.Form, budget int, candidates map[string]bool) *formView {
 	}
 	return v
 }
+
+// answerScale makes the fields of survey form v answer scale sc as a
+// person would on a phone: one button per level of a scale with a few
+// named levels (the five stance levels), else a slider from its Min to
+// its Max, in steps of its Step or of a fortieth of its span.
+func answerScale(v *formView, sc *roundtable.Scale) {
+	if sc == nil {
+		return
+	}
+	levels := sc.Step > 0 && len(sc.Labels) > 0 && (sc.Max-sc.Min)/sc.Step < maxLevels
+	for i := range v.Fields {
+		f := &v.Fields[i]
+		if levels {
+			f.Input, f.Options = "levels", nil
+			for k := len(sc.Labels) - 1; k >= 0; k-- { // highest first, as the bot's buttons
+				x := sc.Min + float64(k)*sc.Step
+				if x <= sc.Max+1e-9 {
+					f.Options = append(f.Options, optionView{Value: strconv.FormatFloat(x, 'g', -1, 64), Label: bot.LevelWords(sc.Labels[k])})
+				}
+			}
+			continue
+		}
+		f.Input, f.Min, f.Max, f.Step = "slider", sc.Min, sc.Max, sc.Step
+		if f.Step <= 0 {
+			f.Step = (sc.Max - sc.Min) / 40
+		}
+	}
+}
+
+// maxLevels bounds the levels a survey offers as buttons.
+const maxLevels = 7
+
+// isSurvey reports whether form ID id is a table's survey form.
+func isSurvey(id string) bool { return strings.HasSuffix(id, ":survey") }
 
 // cursor is how far a page has seen: the room's version, and the private
 // items of this process (boot) up to Priv. A page that saw another

@@ -29,6 +29,7 @@ func testDyadsTurns(t *testing.T, e *env) {
 	e.startQuiet(map[string]string{"preset": DyadsPreset}, "**Vaccines dyads")
 	e.click(Bob, "**Vaccines dyads", "Join")
 	e.private(Bob, "You joined")
+	e.begin()
 	people := map[string]User{Alice.Name: Alice, Bob.Name: Bob}
 	other := map[string]User{Alice.Name: Bob, Bob.Name: Alice}
 	writer, listener := e.pairOf(1)

@@ -16,6 +16,7 @@ func TestLiveDyadsNoInteractionControl(t *testing.T) {
 	e.startQuiet(map[string]string{"preset": DyadsControlPreset}, "**Vaccines, no interaction")
 	e.click(Bob, "**Vaccines, no interaction", "Join")
 	e.private(Bob, "You joined")
+	e.begin()
 	people := map[string]User{Alice.Name: Alice, Bob.Name: Bob}
 	other := map[string]User{Alice.Name: Bob, Bob.Name: Alice}
 	for r := 1; r <= 3; r++ {

@@ -99,6 +99,8 @@ func ImpliedPosts(evs []roundtable.Event) ([]string, error) {
 		switch d := e.Data.(type) {
 		case roundtable.TableCreated:
 			keys = append(keys, "intro")
+		case roundtable.TableStarted:
+			keys = append(keys, "started")
 		case roundtable.PhaseOpened:
 			keys = append(keys, fmt.Sprintf("r%d/%s/open", d.Round, d.Phase))
 		case roundtable.MessagePosted:

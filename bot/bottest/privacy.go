@@ -150,7 +150,8 @@ func testExportPseudonymisesEveryone(t *testing.T, e *env) {
 	e.waitFor("the table's thread", func() bool { return len(e.h.Threads(e.h.Channel())) > before })
 	threads := e.h.Threads(e.h.Channel())
 	e.thread = threads[len(threads)-1]
-	e.click(Bob, "**Not mine", "Join") // the first person: round 1 opens
+	e.click(Bob, "**Not mine", "Join")
+	e.begin()
 	e.post("**Round 1 of")
 	e.command(Alice, "stop", nil)
 	e.post("**The table has ended")

@@ -116,6 +116,7 @@ func testProtocolTurns(t *testing.T, e *env) {
 	}
 	e.click(Bob, "**Pineapple chat", "Join")
 	e.private(Bob, "You joined")
+	e.begin()
 	people := map[string]User{Alice.Name: Alice, Bob.Name: Bob}
 	msgs := 0
 	var last string

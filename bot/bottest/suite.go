@@ -59,6 +59,7 @@ var scenarios = []struct {
 	{"OrganiserExtendsSecretTable", testExtendAndSecret},
 	{"SecretBallotsUnlinkable", testSecretBallotsUnlinkable},
 	{"OrganiserClosesPhaseNow", testCloseNow},
+	{"ClassGathersThenStarts", testClassGathers},
 }
 
 // env is one scenario's running service.
@@ -163,8 +164,18 @@ func (e *env) start(opts map[string]string) string {
 	e.waitFor("the table's thread", func() bool { return len(e.h.Threads(e.h.Channel())) > before })
 	threads := e.h.Threads(e.h.Channel())
 	e.thread = threads[len(threads)-1]
+	e.begin()
 	e.post("**Round 1 of")
 	return e.thread
+}
+
+// begin starts the waiting table in the thread as Alice, who started it,
+// once its intro is out: /roundtable begin over the platform's own
+// commands (a table waits for its people until then).
+func (e *env) begin() {
+	e.t.Helper()
+	e.post("**")
+	e.command(Alice, "begin", nil)
 }
 
 // post waits for a post in the table's thread whose text starts with prefix.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
@@ -28,6 +29,7 @@ type analyzeFlags struct {
 	syllables      string // readability: cmudict or vowel-groups
 	seed           int64
 	concurrency    int
+	pool           bool          // analyze tables of different provenance together
 	annotate       annotateFlags // model flags shared with annotate
 	tablesExplicit []string
 }
@@ -64,7 +66,14 @@ using it, or analyze a backup): running analyze again asks no model again.
 --llm-* flags), --samples answers a message with a majority; the offline
 default is the cue-phrase tagger, named as such in index.md. --embedding llm
 embeds messages with the endpoint's /v1/embeddings (stored the same way);
-the default is a hashed TF-IDF vector, computed again each time (no model).`,
+the default is a hashed TF-IDF vector, computed again each time (no model).
+
+index.md lists what made the tables (their provenance: the build, and per
+model seat the endpoint, the model asked for and the models that answered,
+sampling, memory and prompt version). Tables of different provenance are
+not pooled: each group is analyzed apart, in --out/provenance-N with its own
+index.md, unless --pool analyzes them together (index.md then labels each
+group).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.paths(args); err != nil {
@@ -80,6 +89,15 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db), or etcd for the cluster of [store]")
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
+	fl.StringSliceVar(&f.tablesExplicit, "table", nil, "analyze only these table IDs (default all)")
+	fl.BoolVar(&f.pool, "pool", false, "analyze tables of different provenance (build, model asked or answered, sampling, memory, prompt version) together, each group labelled in index.md; by default each provenance is analyzed apart, in its own directory")
+	f.registerInstruments(fl)
+	return cmd
+}
+
+// registerInstruments registers the flags of the instruments and of the
+// seed of the cross-validation folds (analyze's and study analyze's).
+func (f *analyzeFlags) registerInstruments(fl *pflag.FlagSet) {
 	fl.StringVar(&f.acts, "acts", "cue-phrases", "dialogue acts: cue-phrases (offline) or llm")
 	fl.StringVar(&f.stance, "stance", "lexicon", "stance of the chatroom's private messages: lexicon (offline keyword classifier) or llm (presence and signal classifiers, --samples answers each, tie re-asked)")
 	fl.StringVar(&f.syllables, "syllables", "cmudict", "syllables of the Flesch-Kincaid grade: cmudict (the CMU Pronouncing Dictionary, a vowel-group heuristic for words it lacks) or vowel-groups (the heuristic alone)")
@@ -87,14 +105,12 @@ the default is a hashed TF-IDF vector, computed again each time (no model).`,
 	fl.StringVar(&f.embed, "embedding", "hashed-tfidf", "embeddings for the information difference: hashed-tfidf (offline) or llm")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the cross-validation folds")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "tables measured at once (a model-backed instrument waits on its endpoint)")
-	fl.StringSliceVar(&f.tablesExplicit, "table", nil, "analyze only these table IDs (default all)")
 	fl.IntVar(&f.annotate.samples, "samples", 10, "model answers per dialogue-act label; the majority wins")
 	fl.StringVar(&f.annotate.endpoint, "endpoint", "", "the [[llm]] endpoint to ask (default the first)")
 	fl.StringVar(&f.annotate.negotiate, "negotiate", "", "label dialogue acts by negotiation between two or three [[llm]] endpoints")
 	fl.IntVar(&f.annotate.maxTurns, "max-turns", 3, "negotiation: turns per session before roles flip")
 	fl.StringVar(&f.annotate.embeddingModel, "embedding-model", "text-embedding-3-small", "--embedding llm: the model of /v1/embeddings")
 	f.annotate.llm.register(fl)
-	return cmd
 }
 
 // paths resolves RUN_DIR, --db and --out.
@@ -120,7 +136,7 @@ func (f *analyzeFlags) paths(args []string) error {
 
 // analyzeOptions builds the instruments the flags ask for.
 func (a *App) analyzeOptions(ctx context.Context, cfg Config, f analyzeFlags) (experiment.AnalyzeOptions, error) {
-	opt := experiment.AnalyzeOptions{Out: f.out, Source: f.db, Seed: f.seed, Concurrency: f.concurrency}
+	opt := experiment.AnalyzeOptions{Out: f.out, Source: f.db, Seed: f.seed, Concurrency: f.concurrency, Pool: f.pool}
 	af := f.annotate
 	var err error
 	if opt.Transitions, err = acts.ParseCounting(f.transitions); err != nil {
@@ -165,6 +181,16 @@ func (a *App) stanceClassifier(ctx context.Context, cfg Config, f analyzeFlags) 
 	return protocol.Instruments{}, usagef("--stance: %q is not lexicon or llm", f.stance)
 }
 
+// openAnalyzed opens the database analyze reads (and writes its
+// annotations into).
+func (a *App) openAnalyzed(ctx context.Context, cfg Config, path string) (store.Backend, error) {
+	db, err := a.openStore(ctx, cfg, path, false)
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server or run using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
+	}
+	return db, err
+}
+
 func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io.Writer) error {
 	if f.concurrency < 1 {
 		return usagef("--concurrency: must be at least 1, not %d", f.concurrency)
@@ -173,10 +199,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
-	db, err := a.openStore(ctx, cfg, f.db, false)
-	if errors.Is(err, store.ErrLocked) {
-		return fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
-	}
+	db, err := a.openAnalyzed(ctx, cfg, f.db)
 	if err != nil {
 		return err
 	}

@@ -74,6 +74,7 @@ func (a *App) root() *cobra.Command {
 	root.AddCommand(a.serveCmd(), a.simCmd(), a.tallyCmd(), a.tablesCmd(), a.exportCmd(), a.backupCmd())
 	root.AddCommand(a.annotateCmd(), a.migrateCmd())
 	root.AddCommand(a.analyzeCmd())
+	root.AddCommand(a.studyCmd())
 	return root
 }
 

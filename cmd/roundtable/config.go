@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/roundtable-ai/roundtable/adapters/openai"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 )
 
 // Config is the whole configuration file. Every key is documented, with its
@@ -133,7 +132,7 @@ func LoadConfig(path string) (Config, error) {
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return cfg, fmt.Errorf("config %s: %s", path, describeTOMLError(err))
+		return cfg, fmt.Errorf("config %s: %s", path, experiment.TOMLError(err))
 	}
 	if err := bareDurations(data); err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
@@ -143,65 +142,6 @@ func LoadConfig(path string) (Config, error) {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
 	return cfg, nil
-}
-
-func describeTOMLError(err error) string {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) {
-		var keys []string
-		for _, e := range strict.Errors {
-			row, _ := e.Position()
-			keys = append(keys, fmt.Sprintf("unknown key %q (line %d)", strings.Join(e.Key(), "."), row))
-		}
-		return strings.Join(keys, "; ")
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		if key := de.Key(); len(key) > 0 {
-			return fmt.Sprintf("%s (line %d, column %d): %s", strings.Join(key, "."), row, col, plainTOMLError(de.Error()))
-		}
-		return fmt.Sprintf("line %d, column %d: %s", row, col, de.Error())
-	}
-	return err.Error()
-}
-
-// typeMismatch matches the library's wording of a value of the wrong type,
-// which names a Go struct field instead of the key.
-var typeMismatch = regexp.MustCompile(`^toml: cannot decode TOML (\w+) into struct field \S+ of type (\S+)$`)
-
-// plainTOMLError words a decoding error for whoever edits the file: the
-// TOML type found and the one the key takes, no Go names.
-func plainTOMLError(msg string) string {
-	m := typeMismatch.FindStringSubmatch(msg)
-	if m == nil {
-		return strings.TrimPrefix(msg, "toml: ")
-	}
-	return fmt.Sprintf("expected %s, found a %s", tomlTypeName(m[2]), m[1])
-}
-
-func tomlTypeName(goType string) string {
-	switch {
-	case strings.HasPrefix(goType, "[]"):
-		return "an array of " + strings.TrimPrefix(tomlTypeName(strings.TrimPrefix(goType, "[]")), "a ") + "s"
-	case strings.HasPrefix(goType, "*"):
-		return tomlTypeName(strings.TrimPrefix(goType, "*"))
-	case strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint"):
-		return "an integer"
-	case strings.HasPrefix(goType, "float"):
-		return "a number"
-	case goType == "bool":
-		return "a boolean (true or false)"
-	case goType == "string":
-		return "a string"
-	case strings.HasPrefix(goType, "map["):
-		return "a table"
-	case goType == "main.Duration":
-		return `a duration such as "30s" or "2m"`
-	case strings.HasPrefix(goType, "main."):
-		return "a table"
-	}
-	return goType
 }
 
 // applyDefaults fills what a file left out inside repeated sections.

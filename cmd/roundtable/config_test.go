@@ -31,6 +31,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		"number for table duration": {"[[table]]\nname = \"t\"\nmessage = 90\n", "table[0].message: want a duration string"},
 		"bad web addr":              {"[web]\naddr = \"nonsense\"\n", `web.addr: "nonsense" is not HOST:PORT`},
 		"bad web port":              {"[web]\naddr = \"127.0.0.1:http\"\n", `web.addr: "127.0.0.1:http": the port must be a number`},
+		"bad public url":            {"[web]\npublic_url = \"class.example.org\"\n", `web.public_url: "class.example.org": want an http:// or https:// address`},
 		"negative duration":         {"[bot]\nmessage = \"-5m\"\n", "bot: message: the phase duration -5m0s is negative"},
 		"unknown rule":              {"[bot]\nrule = \"bordaa\"\n", `bot.rule: unknown rule "bordaa"`},
 		"unknown table rule":        {"[[table]]\nname = \"t\"\nrule = \"nope\"\n", `table[0].rule: unknown rule "nope"`},

@@ -173,14 +173,15 @@ func (d *driver) sees(u bottest.User, s string) {
 	})
 }
 
-// start starts a table as Alice, seats Bob, and returns the thread.
+// start starts a table as Alice, seats Bob, begins it (a table waits for
+// its people), and returns the thread.
 func (d *driver) start(opts map[string]string) string {
 	d.t.Helper()
 	before, told := len(d.p.Threads(d.ch)), len(d.p.Private(bottest.Alice))
 	d.command(bottest.Alice, d.ch, "start", opts)
 	d.waitFor("the table to start", func() bool {
 		for _, p := range d.p.Private(bottest.Alice)[told:] {
-			if strings.Contains(p.Text, "started in its own ") /* thread, or room on the web */ {
+			if strings.Contains(p.Text, "in its own ") /* thread, or room on the web */ {
 				return true
 			}
 		}
@@ -191,6 +192,8 @@ func (d *driver) start(opts map[string]string) string {
 	thread := th[len(th)-1]
 	d.command(bottest.Bob, thread, "join", nil)
 	d.sees(bottest.Bob, "You joined")
+	d.command(bottest.Alice, thread, "begin", nil)
+	d.sees(bottest.Alice, "The table has started")
 	return thread
 }
 

@@ -18,7 +18,12 @@ import (
 // open until the test ends.
 func embeddedService(t *testing.T) (d *driver, db *store.DB, stop func()) {
 	t.Helper()
-	cfg := DefaultConfig()
+	return configuredService(t, DefaultConfig())
+}
+
+// configuredService runs the bot service as serve wires it on cfg.
+func configuredService(t *testing.T, cfg Config) (d *driver, db *store.DB, stop func()) {
+	t.Helper()
 	app := &App{Stderr: &lockedBuffer{wrote: make(chan struct{}, 1)}, Getenv: func(string) string { return "" }}
 	m, err := app.newMinds(cfg, llmFlags{}, mindOptions{seats: 3})
 	if err != nil {

@@ -69,12 +69,19 @@ var goldenRuns = []goldenRun{
 	}},
 }
 
+// goldenAnswering is the model the golden runs' server says answered,
+// another than the one asked ("golden-model"), as real servers may.
+const goldenAnswering = "golden-model-2025-06-01"
+
 // TestGoldenRuns runs every protocol and task once with a fixed seed, one
 // table at a time, then analyze, and compares the event logs, summary.json,
 // index.md and every CSV with testdata/golden. Only what the clock decides
-// (event times, wall times, model latencies, the run's paths) is masked.
+// (event times, wall times, model latencies, the run's paths) is masked,
+// and what changes with every commit: the build (software: version and
+// revision) and the prompts' version (a template hash, which
+// TestPromptVersion* check).
 func TestGoldenRuns(t *testing.T) {
-	srv := openaitest.NewServer(nil)
+	srv := openaitest.NewServer(openaitest.AnsweredBy(goldenAnswering, nil))
 	defer srv.Close()
 	env := goldenEnv{llm: srv.URL(), items: itemDir(t), data: t.TempDir()}
 	if err := recommend.WriteSynthetic(env.data, 60, 80, 3); err != nil {
@@ -119,13 +126,19 @@ func TestGoldenRuns(t *testing.T) {
 type goldenMask struct{ dir, llm, items, data string }
 
 var (
-	goldenTime    = regexp.MustCompile(`"time":"[^"]*"`)
-	goldenLatency = regexp.MustCompile(`,"latency_ms":[0-9]+`)
+	goldenTime     = regexp.MustCompile(`"time":"[^"]*"`)
+	goldenLatency  = regexp.MustCompile(`,"latency_ms":[0-9]+`)
+	goldenSoftware = regexp.MustCompile(`"software":\{"version":"[^"]+","revision":"[^"]+"(,"modified":true)?\}`)
+	goldenTemplate = regexp.MustCompile(`"template":"[0-9a-f]{12}"`)
+	goldenBuild    = regexp.MustCompile("(?m)^(- Software: ).*$")
 )
 
 func (m goldenMask) text(b []byte) []byte {
 	s := goldenTime.ReplaceAllString(string(b), `"time":"T"`)
 	s = goldenLatency.ReplaceAllString(s, "")
+	s = goldenSoftware.ReplaceAllString(s, `"software":"SOFTWARE"`)
+	s = goldenTemplate.ReplaceAllString(s, `"template":"PROMPT"`)
+	s = goldenBuild.ReplaceAllString(s, "${1}SOFTWARE")
 	for old, new := range map[string]string{m.dir: "RUN", m.llm: "LLM", m.items: "ITEMS", m.data: "DATA"} {
 		s = strings.ReplaceAll(s, old, new)
 	}
@@ -152,6 +165,12 @@ func (m goldenMask) summary(t *testing.T, path string) []byte {
 				switch k {
 				case "started", "wall_ns":
 					x[k] = "T"
+				case "software":
+					x[k] = "SOFTWARE"
+				case "template":
+					if t, ok := e.(string); ok && goldenTemplate.MatchString(`"template":"`+t+`"`) {
+						x[k] = "PROMPT"
+					}
 				case "latency_ms":
 					delete(x, k)
 				case "phases", "phase_wall_ns":

@@ -125,7 +125,7 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 	n := p.n
 	p.mu.Unlock()
 	form := url.Values{"nonce": {fmt.Sprintf("kill-%d", n)}, "name": {"Alice"}, "topic": {fmt.Sprintf("Kill %d", n)},
-		"rounds": {"2"}, "mode": {"sealed"}, "agents_set": {"1"}}
+		"rounds": {"2"}, "mode": {"sealed"}, "agents_set": {"1"}, "start": {"full"}, "seats": {"1"}} // Alice alone: it starts at once
 	for k, v := range p.phases {
 		form[k] = v
 	}

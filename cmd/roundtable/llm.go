@@ -126,13 +126,13 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 	case "facilitator":
 		return facilitator.Agent{}, nil
 	case "llm":
-		return m.llmAgent(arg, task, agent.Options{Memory: "full"})
+		return m.llmAgent(arg, task, AgentConfig{Memory: "full"})
 	case "preset":
 		pre, ok := m.presets[arg]
 		if !ok {
 			return nil, fmt.Errorf("no [[agent]] preset is named %q", arg)
 		}
-		return m.llmAgent(pre.Endpoint, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars})
+		return m.llmAgent(pre.Endpoint, task, pre)
 	}
 	if ag, ok, err := protocol.Agent(kind); ok {
 		return ag, err
@@ -140,16 +140,24 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
 }
 
-func (m *minds) llmAgent(endpoint string, task roundtable.Task, o agent.Options) (roundtable.Agent, error) {
-	c, ok := m.eps.Client(endpoint)
+func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig) (roundtable.Agent, error) {
+	c, err := m.client(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Logger: m.log}), nil
+}
+
+// client is the endpoint named name, or the first for "".
+func (m *minds) client(name string) (*openai.Client, error) {
+	c, ok := m.eps.Client(name)
 	if !ok {
 		if m.eps.Len() == 0 {
 			return nil, fmt.Errorf("no language model is configured: add an [[llm]] endpoint or pass --llm-base-url and --llm-model")
 		}
-		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", endpoint)
+		return nil, fmt.Errorf("no [[llm]] endpoint is named %q", name)
 	}
-	o.Logger = m.log
-	return agent.New(c, task, o), nil
+	return c, nil
 }
 
 // maxTableAgents is the most bot agents a live table is configured with
@@ -181,17 +189,31 @@ func (m *minds) logBrokenEndpoints(ctx context.Context) {
 }
 
 // simAgent is a language-model agent of a headless run: at RoundTable's
-// tasks the seat's own (llm or preset:NAME), halted once an endpoint is
-// broken; at a protocol's table, one with the protocol's memory.
+// tasks the seat's own (llm or preset:NAME), at a protocol's table or in
+// a study one asked as o says; halted once an endpoint is broken.
 func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	var ag roundtable.Agent
+	var err error
 	if o != (experiment.ModelOptions{}) {
-		return m.llmAgent("", task, agent.Options{Memory: o.Memory, ContextChars: o.ContextChars, Temperature: o.Temperature})
+		ag, err = m.modelAgent(task, o)
+	} else {
+		ag, err = m.agent(p, task)
 	}
-	ag, err := m.agent(p, task)
+	if _, model := ag.(roundtable.Described); err != nil || !model {
+		return ag, err // a model-free agent never waits on an endpoint
+	}
+	return haltOnBroken{Agent: ag, m: m}, nil
+}
+
+// modelAgent is a language-model agent asked as o says: its endpoint
+// ("" the first), model and sampling over the endpoint's, and memory.
+func (m *minds) modelAgent(task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	c, err := m.client(o.Endpoint)
 	if err != nil {
 		return nil, err
 	}
-	return haltOnBroken{Agent: ag, m: m}, nil
+	return agent.New(c, task, agent.Options{Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens,
+		Memory: o.Memory, Window: o.Window, ContextChars: o.ContextChars, Logger: m.log}), nil
 }
 
 // haltOnBroken wraps the agents of a headless run: once an endpoint's
@@ -201,6 +223,11 @@ func (m *minds) simAgent(p roundtable.Participant, task roundtable.Task, o exper
 type haltOnBroken struct {
 	roundtable.Agent
 	m *minds
+}
+
+// Provenance implements roundtable.Described: the wrapped model agent's.
+func (h haltOnBroken) Provenance(pr *roundtable.Protocol) roundtable.AgentProvenance {
+	return h.Agent.(roundtable.Described).Provenance(pr)
 }
 
 // Act implements roundtable.Agent.

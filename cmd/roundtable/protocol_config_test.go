@@ -90,7 +90,7 @@ func TestLiveProtocolTablesSurveyTheTopicTheyStartOn(t *testing.T) {
 		topic := "Pizza is a vegetable (" + preset + ")."
 		want[topic] = topic
 		d.command(bottest.Alice, d.ch, "start", map[string]string{"preset": preset, "topic": topic})
-		d.sees(bottest.Alice, "started in its own thread")
+		d.sees(bottest.Alice, "in its own thread")
 	}
 	want["Pizza is a vegetable (panel)."] = "How good a fit is each candidate?"
 	stop()

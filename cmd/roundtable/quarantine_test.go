@@ -166,7 +166,7 @@ func TestServeQuarantinesTableOnDamagedPage(t *testing.T) {
 func startLong(ctx context.Context, t *testing.T, p *scriptedPerson) string {
 	t.Helper()
 	form := url.Values{"nonce": {"long-1"}, "name": {"Alice"}, "topic": {"A long table"},
-		"rounds": {"10"}, "mode": {"sealed"}, "agents_set": {"1"}}
+		"rounds": {"10"}, "mode": {"sealed"}, "agents_set": {"1"}, "start": {"full"}, "seats": {"1"}} // Alice alone: it starts at once
 	resp, err := p.post(ctx, "/start", form)
 	if err != nil || !strings.HasPrefix(resp.Request.URL.Path, "/r/") {
 		t.Fatalf("cannot start the long table: %v", err)

@@ -6,16 +6,22 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
 // seatable reports why a model-free agent cannot play a table, so that a
 // [[table]] preset is refused when the config is read rather than when
-// someone starts the table. The Facilitator and language models play
-// every task and protocol; a utility trader plays only the exchange
-// economy; the offline protocol agents play only their own protocol.
+// someone starts the table. Language models play every task and
+// protocol, the Facilitator every one but the exchange economy (whose
+// every seat has a share of the goods); a utility trader plays only the
+// exchange economy; the offline protocol agents play only their own
+// protocol.
 func seatable(p roundtable.Participant, c roundtable.Config) error {
 	kind, _, _ := strings.Cut(p.Agent, ":")
+	if kind == facilitator.Kind && c.Task.Kind == "exchange" {
+		return fmt.Errorf("%q takes no share of the goods, and every seat of the exchange economy has one: seat traders and people there", p.Name)
+	}
 	if kind == "utility" && c.Task.Kind != "exchange" {
 		return fmt.Errorf("%q is a rule-based trader, which only plays the exchange economy (task = \"exchange\"), not a %s table", p.Name, tableKind(c))
 	}

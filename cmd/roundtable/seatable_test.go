@@ -23,10 +23,10 @@ func TestStartRefusesAgentsThatCannotPlayTheTable(t *testing.T) {
 		d.sees(bottest.Alice, want)
 	}
 	d.command(bottest.Alice, d.ch, "start", map[string]string{"topic": "Lunch?", "audit": "stance", "audit_statement": "Pizza is best."})
-	d.sees(bottest.Alice, "audit: audit stance: --instrument stance: no language model is configured")
+	d.sees(bottest.Alice, "audit: the stance audit needs a language model, and this server has none configured")
 	if n := len(fake.Threads(d.ch)); n != 0 {
 		t.Errorf("%d tables were made; want none", n)
 	}
 	d.command(bottest.Alice, d.ch, "start", map[string]string{"topic": "Lunch?", "agents": "Facilitator"})
-	d.sees(bottest.Alice, "started in its own thread")
+	d.sees(bottest.Alice, "in its own thread")
 }

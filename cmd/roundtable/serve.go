@@ -17,6 +17,7 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/task"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -110,7 +111,11 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 func (a *App) announce(ctx context.Context, p *web.Platform, cl *cluster, advertise string) {
 	select {
 	case <-p.Ready():
-		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", p.URL(), p.HostURL())
+		at := p.URL()
+		if pub := p.PublicURL(); pub != at {
+			at = fmt.Sprintf("%s (listening on %s)", pub, at)
+		}
+		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", at, p.HostURL())
 		if advertise == "" {
 			advertise = p.URL()
 		}
@@ -128,8 +133,8 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 		return bot.Config{}, err
 	}
 	bc := bot.Config{Defaults: def, DefaultAgents: cfg.Bot.Agents, AgentTimeout: time.Duration(cfg.Bot.AgentTimeout),
-		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: "facilitator"}},
-		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}}
+		Agents:  map[string]roundtable.Participant{"Facilitator": {ID: "agent:facilitator", Name: "Facilitator", Kind: roundtable.Bot, Agent: facilitator.Kind}},
+		Presets: map[string]bot.Preset{}, Policies: map[string]bot.Policy{}, Options: cfg.Bot.StartSettings.options()}
 	for _, p := range cfg.Agents {
 		bc.Agents[p.Name] = presetSeat(p)
 	}
@@ -157,7 +162,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 				return bc, fmt.Errorf("%s.agents[%d]: %w", key, j, err)
 			}
 		}
-		bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: tc, Agents: agents}
+		bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: tc, Agents: agents, Options: t.StartSettings.options()}
 	}
 	if cfg.Discord != nil {
 		bc.Policies["discord"] = cfg.Discord.Policy.policy()
@@ -204,8 +209,8 @@ func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend, cl *cluster
 	if err != nil {
 		return nil, nil, err
 	}
-	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
-		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), Log: log, Shared: cl != nil}, db)
+	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, PublicURL: cfg.Web.PublicURL, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
+		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), VotesIfAsked: votesIfAsked(bc), Log: log, Shared: cl != nil}, db)
 	return append(out, w), w, nil
 }
 

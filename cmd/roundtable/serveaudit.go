@@ -48,6 +48,12 @@ func (a *App) auditing(ctx context.Context, cfg Config, db store.Backend) bot.Au
 	}}
 }
 
+// errNoAuditModel refuses a live table's stance audit on a server
+// without a language model, in words for whoever asked for it (a web
+// page, a chat command): not the command line's flags.
+var errNoAuditModel = roundtable.Errorf(roundtable.Invalid,
+	"the stance audit needs a language model, and this server has none configured; the sentiment audit works without one (whoever runs the server can add an [[llm]] endpoint to its config file)")
+
 // auditInstruments builds the instruments of an audit, as `roundtable
 // annotate` would with the same flags.
 func (a *App) auditInstruments(ctx context.Context, cfg Config, spec roundtable.AuditSpec) ([]analysis.Instrument, error) {
@@ -57,6 +63,9 @@ func (a *App) auditInstruments(ctx context.Context, cfg Config, spec roundtable.
 	}
 	var out []analysis.Instrument
 	for _, name := range spec.Instruments {
+		if name == "stance" && len(cfg.LLM) == 0 {
+			return nil, errNoAuditModel
+		}
 		in, err := a.buildInstrument(ctx, cfg, annotateFlags{instrument: name, statement: spec.Statement, complement: spec.Complement,
 			samples: samples, endpoint: cfg.Bot.AuditEndpoint, maxTurns: 3, demoK: 3})
 		if err != nil {

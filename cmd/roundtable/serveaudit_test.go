@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
 )
 
 func TestTablePresetAuditReplacesTheDefault(t *testing.T) {
@@ -39,5 +42,19 @@ func TestSelfReportPresetWithConsecutiveAgreementsIsRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "table[0]") ||
 		!strings.Contains(err.Error(), "self_report") || !strings.Contains(err.Error(), "early_stop") {
 		t.Errorf("LoadConfig: %v", err)
+	}
+}
+
+// TestStanceAuditWithoutAModelSpeaksToThePage: a live table's stance
+// audit on a server without a language model is refused in words a web
+// page or a chat command can show (what to do and who does it), naming no
+// command-line flag.
+func TestStanceAuditWithoutAModelSpeaksToThePage(t *testing.T) {
+	_, err := (&App{}).auditInstruments(context.Background(), Config{}, roundtable.AuditSpec{Instruments: []string{"stance"}, Statement: "Homework should go."})
+	if err == nil {
+		t.Fatal("a stance audit without a model was accepted")
+	}
+	if msg := err.Error(); strings.Contains(msg, "--") || !strings.Contains(msg, "language model") || roundtable.ErrorCode(err) != roundtable.Invalid {
+		t.Errorf("the refusal reads %q (code %s); want an invalid request naming the missing language model and no flag", msg, roundtable.ErrorCode(err))
 	}
 }

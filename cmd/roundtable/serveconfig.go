@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/adapters/slack"
+	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
@@ -34,6 +35,50 @@ type TableSettings struct {
 	SecretBallot   bool `toml:"secret_ballot"`
 	SecretResearch bool `toml:"secret_research"`
 	AuditSettings
+	StartSettings
+}
+
+// StartSettings say when a live table starts and whom it needs (the
+// start options of bot/waiting.go): the organiser starts it (start =
+// "organiser", the default), or it starts when its seats are taken
+// ("full", seats) or at a time ("at", start_at); people is the fewest
+// people it needs. FacilitatorVotes lets the Facilitator vote.
+type StartSettings struct {
+	Start            string `toml:"start"`
+	Seats            int    `toml:"seats"`
+	StartAt          string `toml:"start_at"`
+	People           int    `toml:"people"`
+	FacilitatorVotes *bool  `toml:"facilitator_votes"`
+}
+
+// options are the start options s sets.
+func (s StartSettings) options() map[string]string {
+	out := map[string]string{}
+	set := func(k, v string) {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	set("start", s.Start)
+	set("start_at", s.StartAt)
+	if s.Seats != 0 {
+		out["seats"] = strconv.Itoa(s.Seats)
+	}
+	if s.People != 0 {
+		out["people"] = strconv.Itoa(s.People)
+	}
+	if s.FacilitatorVotes != nil {
+		out["facilitator_votes"] = map[bool]string{true: "yes", false: "no"}[*s.FacilitatorVotes]
+	}
+	return out
+}
+
+// check refuses start settings the bot would refuse, naming the key.
+func (s StartSettings) check(key string, c roundtable.Config) error {
+	if err := bot.CheckStart(c, s.options(), time.Now()); err != nil {
+		return fmt.Errorf("%s.%s", key, roundtable.ErrorMessage(err))
+	}
+	return nil
 }
 
 // BotConfig holds the defaults of live tables started without a preset.
@@ -51,6 +96,10 @@ type TableConfig struct {
 	Task   string `toml:"task"`
 	Topic  string `toml:"topic"`
 	Preset string `toml:"preset"`
+	// ItemDir holds a panel's items' documents, one file per item
+	// (NAME.txt or NAME.md), shown to everyone before they speak; its
+	// files name the items unless items does.
+	ItemDir string `toml:"item_dir"`
 	TableSettings
 	ProtocolSettings
 }
@@ -75,6 +124,9 @@ type WebConfig struct {
 	// store) reach this one's web channel, to send on the requests for
 	// the rooms it serves; the URL it listens at when empty.
 	AdvertiseURL string `toml:"advertise_url"`
+	// PublicURL is the address people open behind a reverse proxy with
+	// TLS ("https://class.example.org/"): links are built from it.
+	PublicURL string `toml:"public_url"`
 }
 
 // DiscordConfig is the Discord bot.
@@ -168,6 +220,11 @@ func (c Config) validateServe() error {
 	if err := checkAddr(c.Web.Addr); err != nil {
 		return fmt.Errorf("web.addr: %w", err)
 	}
+	if c.Web.PublicURL != "" {
+		if _, err := web.ParsePublicURL(c.Web.PublicURL); err != nil {
+			return fmt.Errorf("web.public_url: %w", err)
+		}
+	}
 	if c.Slack != nil && c.Slack.Mode != "socket" && c.Slack.Mode != "http" {
 		return fmt.Errorf("slack.mode: %q is not socket or http", c.Slack.Mode)
 	}
@@ -214,8 +271,20 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if t.Preset != "" {
 		c.Task.Params = map[string]string{"preset": t.Preset}
 	}
-	if c.Protocol, err = t.ProtocolSettings.protocol(key + ".protocol"); err != nil {
+	ps := t.ProtocolSettings.settings(key + ".protocol")
+	if t.ItemDir != "" {
+		if ps, err = protocol.ReadDocs(ps, t.ItemDir); err != nil {
+			return c, err
+		}
+	}
+	if c.Protocol, err = protocol.Build(ps); err != nil {
 		return c, err
+	}
+	for it, doc := range ps.Docs {
+		if c.Task.Params == nil {
+			c.Task.Params = map[string]string{}
+		}
+		c.Task.Params[roundtable.DocParam+it] = doc
 	}
 	if err := protocol.CheckLive(t.ProtocolSettings.settings(key + ".protocol")); err != nil {
 		return c, err
@@ -228,7 +297,7 @@ func (t TableConfig) config(def BotConfig, key string) (roundtable.Config, error
 	if err := c.ValidateNew(); err != nil {
 		return c, fmt.Errorf("%s: %s", key, strings.TrimPrefix(err.Error(), "invalid: "))
 	}
-	return c, nil
+	return c, t.StartSettings.check(key, c)
 }
 
 func pick2(v, d Duration) Duration {

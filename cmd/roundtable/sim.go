@@ -25,6 +25,7 @@ type simFlags struct {
 	agents, rounds, runs, concurrency, quorum                   int
 	seed                                                        int64
 	phaseTimeout                                                time.Duration
+	newTables                                                   bool
 	llm                                                         llmFlags
 	proto                                                       ProtocolSettings
 	panel                                                       panelFlags
@@ -41,7 +42,12 @@ rule-based utility agents and needs no model, key or network. With
 --agent llm the agents think with the configured [[llm]] endpoint (or the
 --llm-* flags). Each table's events go to DIR/roundtable.db; DIR/summary.json
 holds the metrics per round (mean and standard error over runs). Running the
-same command again resumes unfinished tables and reuses finished ones.
+same command again resumes unfinished tables and reuses finished ones, but
+only tables made with the same recipe (every setting of the table, and the
+endpoint, model, temperature, memory and prompt version of each model
+seat): otherwise it stops, naming what differs, or with --new-tables starts
+new tables beside them. Each table's log and summary.json record the build
+and, per model seat, the model asked for and the model that answered.
 
 --protocol panel|chatroom|dyads|questionnaire runs the other papers' schedules
 on --question (see docs/papers.md, "The other papers' protocols"), with model-free agents by
@@ -74,6 +80,7 @@ degroot or deffuant (dyads), or --agent llm.`,
 	fl.IntVar(&f.concurrency, "concurrency", 0, "tables run at once (default: 16 per CPU with utility agents, 4 per CPU with language models)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed; the same seed and flags give the same tables (default 1)")
 	fl.DurationVar(&f.phaseTimeout, "phase-timeout", 0, "longest wait for the agents of one phase (default 2m)")
+	fl.BoolVar(&f.newTables, "new-tables", false, "start new tables beside stored ones made with another recipe (model, temperature, memory, topic, ...) instead of stopping")
 	f.llm.register(fl)
 	f.proto.register(fl)
 	f.panel.register(fl)
@@ -135,7 +142,7 @@ func (f simFlags) options(cfg Config, m *minds, log *slog.Logger) (experiment.Op
 	o := experiment.Options{Task: f.task, Topic: f.topic, Preset: f.preset, Data: f.data, Agent: f.agent,
 		Agents: f.agents, Rounds: f.rounds, Runs: f.runs, Seed: f.seed, Rules: rules, Tie: tie,
 		EarlyStop: roundtable.EarlyStop(f.earlyStop), Quorum: f.quorum, Concurrency: f.concurrency, PhaseTimeout: f.phaseTimeout,
-		Protocol: ps, Logger: log}
+		Protocol: ps, Logger: log, NewTables: f.newTables}
 	for _, p := range cfg.Agents {
 		o.Personas = append(o.Personas, presetSeat(p))
 	}

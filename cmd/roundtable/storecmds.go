@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -50,19 +52,19 @@ func (a *App) tablesCmd() *cobra.Command {
 					return listErr
 				}
 				w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "ID\tSTATUS\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tUPDATED\tOUTPUT")
+				fmt.Fprintln(w, "ID\tSTATUS\tTITLE\tTASK\tRULE\tROUND\tPEOPLE\tEVENTS\tSTARTED\tUPDATED\tOUTPUT")
 				bad := maps.Clone(roundtable.DamagedTables(listErr))
 				for _, s := range list {
 					status := string(s.Status)
 					if why := roundtable.Diagnose(cmd.Context(), db, s.ID); why != "" {
 						status = "damaged: " + why
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\n", s.ID, status, s.Task, s.Rule,
-						s.Round, s.Rounds, s.Participants, s.Events, s.Updated.Format(time.DateTime), clip(s.Output, 40))
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%s\t%s\t%s\n", s.ID, status, clip(s.Title, 30), s.Task, s.Rule,
+						s.Round, s.Rounds, s.Participants, s.Events, startedWords(s), s.Updated.Format(time.DateTime), clip(s.Output, 40))
 					delete(bad, s.ID)
 				}
 				for _, id := range slices.Sorted(maps.Keys(bad)) {
-					fmt.Fprintf(w, "%s\tdamaged: %v\t\t\t\t\t\t\t\n", id, bad[id])
+					fmt.Fprintf(w, "%s\tdamaged: %v\t\t\t\t\t\t\t\t\t\n", id, bad[id])
 				}
 				return errors.Join(w.Flush(), listErr) // listed what reads; the damage is the command's error
 			})
@@ -70,6 +72,18 @@ func (a *App) tablesCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	return cmd
+}
+
+// startedWords is when a listed table started, or "waiting" while it
+// waits for its people.
+func startedWords(s roundtable.Summary) string {
+	if s.Started.IsZero() {
+		if s.Status == roundtable.StatusCreated {
+			return "waiting"
+		}
+		return "-"
+	}
+	return s.Started.Format(time.DateTime)
 }
 
 func (a *App) exportCmd() *cobra.Command {
@@ -118,7 +132,7 @@ events (who acted, not what), and private reasoning is left out.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
-	fl.StringVar(&table, "table", "", "table ID (see `roundtable tables`); without it, every table")
+	fl.StringVar(&table, "table", "", "the `ID` of a table (see roundtable tables) or of its web room (/r/ID) or bound channel (discord:THREAD, slack:CHANNEL); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
 	fl.StringVar(&auditOut, "audit", "", "also write the tables' audits (annotations: sentiment, stance, self-reports) as JSON lines to this file")
@@ -212,6 +226,11 @@ func clip(s string, n int) string {
 // damaged page leaves out only the tables under it: they are named in
 // damaged, and the others are exported.
 func loadForExport(ctx context.Context, db store.Backend, table string) (events []roundtable.Event, damaged, err error) {
+	if table != "" {
+		if table, err = resolveTable(ctx, db, table); err != nil {
+			return nil, nil, err
+		}
+	}
 	var ids []string
 	if table != "" {
 		ids = []string{table}
@@ -229,4 +248,26 @@ func loadForExport(ctx context.Context, db store.Backend, table string) (events 
 		events = append(events, evs...)
 	}
 	return events, damaged, err
+}
+
+// resolveTable names the table that ref stands for: a table ID, or the
+// channel a platform binds to a table, a web room's ID ("/r/ID" in the
+// room's address) or "platform:channel" (discord:THREAD, slack:CHANNEL).
+// A ref that is neither is refused with code NotFound.
+func resolveTable(ctx context.Context, db store.Backend, ref string) (string, error) {
+	if _, err := db.LoadFrom(ctx, ref, math.MaxUint64); roundtable.ErrorCode(err) != roundtable.NotFound {
+		return ref, nil // a table of that ID (or a damage its load reports)
+	}
+	key := ref
+	if !strings.Contains(ref, ":") {
+		key = "web:" + strings.TrimPrefix(ref, "/r/")
+	}
+	id, ok, err := db.Lookup(ctx, key)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("look up the table of %s: %w", ref, err)
+	case !ok:
+		return "", roundtable.Errorf(roundtable.NotFound, "no table %s, nor a room or channel of that name (see roundtable tables)", ref)
+	}
+	return id, nil
 }

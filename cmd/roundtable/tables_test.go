@@ -95,3 +95,45 @@ func TestAnnotateMeasuresOnlyRevealedMessages(t *testing.T) {
 		t.Errorf("annotate of an ended table: exit %d, %s\n%s", code, errOut, out)
 	}
 }
+
+// TestTablesShowTitlesAndStartsAndExportTakesARoom lists a waiting table
+// with its title and "waiting", a running one with its start time, and
+// exports a table by its web room's ID as by its table ID; a name that
+// is neither is refused, saying so.
+func TestTablesShowTitlesAndStartsAndExportTakesARoom(t *testing.T) {
+	ctx := context.Background()
+	path := storeWith(t)
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := roundtabletest.NewClock(time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC))
+	cfg := roundtabletest.SampleConfig(1)
+	cfg.Title = "Field trip, class 4B"
+	if _, err := roundtable.Create(ctx, db, clock, roundtabletest.SampleTask(), "gathering", cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Bind(ctx, "web:r7kq2", "open"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	_, out, _ := run(t, "", "tables", "--db", path)
+	if line := lineOf(out, "gathering"); !strings.Contains(line, "Field trip, class 4B") || !strings.Contains(line, "waiting") {
+		t.Errorf("the waiting table is listed as %q", line)
+	}
+	if line := lineOf(out, "open"); !strings.Contains(line, "Empty lot") || strings.Contains(line, "waiting") || strings.Count(line, "2026-11-24 09:") != 2 {
+		t.Errorf("the running table is listed as %q", line)
+	}
+	_, byID, _ := run(t, "", "export", "--db", path, "--table", "open")
+	for _, room := range []string{"r7kq2", "/r/r7kq2", "web:r7kq2"} {
+		code, out, errOut := run(t, "", "export", "--db", path, "--table", room)
+		if code != 0 || out != byID {
+			t.Errorf("export --table %s: exit %d %s; not the export of table open", room, code, errOut)
+		}
+	}
+	code, _, errOut := run(t, "", "export", "--db", path, "--table", "nosuch")
+	if code == 0 || !strings.Contains(errOut, "no table nosuch, nor a room or channel of that name") {
+		t.Errorf("export --table nosuch: exit %d: %s", code, errOut)
+	}
+}

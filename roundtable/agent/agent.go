@@ -26,8 +26,9 @@ type Options struct {
 	// StructuredOutput overrides the LLM's OutputMode; "" asks the LLM
 	// (OutputModer), falling back to OutputJSONSchema.
 	StructuredOutput OutputMode `toml:"structured_output" json:"structured_output,omitempty"`
-	// Temperature and MaxTokens are passed on with every request; nil and 0
-	// leave the LLM's defaults.
+	// Model, Temperature and MaxTokens are passed on with every request;
+	// "", nil and 0 leave the LLM's defaults.
+	Model       string   `toml:"model" json:"model,omitempty"`
 	Temperature *float64 `toml:"temperature" json:"temperature,omitempty"`
 	MaxTokens   int      `toml:"max_tokens" json:"max_tokens,omitempty"`
 	// Logger receives warnings about memory updates; nil discards them.
@@ -67,7 +68,10 @@ type Agent struct {
 	notes *notebook
 }
 
-var _ roundtable.Agent = (*Agent)(nil)
+var (
+	_ roundtable.Agent     = (*Agent)(nil)
+	_ roundtable.Described = (*Agent)(nil)
+)
 
 // New returns an Agent for tables of task that asks llm. Invalid options
 // fall back to their defaults (call Options.Validate to report them).
@@ -193,7 +197,7 @@ func (a *Agent) complete(ctx context.Context, req Request, u *roundtable.Usage) 
 func (a *Agent) request(v roundtable.View, phase roundtable.Phase, attempt int, msgs []ChatMessage, s *Schema, mode OutputMode) Request {
 	return Request{
 		Messages: msgs, Schema: s, Output: mode,
-		Temperature: a.opt.Temperature, MaxTokens: a.opt.MaxTokens,
+		Model: a.opt.Model, Temperature: a.opt.Temperature, MaxTokens: a.opt.MaxTokens,
 		Seed: seedFor(v, phase, attempt), User: v.Self.Name,
 	}
 }

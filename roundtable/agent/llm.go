@@ -80,6 +80,8 @@ type Request struct {
 	Schema *Schema
 	// Output is how to ask for Schema; "" means the LLM's own default.
 	Output OutputMode
+	// Model is the model to ask; "" means the LLM's own.
+	Model string
 	// Temperature is the sampling temperature; nil means the LLM's default.
 	// A pointer, because 0 is a meaningful value.
 	Temperature *float64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -45,6 +46,10 @@ type AnalyzeOptions struct {
 	Transitions acts.Counting
 	Concurrency int    // tables measured at once
 	Progress    func() // called after each table measured
+	// Pool analyzes tables of different provenance together (index.md
+	// then lists each group); otherwise each provenance is analyzed
+	// apart, in a directory named by its label.
+	Pool bool
 }
 
 // Analysis is what Analyze wrote.
@@ -60,9 +65,53 @@ type Analysis struct {
 // Analyze writes the papers' tables and figures from the stored tables:
 // RoundTable's over every ended table, each protocol's report over its
 // tables (package protocol), and the audit reports of the audited ones,
-// with index.md saying what each file shows. A table that cannot be
-// measured or has not ended is skipped, and said so.
+// with index.md saying what each file shows and what made the tables
+// (their provenance). Tables of different provenance are analyzed apart,
+// each group in its own directory, unless opt.Pool. A table that cannot
+// be measured or has not ended is skipped, and said so.
 func Analyze(ctx context.Context, st Store, opt AnalyzeOptions) (Analysis, error) {
+	groups, err := groupByProvenance(ctx, st, opt.Tables, func(i int) string { return fmt.Sprintf("provenance-%d", i+1) })
+	if err != nil {
+		return Analysis{}, err
+	}
+	if opt.Pool || len(groups) < 2 {
+		return analyzeTables(ctx, st, opt, provenanceMarkdown(groups, opt.Pool))
+	}
+	return analyzeApart(ctx, st, opt, groups)
+}
+
+// analyzeApart analyzes each provenance group in its own directory, and
+// lists them in index.md.
+func analyzeApart(ctx context.Context, st Store, opt AnalyzeOptions, groups []provenanceGroup) (Analysis, error) {
+	var out Analysis
+	var idx strings.Builder
+	idx.WriteString("# Analysis by provenance\n\nThe tables were not all made alike, so each provenance is analyzed apart (analyze --pool pools them):\n\n")
+	for _, g := range groups {
+		sub := opt
+		sub.Tables, sub.Out = g.Tables, filepath.Join(opt.Out, g.Label)
+		res, err := analyzeTables(ctx, st, sub, provenanceMarkdown([]provenanceGroup{g}, false))
+		out.Tables += res.Tables
+		out.Files = append(out.Files, res.Files...)
+		for _, s := range res.Skipped {
+			out.Skipped = append(out.Skipped, g.Label+": "+s)
+		}
+		out.Missing = errors.Join(out.Missing, res.Missing)
+		if err != nil {
+			return out, err
+		}
+		fmt.Fprintf(&idx, "- [%s](%s/index.md), %d tables: %s\n", g.Label, g.Label, len(g.Tables), g.Provenance.Markdown())
+	}
+	path := filepath.Join(opt.Out, "index.md")
+	if err := os.WriteFile(path, []byte(idx.String()), 0o644); err != nil {
+		return out, fmt.Errorf("write %s: %w", path, err)
+	}
+	out.Files = append(out.Files, path)
+	return out, nil
+}
+
+// analyzeTables analyzes opt.Tables together; provenance says in
+// index.md what made them.
+func analyzeTables(ctx context.Context, st Store, opt AnalyzeOptions, provenance string) (Analysis, error) {
 	ms := &measurers{readability: opt.Readability, acts: opt.Acts, embedding: opt.Embedding, db: st, missing: map[string]int{}}
 	tables, problems, err := ms.measureAll(ctx, opt.Tables, max(opt.Concurrency, 1), opt.Progress)
 	if err != nil {
@@ -84,7 +133,7 @@ func Analyze(ctx context.Context, st Store, opt AnalyzeOptions) (Analysis, error
 	if out.Missing != nil {
 		rep.Skipped = append(rep.Skipped, out.Missing.Error()+".")
 	}
-	if out.Files, err = report.Write(opt.Out, rep, ms.intro(opt, tables)); err != nil {
+	if out.Files, err = report.Write(opt.Out, rep, ms.intro(opt, tables)+"\n\n"+provenance); err != nil {
 		return out, err
 	}
 	audits, err := writeAuditReports(ctx, st, opt.Tables, filepath.Join(opt.Out, "audit"))

@@ -77,13 +77,28 @@ func New(opt Options) (*Experiment, error) {
 			return nil, err
 		}
 	}
+	if err := e.checkSeating(); err != nil {
+		return nil, err
+	}
 	if h, ok := p.(protocol.Headless); ok {
-		return e, e.protocolDesigns(p, h)
+		return e, e.named(e.protocolDesigns(p, h))
 	}
 	if _, err := protocol.Build(opt.Protocol); err != nil {
 		return nil, invalidErr(err)
 	}
-	return e, e.taskDesign()
+	return e, e.named(e.taskDesign())
+}
+
+// named checks that an experiment whose tables are named (Options.Name)
+// has one design and one rule, whose tables the name is.
+func (e *Experiment) named(err error) error {
+	if err != nil || e.opt.Name == "" {
+		return err
+	}
+	if len(e.designs) != 1 || len(e.opt.Rules) != 1 {
+		return invalid("--name: tables named %q must be of one condition: one rule and one cell, not %d rules and %d cells", e.opt.Name, len(e.opt.Rules), len(e.designs))
+	}
+	return nil
 }
 
 // tableConfig is the config of every table of a rule.
@@ -103,8 +118,13 @@ func (e *Experiment) tableConfig(rule vote.Rule) (roundtable.Config, error) {
 // spec is the simulation of design d under rule.
 func (e *Experiment) spec(d *Design, rule vote.Rule, tc roundtable.Config) sim.Spec {
 	o := e.opt
+	name := fmt.Sprintf("%s-%s-k%d-r%d-s%d", d.Name, rule, o.Agents, o.Rounds, o.Seed)
+	if o.Name != "" {
+		name = o.Name
+	}
 	return sim.Spec{
-		Name:        fmt.Sprintf("%s-%s-k%d-r%d-s%d", d.Name, rule, o.Agents, o.Rounds, o.Seed),
+		Name:        name,
+		NewTables:   o.NewTables,
 		Runs:        o.Runs,
 		Seed:        o.Seed,
 		Concurrency: e.concurrency(),
@@ -121,7 +141,7 @@ func (e *Experiment) spec(d *Design, rule vote.Rule, tc roundtable.Config) sim.S
 			if st, ok := task.(interface{ Spec() roundtable.TaskSpec }); ok {
 				cfg.Task = st.Spec() // what the table is about, with private ground truth
 			}
-			cfg.Protocol = d.Protocol
+			cfg.Protocol, cfg.Durations, cfg.Audit = d.Protocol, o.Durations, o.Audit
 			if cfg.Participants, err = d.plan.seats(i, seed, o.Agents); err != nil {
 				return sim.Table{}, err
 			}
@@ -129,6 +149,7 @@ func (e *Experiment) spec(d *Design, rule vote.Rule, tc roundtable.Config) sim.S
 			if err != nil {
 				return sim.Table{}, err
 			}
+			cfg.Labels = e.labels(i, cfg.Participants)
 			return sim.Table{Task: task, Config: cfg, Agents: agents}, nil
 		},
 	}
@@ -150,11 +171,11 @@ func (e *Experiment) concurrency() int {
 }
 
 // eachSeat is the agents of a table: the agent of returns for each
-// participant, in seat order.
-func eachSeat(task roundtable.Task, ps []roundtable.Participant, of func(roundtable.Participant) (roundtable.Agent, error)) (map[string]roundtable.Agent, error) {
+// participant, by its seat's number.
+func eachSeat(task roundtable.Task, ps []roundtable.Participant, of func(int, roundtable.Participant) (roundtable.Agent, error)) (map[string]roundtable.Agent, error) {
 	out := make(map[string]roundtable.Agent, len(ps))
-	for _, p := range ps {
-		ag, err := of(p)
+	for i, p := range ps {
+		ag, err := of(i, p)
 		if err != nil {
 			return nil, err
 		}

@@ -34,6 +34,27 @@ type Options struct {
 	// Personas seat language-model agents at RoundTable's tasks, in turn
 	// (the config's [[agent]] presets); none: plain agents.
 	Personas []roundtable.Participant
+	// Bots, when set, seat the bots in turn instead of Personas: each
+	// with its persona (RoundTable's tasks) and what its model is asked
+	// with (a study's [[condition.bot]]). The last Humans seats are a live
+	// table's people, played by StandIn (a study's stand_in) headless.
+	Bots    []Seat
+	Humans  int
+	StandIn Seat
+	// Name, when set, is the prefix of the tables' IDs (NAME-0001) instead
+	// of one made of the design, rule and counts: a study's condition,
+	// which has one design and one rule. Labels are added to every
+	// table's config, with the run's number as "replication" (1-based).
+	Name   string
+	Labels map[string]string
+	// Durations are the live tables' phase deadlines, Audit their audit:
+	// recorded in each table's config (a headless run closes a phase when
+	// its agents have answered).
+	Durations roundtable.Durations
+	Audit     *roundtable.AuditSpec
+	// NewTables starts new tables beside stored ones of another recipe
+	// (sim.Spec.NewTables) instead of refusing them.
+	NewTables bool
 	// Model makes language-model agents (Agent "llm"); nil when no model
 	// is configured.
 	Model  Model
@@ -46,13 +67,25 @@ type Options struct {
 // preset:NAME) says which.
 type Model func(p roundtable.Participant, task roundtable.Task, o ModelOptions) (roundtable.Agent, error)
 
-// ModelOptions are what a protocol asks of a language-model agent.
+// ModelOptions are what a seat asks of its language-model agent: at a
+// protocol's table the protocol's memory, in a study also the seat's
+// endpoint, model and sampling. Zero fields leave the defaults (the
+// first endpoint, its model and sampling, full memory).
 type ModelOptions struct {
-	Memory       string // the agent package's policy: full or reflective
-	ContextChars int    // a chatroom agent's memory, in characters (0: the agent's default)
-	// Temperature is the grid cell's sampling temperature; nil leaves the
-	// endpoint's.
-	Temperature *float64
+	Endpoint     string   // the [[llm]] endpoint's name
+	Model        string   // the model to ask, instead of the endpoint's
+	Temperature  *float64 // instead of the endpoint's
+	MaxTokens    int      // instead of the endpoint's
+	Memory       string   // the agent package's policy: full, window or reflective
+	Window       int      // rounds a window memory keeps verbatim
+	ContextChars int      // a chatroom agent's memory, in characters (0: the agent's default)
+}
+
+// Seat is how a study seats a bot: who it plays (Name, Background, Goal
+// and Stance, at RoundTable's tasks) and what its model is asked with.
+type Seat struct {
+	Persona roundtable.Participant
+	Model   ModelOptions
 }
 
 // MaxAgents bounds Options.Agents. Candidates are labelled A..Z, AA, AB,

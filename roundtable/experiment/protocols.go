@@ -43,7 +43,7 @@ func (e *Experiment) protocolDesigns(p protocol.Protocol, h protocol.Headless) e
 	if _, err := h.Seats(played, sim.RunSeed(o.Seed, 0), o.Agents); err != nil {
 		return invalidErr(err)
 	}
-	base := protocolPlan{h: h, s: played, table: roundtable.TextTask{Topic: played.Question}}
+	base := protocolPlan{h: h, s: played, table: roundtable.TextTask{Topic: played.Question}, seating: e.seating()}
 	if t, ok := p.(protocol.Tasker); ok {
 		base.table = t.Task(played)
 	}
@@ -128,6 +128,7 @@ type protocolPlan struct {
 	shared   roundtable.Agent
 	model    Model
 	memory   ModelOptions
+	seating  seating // each seat's endpoint, model and sampling
 }
 
 func (p protocolPlan) task(int, int64) (roundtable.Task, error) { return p.table, nil }
@@ -137,11 +138,17 @@ func (p protocolPlan) seats(_ int, seed int64, k int) ([]roundtable.Participant,
 }
 
 func (p protocolPlan) agents(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-	return eachSeat(task, ps, func(seat roundtable.Participant) (roundtable.Agent, error) {
-		if p.model != nil {
-			return p.model(seat, task, p.memory)
+	return eachSeat(task, ps, func(i int, seat roundtable.Participant) (roundtable.Agent, error) {
+		if p.model == nil {
+			return p.shared, nil
 		}
-		return p.shared, nil
+		own, _ := p.seating.at(i, len(ps))
+		o := own.Model
+		o.Memory, o.Window, o.ContextChars = p.memory.Memory, 0, p.memory.ContextChars
+		if p.memory.Temperature != nil { // the grid cell's, over the seat's
+			o.Temperature = p.memory.Temperature
+		}
+		return p.model(seat, task, o)
 	})
 }
 

@@ -13,16 +13,19 @@ import (
 
 // Report is a simulation's results, as summary.json holds them.
 type Report struct {
-	Task    string                `json:"task"`
-	Agent   string                `json:"agent"`
-	Agents  int                   `json:"agents"`
-	Rounds  int                   `json:"rounds"`
-	Runs    int                   `json:"runs"`
-	Seed    int64                 `json:"seed"`
-	Started time.Time             `json:"started"`
-	WallNS  time.Duration         `json:"wall_ns"`
-	Units   map[string]string     `json:"units"` // the unit of every metric below
-	Rules   map[string]sim.Result `json:"rules"` // by rule, and grid cell (resultKey)
+	Task   string `json:"task"`
+	Agent  string `json:"agent"`
+	Agents int    `json:"agents"`
+	Rounds int    `json:"rounds"`
+	Runs   int    `json:"runs"`
+	Seed   int64  `json:"seed"`
+	// Software is the build that ran the simulation (each result lists
+	// the builds that made its tables).
+	Software roundtable.Software   `json:"software"`
+	Started  time.Time             `json:"started"`
+	WallNS   time.Duration         `json:"wall_ns"`
+	Units    map[string]string     `json:"units"` // the unit of every metric below
+	Rules    map[string]sim.Result `json:"rules"` // by rule, and grid cell (resultKey)
 	// Protocol is the schedule's name, when not RoundTable's, and Params
 	// its recorded parameters (a dyads run's condition).
 	Protocol string            `json:"protocol,omitempty"`
@@ -38,7 +41,7 @@ func (e *Experiment) Tables() int { return len(e.opt.Rules) * e.opt.Runs * len(e
 func (e *Experiment) Run(ctx context.Context, store roundtable.Store, clock roundtable.Clock, progress func()) (Report, error) {
 	o := e.opt
 	rep := Report{Task: o.Task, Agent: e.agent, Agents: o.Agents, Rounds: o.Rounds, Runs: o.Runs, Seed: o.Seed,
-		Started: time.Now().UTC(), Units: withUnits(metricUnits(), e.units), Rules: map[string]sim.Result{}}
+		Software: roundtable.RunningSoftware(), Started: time.Now().UTC(), Units: withUnits(metricUnits(), e.units), Rules: map[string]sim.Result{}}
 	if e.protocol != nil {
 		rep.Protocol, rep.Params = e.protocol.Name, e.protocol.Params
 	}
@@ -73,8 +76,13 @@ func resultKey(rule string, d *Design) string {
 }
 
 // Write writes the report as JSON to path (summary.json).
-func (r Report) Write(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+func (r Report) Write(path string) error { return writeJSON(path, r) }
+
+// Write writes the study's report as JSON to path (summary.json).
+func (r StudyReport) Write(path string) error { return writeJSON(path, r) }
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}

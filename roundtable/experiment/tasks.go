@@ -73,7 +73,7 @@ func (utilityPlan) seats(_ int, _ int64, k int) ([]roundtable.Participant, error
 }
 
 func (p utilityPlan) agents(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-	return eachSeat(task, ps, func(roundtable.Participant) (roundtable.Agent, error) {
+	return eachSeat(task, ps, func(int, roundtable.Participant) (roundtable.Agent, error) {
 		return &exchange.UtilityAgent{Task: p.econ}, nil
 	})
 }
@@ -97,7 +97,7 @@ func (e *Experiment) modelTask() (*Design, error) {
 	if o.Model == nil {
 		return nil, invalid("--agent llm: no language model is configured")
 	}
-	seating := modelSeating{personas: o.Personas, model: o.Model}
+	seating := modelSeating{seating: e.seating(), model: o.Model}
 	switch o.Task {
 	case "text":
 		if o.Topic == "" {
@@ -123,30 +123,26 @@ func (e *Experiment) modelTask() (*Design, error) {
 	return nil, invalid("--task: %q is not exchange, text or recommendation", o.Task)
 }
 
-// modelSeating seats language-model agents: the personas in order
-// (repeated, numbered, when a table has more seats), or plain agents.
+// modelSeating seats language-model agents: the seating's bots in turn
+// (numbered, when a table has more seats), or plain agents.
 type modelSeating struct {
-	personas []roundtable.Participant
-	model    Model
+	seating
+	model Model
 }
 
 func (m modelSeating) seats(_ int, _ int64, k int) ([]roundtable.Participant, error) {
 	ps := seats(k, "llm")
 	for i := range ps {
-		if len(m.personas) == 0 {
-			continue
-		}
-		pre := m.personas[i%len(m.personas)]
-		ps[i].Name, ps[i].Background, ps[i].Goal, ps[i].Stance, ps[i].Agent = pre.Name, pre.Background, pre.Goal, pre.Stance, pre.Agent
-		if i >= len(m.personas) {
-			ps[i].Name = fmt.Sprintf("%s %d", pre.Name, i/len(m.personas)+1)
-		}
+		m.persona(ps, i)
 	}
 	return ps, nil
 }
 
 func (m modelSeating) agents(task roundtable.Task, ps []roundtable.Participant) (map[string]roundtable.Agent, error) {
-	return eachSeat(task, ps, func(p roundtable.Participant) (roundtable.Agent, error) { return m.model(p, task, ModelOptions{}) })
+	return eachSeat(task, ps, func(i int, p roundtable.Participant) (roundtable.Agent, error) {
+		seat, _ := m.at(i, len(ps))
+		return m.model(p, task, seat.Model)
+	})
 }
 
 type textPlan struct {

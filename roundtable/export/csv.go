@@ -157,6 +157,11 @@ func summary(data roundtable.Payload) string {
 		return d.Kind + ": " + d.Reason
 	case roundtable.PhaseClosed:
 		return "closed: " + d.Reason
+	case roundtable.TableStarted:
+		if d.Seats > 0 {
+			return fmt.Sprintf("started (%s), sized for %d seats", d.Reason, d.Seats)
+		}
+		return "started (" + d.Reason + ")"
 	case roundtable.PhaseExtended:
 		return fmt.Sprintf("extended by %s to %s", d.By, d.Deadline.UTC().Format(time.RFC3339))
 	case roundtable.DecisionMade:

@@ -17,6 +17,32 @@ import (
 // pseudonymisation replaces them there too; the CSV places surveys and
 // private messages in their phases.
 func TestProtocolLogExportsAndPseudonymises(t *testing.T) {
+	events := dyadsLog(t)
+	var buf bytes.Buffer
+	if err := export.WriteJSONL(&buf, events, export.Options{Pseudonymize: true}); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.Contains(out, "slack:U") || strings.Contains(out, "Una") {
+		t.Errorf("the pseudonymised export names a person:\n%s", out)
+	}
+	buf.Reset()
+	// Survey answers are private: an export with names of the ended table
+	// (a researcher's) holds them.
+	if err := export.WriteCSV(&buf, events, export.Options{Viewer: roundtable.Viewer{Researcher: true}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{",survey,[1]", ",private,note to self"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("CSV lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// dyadsLog is the log of a dyads table of two people, Una and Vic: the
+// drawn pair's message, the listener's survey answer (1, slightly agree
+// with the statement), and each one's private message at the end.
+func dyadsLog(t *testing.T) []roundtable.Event {
+	t.Helper()
 	ctx := context.Background()
 	st := roundtabletest.NewMemStore()
 	cfg := roundtable.Config{Rule: vote.Plurality, Rounds: 1, Seed: 3, Task: roundtable.TaskSpec{Kind: "text", Topic: "claim"},
@@ -50,22 +76,27 @@ func TestProtocolLogExportsAndPseudonymises(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := export.WriteJSONL(&buf, events, export.Options{Pseudonymize: true}); err != nil {
-		t.Fatal(err)
+	return events
+}
+
+// The spreadsheet holds every survey answer its reader may see: the
+// organiser's has the listener's answer, with the item and the level's
+// name; an onlooker's has none.
+func TestSheetHoldsTheSurveyAnswers(t *testing.T) {
+	events := dyadsLog(t)
+	var surveys [][]string
+	for _, r := range readSheet(t, events, export.Options{Viewer: roundtable.Viewer{Organiser: true}})[1:] {
+		if r[2] == "survey" {
+			surveys = append(surveys, r)
+		}
 	}
-	if out := buf.String(); strings.Contains(out, "slack:U") || strings.Contains(out, "Una") {
-		t.Errorf("the pseudonymised export names a person:\n%s", out)
+	if len(surveys) != 1 || surveys[0][4] != "claim" || surveys[0][9] != "1 (slightly agree with the statement)" ||
+		(surveys[0][3] != "Una" && surveys[0][3] != "Vic") {
+		t.Errorf("the organiser's sheet has survey rows %q, want the listener's answer 1 on the claim", surveys)
 	}
-	buf.Reset()
-	// Survey answers are private: an export with names of the ended table
-	// (a researcher's) holds them.
-	if err := export.WriteCSV(&buf, events, export.Options{Viewer: roundtable.Viewer{Researcher: true}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{",survey,[1]", ",private,note to self"} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("CSV lacks %q:\n%s", want, buf.String())
+	for _, r := range readSheet(t, events, export.Options{})[1:] {
+		if r[2] == "survey" {
+			t.Errorf("an onlooker's sheet shows a survey answer: %q", r)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -12,7 +13,7 @@ import (
 
 // SheetHeader is the first row of a sheet (WriteSheet).
 func SheetHeader() []string {
-	return []string{"table", "round", "row", "who", "candidate", "proposal", "ballot", "won", "reason"}
+	return []string{"table", "round", "row", "who", "candidate", "proposal", "ballot", "won", "reason", "answer"}
 }
 
 // secretVoter stands in the who column for the voter of a secret ballot.
@@ -25,7 +26,11 @@ const secretVoter = "(secret)"
 // reads it, and for a single choice the chosen proposal's text). People
 // are named or pseudonymised as opt says; voters of secret ballots are
 // "(secret)" (or a voter pseudonym in a research export, see
-// roundtable.SecretBallots). Formula-like cells are defused as in WriteCSV.
+// roundtable.SecretBallots). A survey answer the export holds (the
+// organiser's, or the author's own) is one row per item (row "survey":
+// who answered, the item in the candidate column, the value with its
+// level's name in the answer column, the reason). Formula-like cells are
+// defused as in WriteCSV.
 func WriteSheet(w io.Writer, events []roundtable.Event, opt Options) error {
 	events = prepare(events, opt)
 	cw := csv.NewWriter(w)
@@ -68,6 +73,7 @@ func sheetRows(st *roundtable.State) [][]string {
 		}
 		return id
 	}
+	sc := surveyScale(st.Config.Protocol)
 	var rows [][]string
 	for _, r := range st.Rounds {
 		round := strconv.Itoa(r.Round)
@@ -77,16 +83,56 @@ func sheetRows(st *roundtable.State) [][]string {
 		}
 		for _, p := range r.Proposals {
 			id := candidateOf(r.Candidates, p.By, p.Proposal)
-			rows = append(rows, []string{st.ID, round, "proposal", who(p.By), id, p.Proposal.Text, "", yes(id != "" && id == winner), ""})
+			rows = append(rows, []string{st.ID, round, "proposal", who(p.By), id, p.Proposal.Text, "", yes(id != "" && id == winner), "", ""})
 		}
-		if r.Tally == nil {
-			continue
+		if r.Tally != nil {
+			for _, b := range r.Tally.Ballots {
+				rows = append(rows, []string{st.ID, round, "ballot", who(b.Voter), b.Choice, chosenText(r.Candidates, b), b.String(), yes(b.Choice != "" && b.Choice == winner), b.Reason, ""})
+			}
 		}
-		for _, b := range r.Tally.Ballots {
-			rows = append(rows, []string{st.ID, round, "ballot", who(b.Voter), b.Choice, chosenText(r.Candidates, b), b.String(), yes(b.Choice != "" && b.Choice == winner), b.Reason})
+		for _, a := range r.Surveys {
+			for i, v := range a.Values {
+				rows = append(rows, []string{st.ID, round, "survey", who(a.By), itemName(sc, i), "", "", "", a.Reason, answerText(sc, v)})
+			}
 		}
 	}
 	return rows
+}
+
+// surveyScale is the first scale the table's schedule asks, or nil.
+func surveyScale(pr *roundtable.Protocol) *roundtable.Scale {
+	if pr == nil {
+		return nil
+	}
+	for st := range pr.Steps() {
+		if st.Scale != nil {
+			return st.Scale
+		}
+	}
+	return nil
+}
+
+// itemName is item i of scale sc, or its question for a one-value scale.
+func itemName(sc *roundtable.Scale, i int) string {
+	switch {
+	case sc == nil:
+		return ""
+	case i < len(sc.Items):
+		return sc.Items[i]
+	}
+	return sc.Question
+}
+
+// answerText is value v, followed by its level's name on a labelled scale.
+func answerText(sc *roundtable.Scale, v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if sc == nil || sc.Step <= 0 || len(sc.Labels) == 0 {
+		return s
+	}
+	if i := int(math.Round((v - sc.Min) / sc.Step)); i >= 0 && i < len(sc.Labels) {
+		s += " (" + sc.Labels[i] + ")"
+	}
+	return s
 }
 
 // candidateOf returns the letter of the candidate that carries proposal p

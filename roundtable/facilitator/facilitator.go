@@ -17,6 +17,19 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
+// Kind is the facilitator's agent kind (roundtable.Participant.Agent).
+const Kind = "facilitator"
+
+// Parts are what the facilitator does at a live table: it speaks, and it
+// votes only when its organiser asks for it (votes), so that its ballot
+// is never a hidden confound. Headless seats play every part.
+func Parts(votes bool) []roundtable.Part {
+	if votes {
+		return []roundtable.Part{roundtable.PartSpeak, roundtable.PartVote}
+	}
+	return []roundtable.Part{roundtable.PartSpeak}
+}
+
 // Agent is the facilitator. The zero value is ready to use.
 type Agent struct{}
 
@@ -51,12 +64,16 @@ func (Agent) Act(_ context.Context, v roundtable.View) (roundtable.Action, error
 // summary is the facilitator's message: what the last round left.
 func summary(v roundtable.View) string {
 	if len(v.History) == 0 {
+		if !v.Self.Plays(roundtable.PartVote) {
+			return "Hello, I am " + v.Self.Name + ". Say what matters to you and propose something concrete. " +
+				"I do not vote here: each round I sum up where the table stands."
+		}
 		return "Hello, I am " + v.Self.Name + ". Say what matters to you and propose something concrete; " +
 			"I will back whichever proposal has the broadest support."
 	}
 	last := v.History[len(v.History)-1]
 	var b strings.Builder
-	fmt.Fprintf(&b, "Round %d: %d message(s), %d new proposal(s).", last.Round, len(last.Messages), len(last.Proposals))
+	fmt.Fprintf(&b, "Round %d: %s, %s.", last.Round, count(len(last.Messages), "message", "messages"), count(len(last.Proposals), "new proposal", "new proposals"))
 	if last.Tally != nil && last.Tally.Winner != "" && v.Decision != nil {
 		fmt.Fprintf(&b, " We accepted %q.", clip(v.Decision.Proposal.Text, 120))
 	} else if v.Decision != nil {
@@ -65,7 +82,7 @@ func summary(v roundtable.View) string {
 		b.WriteString(" Nothing is decided yet.")
 	}
 	if left := v.Rounds - v.Round + 1; left > 0 {
-		fmt.Fprintf(&b, " %d round(s) left: can someone propose a version more of us can accept?", left)
+		fmt.Fprintf(&b, " %s left: can someone propose a version more of us can accept?", count(left, "round", "rounds"))
 	}
 	return b.String()
 }
@@ -116,4 +133,12 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// count writes n with its noun: "1 round", "2 rounds".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -2,6 +2,7 @@ package facilitator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -29,7 +30,10 @@ func actScheduled(v roundtable.View) (roundtable.Action, bool) {
 }
 
 // invitation names who has not spoken yet and asks them in, or, once
-// everyone has, asks for the strongest argument on each side.
+// everyone has, asks for the strongest argument on each side. At a
+// sealed table the messages of a phase are revealed together, so those
+// who speak in this phase are not named as silent: their words come out
+// beside the invitation.
 func invitation(v roundtable.View) string {
 	spoke := map[string]bool{v.Self.ID: true}
 	for _, r := range v.SoFar() {
@@ -39,20 +43,38 @@ func invitation(v roundtable.View) string {
 			}
 		}
 	}
+	speaking := func(id string) bool {
+		return v.Mode == roundtable.Sealed && (len(v.Turn) == 0 || slices.Contains(v.Turn, id))
+	}
 	var quiet []string
+	newcomers := false
 	for _, p := range v.Participants {
-		if !spoke[p.ID] {
+		switch {
+		case spoke[p.ID]:
+		case speaking(p.ID):
+			newcomers = true
+		default:
 			quiet = append(quiet, p.Name)
 		}
 	}
 	topic := question(v)
-	if v.To != "" {
+	switch {
+	case v.To != "":
 		return fmt.Sprintf("%s, where do you stand on %s, and why?", v.Name(v.To), topic)
-	}
-	if len(quiet) > 0 {
-		return fmt.Sprintf("We have not heard yet from %s: where do you stand on %s?", strings.Join(quiet, ", "), topic)
+	case len(quiet) > 0:
+		return fmt.Sprintf("We have not heard yet from %s: where do you stand on %s?", listNames(quiet), topic)
+	case newcomers:
+		return fmt.Sprintf("Where do you each stand on %s, and why? Every view is welcome.", topic)
 	}
 	return fmt.Sprintf("Everyone has spoken on %s. What is the strongest argument on the side you disagree with?", topic)
+}
+
+// listNames writes "A", "A and B", "A, B and C".
+func listNames(ns []string) string {
+	if len(ns) < 2 {
+		return strings.Join(ns, "")
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
 func question(v roundtable.View) string {

@@ -73,3 +73,33 @@ func TestFacilitatorInvitesTheQuietAndReportsTheMiddle(t *testing.T) {
 		t.Errorf("report %+v, want the middle of the stance scale with a reason", r)
 	}
 }
+
+// At a sealed table the messages of a phase come out together: the
+// facilitator does not say it has not heard from people who speak in the
+// same phase, only from those who do not.
+func TestInvitationSparesThoseWhoSpeakInTheSameBatch(t *testing.T) {
+	ps := []roundtable.Participant{{ID: "f", Name: "Facilitator"}, {ID: "a", Name: "Ann"}, {ID: "b", Name: "Ben"}, {ID: "c", Name: "Cy"}}
+	base := roundtable.View{Phase: roundtable.PhaseMessage, Protocol: "chatroom", Self: ps[0], Participants: ps, Round: 1}
+	for _, c := range []struct {
+		name   string
+		mode   roundtable.Mode
+		turn   []string
+		want   string
+		absent string
+	}{
+		{"sealed, everyone speaks", roundtable.Sealed, nil, "Where do you each stand", "not heard"},
+		{"sealed, two speak", roundtable.Sealed, []string{"f", "a", "b"}, "We have not heard yet from Cy:", "Ann"},
+		{"live, everyone speaks", roundtable.Live, nil, "We have not heard yet from Ann, Ben and Cy:", ""},
+	} {
+		v := base
+		v.Mode, v.Turn = c.mode, c.turn
+		a, err := facilitator.Agent{}.Act(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := a.(roundtable.Say).Text
+		if !strings.Contains(text, c.want) || (c.absent != "" && strings.Contains(text, c.absent)) {
+			t.Errorf("%s: %q; want %q without %q", c.name, text, c.want, c.absent)
+		}
+	}
+}

@@ -156,6 +156,7 @@ func testTables(t *testing.T, s roundtable.Store) {
 		t.Fatal(err)
 	}
 	want.Status, want.Round, want.Participants, want.Events, want.Updated = roundtable.StatusRunning, 1, 4, 3, clock.Now()
+	want.Started = clock.Now()
 	checkSummary(t, s, "started", want)
 
 	for range 2 {

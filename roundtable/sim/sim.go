@@ -5,10 +5,7 @@
 package sim
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -53,6 +50,10 @@ type Spec struct {
 	// Progress, if set, is called after each finished table.
 	Progress func(done, total int)
 	Logger   *slog.Logger // nil discards
+	// NewTables starts a new table beside a stored one whose recipe is not
+	// the one asked for (its ID suffixed with the recipe's hash), instead
+	// of refusing it (RecipeError).
+	NewTables bool
 }
 
 // Run is one table's result.
@@ -67,6 +68,10 @@ type Run struct {
 	Usage    roundtable.Usage         `json:"usage"`
 	Phases   map[string]time.Duration `json:"phase_wall_ns"`
 	Resumed  bool                     `json:"resumed,omitempty"`
+	// Provenance is the table's, with the models that answered each seat
+	// (Usage.Model): summed up in Result.
+	Provenance *roundtable.Provenance `json:"-"`
+	Answered   map[string]string      `json:"-"`
 }
 
 // Result is a whole simulation.
@@ -75,6 +80,10 @@ type Result struct {
 	Runs    []Run         `json:"runs"`
 	Summary Summary       `json:"summary"`
 	Wall    time.Duration `json:"wall_ns"`
+	// Software are the builds that made the tables; Agents what their
+	// model seats think with and which models answered.
+	Software []roundtable.Software `json:"software"`
+	Agents   []ModelSeats          `json:"agents,omitempty"`
 }
 
 // Execute runs spec.Runs tables against store, at most spec.Concurrency at
@@ -114,6 +123,7 @@ func Execute(ctx context.Context, store roundtable.Store, clock roundtable.Clock
 	}
 	res := Result{Name: spec.Name, Runs: runs, Wall: time.Since(start)}
 	res.Summary = Summarize(runs)
+	res.Software, res.Agents = Provenances(runs)
 	return res, nil
 }
 
@@ -128,7 +138,8 @@ func runOne(ctx context.Context, store roundtable.Store, clock roundtable.Clock,
 		return Run{}, fmt.Errorf("set up %s: %w", id, err)
 	}
 	tb.Config.Seed = seed
-	table, resumed, err := openOrCreate(ctx, store, clock, tb, id)
+	tb.Config.Provenance = provenance(tb)
+	table, id, resumed, err := openOrCreate(ctx, store, clock, tb, id, spec.NewTables)
 	if err != nil {
 		return Run{}, err
 	}
@@ -142,7 +153,7 @@ func runOne(ctx context.Context, store roundtable.Store, clock roundtable.Clock,
 		return Run{}, fmt.Errorf("read %s: %w", id, err)
 	}
 	r := Run{Table: id, Seed: seed, Rounds: len(s.Rounds), Reason: s.EndReason, Resumed: resumed,
-		Phases: map[string]time.Duration{}}
+		Phases: map[string]time.Duration{}, Provenance: s.Config.Provenance, Answered: Answered(s)}
 	for p, d := range st.Phases {
 		r.Phases[p.String()] = d
 	}
@@ -157,43 +168,6 @@ func runOne(ctx context.Context, store roundtable.Store, clock roundtable.Clock,
 		r.Measures = spec.Measure(tb.Task, s)
 	}
 	return r, nil
-}
-
-func openOrCreate(ctx context.Context, store roundtable.Store, clock roundtable.Clock, tb Table, id string) (*roundtable.Table, bool, error) {
-	t, err := roundtable.Open(ctx, store, clock, tb.Task, id)
-	if err == nil {
-		if err := sameConfig(t, tb.Config); err != nil {
-			return nil, false, fmt.Errorf("resume %s: %w", id, err)
-		}
-		return t, true, nil
-	}
-	if roundtable.ErrorCode(err) != roundtable.NotFound {
-		return nil, false, err
-	}
-	t, err = roundtable.Create(ctx, store, clock, tb.Task, id, tb.Config)
-	if err != nil {
-		return nil, false, errors.Join(fmt.Errorf("create %s", id), err)
-	}
-	return t, false, nil
-}
-
-// sameConfig refuses to resume a stored table made with other settings
-// (another preset, tie policy or early stop under the same ID).
-func sameConfig(t *roundtable.Table, want roundtable.Config) error {
-	var got roundtable.Config
-	t.Read(func(s *roundtable.State) { got = s.Config })
-	a, err := json.Marshal(got)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(want.WithDefaults())
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(a, b) {
-		return fmt.Errorf("the stored table was made with other settings; write to another directory (--out)")
-	}
-	return nil
 }
 
 // actions counts the agent actions a round recorded: messages, proposals,

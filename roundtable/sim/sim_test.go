@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -96,8 +97,9 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 		return tb, err
 	}
 	_, err := sim.Execute(context.Background(), st, roundtable.SystemClock{}, spec)
-	if err == nil || !strings.Contains(err.Error(), "other settings") {
-		t.Errorf("resuming with another tie policy: %v, want a refusal", err)
+	var re *sim.RecipeError
+	if !errors.As(err, &re) || len(re.Keys) != 1 || !strings.HasPrefix(re.Keys[0], `tie: "defer" stored, "random" asked`) {
+		t.Errorf("resuming with another tie policy: %v, want a refusal naming the tie", err)
 	}
 }
 

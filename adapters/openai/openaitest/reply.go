@@ -39,6 +39,10 @@ type Reply struct {
 	// Drop closes the connection without an answer, as a dying server or
 	// a reset connection would.
 	Drop bool
+	// Model is the model the answer says answered; "" is the one the
+	// request asked for (a real server may answer with another: a dated
+	// version of the model asked, or whatever it serves).
+	Model string
 }
 
 // Truncated answers with content cut at the token bound: finish_reason
@@ -79,6 +83,22 @@ func NoJSONSchema(next Handler) Handler {
 			return Reply{Status: 400, Message: "response_format type 'json_schema' is not supported by this server", Type: "invalid_request_error"}
 		}
 		return next(ctx, r)
+	}
+}
+
+// AnsweredBy wraps next with a server whose answers say model answered,
+// whatever the request asked for, as a server that maps an alias to a
+// dated version does (or one that serves a single model under any name).
+func AnsweredBy(model string, next Handler) Handler {
+	if next == nil {
+		next = Responder{}.Handle
+	}
+	return func(ctx context.Context, r *Request) Reply {
+		rep := next(ctx, r)
+		if rep.Model == "" {
+			rep.Model = model
+		}
+		return rep
 	}
 }
 

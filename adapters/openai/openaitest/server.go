@@ -123,10 +123,19 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 // completion is the body of a non-streamed answer.
 func completion(r *Request, rep Reply) map[string]any {
 	return map[string]any{
-		"id": fmt.Sprintf("chatcmpl-%d", r.N), "object": "chat.completion", "created": time.Now().Unix(), "model": r.Model,
+		"id": fmt.Sprintf("chatcmpl-%d", r.N), "object": "chat.completion", "created": time.Now().Unix(), "model": answeredModel(r, rep),
 		"choices": []map[string]any{{"index": 0, "finish_reason": finishReason(rep), "message": message(rep)}},
 		"usage":   usage(r, rep),
 	}
+}
+
+// answeredModel is the model an answer names: the reply's, else the one
+// asked for.
+func answeredModel(r *Request, rep Reply) string {
+	if rep.Model != "" {
+		return rep.Model
+	}
+	return r.Model
 }
 
 func finishReason(rep Reply) string {
@@ -184,7 +193,7 @@ func writeStream(w http.ResponseWriter, r *Request, rep Reply, withUsage bool) {
 	}
 	chunk := func(choices []map[string]any) map[string]any {
 		return map[string]any{"id": fmt.Sprintf("chatcmpl-%d", r.N), "object": "chat.completion.chunk",
-			"created": time.Now().Unix(), "model": r.Model, "choices": choices}
+			"created": time.Now().Unix(), "model": answeredModel(r, rep), "choices": choices}
 	}
 	send(chunk([]map[string]any{{"index": 0, "delta": map[string]any{"role": "assistant", "content": rep.Content}}}))
 	send(chunk([]map[string]any{{"index": 0, "delta": map[string]any{}, "finish_reason": finishReason(rep)}}))

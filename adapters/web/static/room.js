@@ -1,11 +1,14 @@
 // The room page: shows what the live stream sends and posts the user's
 // acts. Everything from the server is data shown with textContent, except
-// the "html" fields, which the server rendered from escaped text.
+// the "html" fields, which the server rendered from escaped text. The
+// sentences it shows are the page's words (scriptWords in words.go),
+// which the page carries as JSON.
 (function () {
   'use strict';
   var room = document.body.dataset.room;
   var named = document.body.dataset.named === 'yes';
   var byId = function (id) { return document.getElementById(id); };
+  var WORDS = JSON.parse(byId('words').textContent);
   var postEls = new Map();
   var cursor = '';
   var countdown = { ms: null, at: 0 };
@@ -13,6 +16,17 @@
   var lastState = null;
   var baseTitle = document.title;
   var shown = false; // whether the first update was shown
+  var itemsKey = '';
+
+  // W returns the words of key with {0}, {1}… filled in.
+  function W(key) {
+    var s = WORDS[key] === undefined ? key : WORDS[key];
+    for (var i = 1; i < arguments.length; i++) { s = s.split('{' + (i - 1) + '}').join(String(arguments[i])); }
+    return s;
+  }
+
+  // plural writes n and the noun's word for that many: "1 round", "2 rounds".
+  function plural(n, noun) { return n + ' ' + W(noun + (n === 1 ? '.one' : '.many')); }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -39,7 +53,7 @@
       if (errEl) { errEl.textContent = text; } else { note(text, 'error'); }
       return false;
     };
-    if (!named) { return fail('Choose a name first.'); }
+    if (!named) { return fail(W('act.noName')); }
     payload.id = newID();
     for (var i = 0; i < 3; i++) {
       var res;
@@ -54,9 +68,9 @@
       }
       if (res.ok) { if (errEl) { errEl.textContent = ''; } return true; }
       var data = await res.json().catch(function () { return {}; });
-      return fail(data.error || ('Refused (' + res.status + ')'));
+      return fail(data.error || W('act.refused', res.status));
     }
-    return fail('The server cannot be reached; your action may not be recorded.');
+    return fail(W('act.unreachable'));
   }
 
   function note(text, cls, html) {
@@ -80,8 +94,8 @@
     }
     li.className = 'post ' + v.kind;
     var head = el('div', 'head');
-    head.append(el('span', 'author', v.kind === 'bot' ? 'roundtable' : v.author));
-    if (v.kind === 'agent') { head.append(el('span', 'tag', 'bot agent')); }
+    head.append(el('span', 'author', v.kind === 'bot' ? W('post.botAuthor') : v.author));
+    if (v.kind === 'agent') { head.append(el('span', 'tag', W('post.agentTag'))); }
     head.append(el('span', 'time', v.time));
     var body = el('div', 'body');
     body.innerHTML = v.html;
@@ -90,19 +104,26 @@
     return li;
   }
 
-  // applies reports whether a control made for a round and a verb
-  // ("rt:<table>:<round>:<verb>") can still be used in state s.
+  // The phases in which a control's or a form's verb can be used.
+  var verbPhases = {
+    write: ['message'], msg: ['message', 'private'], prop: ['proposal'], skip: ['proposal'], choose: ['vote'],
+    ballot: ['vote'], abstain: ['vote'], survey: ['survey'], pwrite: ['private']
+  };
+
+  // applies reports whether a control or form made for a round and a
+  // verb ("rt:<table>:<round>:<verb>") can still be used in state s.
   function applies(id, s) {
     var parts = String(id).split(':');
     if (parts.length !== 4 || !s) { return true; }
     var round = Number(parts[2]), verb = parts[3];
     if (verb === 'status') { return true; }
+    if (verb === 'start') { return s.status === 'created' && !!s.waiting && !!s.waiting.may_start; }
     if (s.status === 'ended') { return false; }
     if (verb === 'join') { return !s.seated; }
     if (s.status !== 'running' || round !== s.round) { return false; }
     if (verb.indexOf('self') === 0) { verb = 'survey'; } // a survey's one-click levels
-    var phase = { write: 'message', msg: 'message', prop: 'proposal', skip: 'proposal', choose: 'vote', ballot: 'vote', abstain: 'vote', survey: 'survey', pwrite: 'private' }[verb];
-    return !phase || phase === s.phase;
+    var phases = verbPhases[verb];
+    return !phases || phases.indexOf(s.phase) >= 0;
   }
 
   // refreshControls disables what no longer applies: old rounds' buttons,
@@ -117,8 +138,8 @@
     var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
     set('say', running);
     set('say-send', running);
-    byId('say').placeholder = running && s.phase === 'message' ? 'Write to the table (Enter sends, Shift+Enter for a new line)' :
-      running ? 'Messages are taken in the message phase; commands such as /roundtable vote B work here.' : 'The table has ended.';
+    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? W('say.other') :
+      s.status === 'created' ? W('say.waiting') : W('say.ended');
     set('proposal-text', running && s.phase === 'proposal');
     set('propose-send', running && s.phase === 'proposal');
     set('ballot-text', running && s.phase === 'vote');
@@ -131,7 +152,7 @@
     document.querySelectorAll('button[data-command=join]').forEach(function (b) { b.hidden = s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=leave]').forEach(function (b) { b.hidden = !s.seated || s.status === 'ended'; });
     document.querySelectorAll('button[data-command=stop]').forEach(function (b) { b.disabled = s.status === 'ended'; });
-    document.querySelectorAll('button[data-command=close]').forEach(function (b) { b.disabled = !running; });
+    document.querySelectorAll('button[data-command=close], button[data-command=extend]').forEach(function (b) { b.disabled = !running; });
   }
 
   function renderControls(controls) {
@@ -159,15 +180,15 @@
     label.htmlFor = id;
     var s = el('select');
     s.id = id;
-    s.append(new Option('Choose…', ''));
+    s.append(new Option(W('control.choose'), ''));
     c.options.forEach(function (o) { s.append(new Option(o.label, o.value)); });
-    var b = el('button', 'primary', 'Vote');
+    var b = el('button', 'primary', W('control.vote'));
     b.type = 'submit';
     b.dataset.control = s.dataset.control = c.id;
     f.append(label, s, b);
     f.addEventListener('submit', function (e) {
       e.preventDefault();
-      if (!s.value) { note('Choose a candidate first.', 'error'); s.focus(); return; }
+      if (!s.value) { note(W('act.noCandidate'), 'error'); s.focus(); return; }
       act({ kind: 'action', action: c.id, values: [s.value] });
     });
     return f;
@@ -185,25 +206,29 @@
       l.append(i, document.createTextNode(' ' + o.label));
       fs.append(l);
     });
-    var b = el('button', 'primary', 'Send');
+    var b = el('button', 'primary', W('control.send'));
     b.type = 'submit';
     b.dataset.control = c.id;
     f.append(fs, b);
     f.addEventListener('submit', function (e) {
       e.preventDefault();
       var vals = Array.from(fs.querySelectorAll('input:checked'), function (i) { return i.value; });
-      if (vals.length < (c.min || 0)) { note('Choose at least ' + c.min + '.', 'error'); return; }
+      if (vals.length < (c.min || 0)) { note(W('act.atLeast', c.min), 'error'); return; }
       act({ kind: 'action', action: c.id, values: vals });
     });
     return f;
   }
 
-  // Private items.
-  function renderPrivate(p) {
-    if (p.kind === 'form') { showForm(p.form); return; }
+  // Private items. A form answers a click; one that arrives with the page
+  // (a reload replays the past) or no longer applies is not opened.
+  function renderPrivate(p, initial) {
+    if (p.kind === 'form') {
+      if (!initial && applies(p.form.id, lastState)) { showForm(p.form); }
+      return;
+    }
     if (p.kind === 'file') {
       var li = el('li', 'note file');
-      var a = el('a', '', 'Download ' + p.file.name);
+      var a = el('a', '', W('file.download', p.file.name));
       a.href = p.file.url;
       a.download = p.file.name;
       li.append(el('span', '', p.text + ' '), a);
@@ -212,7 +237,6 @@
     }
     note(p.text, '', p.html);
   }
-
 
   function showForm(f) {
     openForm = f;
@@ -239,15 +263,24 @@
     if (first) { first.focus(); }
   }
 
+  // closeStaleForm closes the dialog whose form no longer applies: its
+  // phase has closed, or the table has ended.
+  function closeStaleForm(s) {
+    var d = byId('dialog');
+    if (d.open && openForm && !applies(openForm.id, s)) { d.close(); }
+  }
+
   function formField(fl) {
+    if (fl.input === 'levels') { return levelsField(fl); }
+    if (fl.input === 'slider') { return sliderField(fl); }
     var wrap = el('div', 'field');
     var id = 'f-' + fl.id;
-    var label = el('label', '', fl.label + (fl.optional ? ' (optional)' : ''));
+    var label = el('label', '', fl.label + (fl.optional ? W('form.optional') : ''));
     label.htmlFor = id;
     var input;
     if (fl.input === 'select') {
       input = el('select');
-      input.append(new Option(fl.optional ? '(none)' : 'Choose…', ''));
+      input.append(new Option(fl.optional ? W('form.none') : W('control.choose'), ''));
       fl.options.forEach(function (o) { input.append(new Option(o.label, o.value)); });
     } else if (fl.input === 'textarea') {
       input = el('textarea');
@@ -267,6 +300,52 @@
     return wrap;
   }
 
+  // levelsField is one button per level of a survey's scale.
+  function levelsField(fl) {
+    var fs = el('fieldset', 'levels');
+    fs.id = 'f-' + fl.id;
+    fs.append(el('legend', '', fl.label));
+    fl.options.forEach(function (o, i) {
+      var l = el('label', 'level');
+      var r = el('input');
+      r.type = 'radio';
+      r.name = fl.id;
+      r.value = o.value;
+      r.id = 'f-' + fl.id + '-' + i;
+      l.append(r, el('span', '', o.label));
+      fs.append(l);
+    });
+    return fs;
+  }
+
+  // sliderField is a slider over a survey's scale, with the value it
+  // shows; it counts as answered once touched.
+  function sliderField(fl) {
+    var wrap = el('div', 'field slider');
+    var id = 'f-' + fl.id;
+    var label = el('label', '', fl.label);
+    label.htmlFor = id;
+    var input = el('input');
+    input.type = 'range';
+    input.id = id;
+    input.name = fl.id;
+    input.min = String(fl.min);
+    input.max = String(fl.max);
+    input.step = String(fl.step || 'any');
+    input.value = String((fl.min + fl.max) / 2);
+    var ends = el('div', 'ends');
+    ends.append(el('span', '', String(fl.min)), el('span', '', String(fl.max)));
+    var out = el('output', 'value', W('form.untouched'));
+    out.htmlFor = id;
+    var touch = function () {
+      input.dataset.touched = 'yes';
+      out.textContent = W('form.slider', Number(input.value).toLocaleString());
+    };
+    ['input', 'change', 'pointerdown', 'keydown'].forEach(function (ev) { input.addEventListener(ev, touch); });
+    wrap.append(label, input, ends, out);
+    return wrap;
+  }
+
   function pointsUsed() {
     return Array.from(byId('dialog-fields').querySelectorAll('input[type=number]'))
       .reduce(function (s, i) { return s + (parseInt(i.value, 10) || 0); }, 0);
@@ -276,8 +355,23 @@
     var b = byId('budget');
     if (!b || !openForm) { return; }
     var used = pointsUsed();
-    b.textContent = 'Points used: ' + used + ' of ' + openForm.budget;
+    b.textContent = W('form.points', used, openForm.budget);
     b.classList.toggle('over', used > openForm.budget);
+  }
+
+  // formValues reads the dialog's fields: a slider only once touched, a
+  // group of level buttons by the one chosen, a decimal comma as a point.
+  function formValues() {
+    var fields = {};
+    openForm.fields.forEach(function (fl) { fields[fl.id] = ''; });
+    byId('dialog-fields').querySelectorAll('input, select, textarea').forEach(function (i) {
+      if (i.type === 'radio' && !i.checked) { return; }
+      if (i.type === 'range' && i.dataset.touched !== 'yes') { return; }
+      var v = i.value.trim();
+      if (/^[-+]?\d*,\d+$/.test(v) && i.tagName !== 'TEXTAREA') { v = v.replace(',', '.'); }
+      fields[i.name] = v;
+    });
+    return fields;
   }
 
   // formProblem is what is wrong with the dialog's values, or ''.
@@ -286,14 +380,16 @@
     for (var i = 0; i < f.fields.length; i++) {
       var fl = f.fields[i];
       var v = fields[fl.id];
-      if (!fl.optional && !v) { return 'Please fill in: ' + fl.label; }
-      if (fl.input === 'number' && v && !/^\d+$/.test(v)) { return fl.label + ': a whole number of 0 or more'; }
+      if (!fl.optional && !v) {
+        return fl.input === 'levels' ? W('form.pick', fl.label) : fl.input === 'slider' ? W('form.move', fl.label) : W('form.fillIn', fl.label);
+      }
+      if (fl.input === 'number' && v && !/^\d+$/.test(v)) { return W('form.whole', fl.label); }
     }
-    if (f.budget && pointsUsed() > f.budget) { return 'You used ' + pointsUsed() + ' points; you have ' + f.budget + '.'; }
+    if (f.budget && pointsUsed() > f.budget) { return W('form.overBudget', pointsUsed(), f.budget); }
     if (f.unique) {
       var seen = {};
       for (var k in fields) {
-        if (fields[k] && seen[fields[k]]) { return 'Candidate ' + fields[k] + ' is ranked twice.'; }
+        if (fields[k] && seen[fields[k]]) { return W('form.twice', fields[k]); }
         seen[fields[k]] = true;
       }
     }
@@ -302,8 +398,7 @@
 
   byId('dialog-form').addEventListener('submit', async function (e) {
     e.preventDefault();
-    var fields = {};
-    byId('dialog-fields').querySelectorAll('input, select, textarea').forEach(function (i) { fields[i.name] = i.value.trim(); });
+    var fields = formValues();
     var problem = formProblem(fields);
     if (problem) { byId('dialog-error').textContent = problem; return; }
     if (await act({ kind: 'submit', action: openForm.id, fields: fields }, 'dialog-error')) { byId('dialog').close(); }
@@ -317,12 +412,12 @@
   function signalTurn(text) {
     var box = byId('notify');
     if (!box.checked || !document.hidden || !window.Notification || Notification.permission !== 'granted') { return; }
-    new Notification(document.title.replace(/^\(Your turn\) /, ''), { body: text, tag: 'roundtable-' + room });
+    new Notification(document.title.replace(W('title.turn'), ''), { body: text, tag: 'roundtable-' + room });
   }
   byId('notify').addEventListener('change', function (e) {
     if (!e.target.checked || !window.Notification) { return; }
     Notification.requestPermission().then(function (p) {
-      if (p !== 'granted') { e.target.checked = false; note('Notifications are blocked in this browser.', 'error'); }
+      if (p !== 'granted') { e.target.checked = false; note(W('act.notifyBlocked'), 'error'); }
     });
   });
 
@@ -331,25 +426,61 @@
   function renderTodo(s) {
     var me = (s.participants || []).find(function (p) { return p.you; });
     var running = s.status === 'running';
-    var asks = { message: 'Your turn: write your message.', proposal: 'Your turn: propose, or skip.', vote: 'Your turn: vote.',
-      survey: 'Your turn: answer the survey.', 'private': 'Your turn: write your private message.' };
-    var turn = running && me && !me.acted && me.turn && !!asks[s.phase];
+    var turn = running && me && !me.acted && me.turn && WORDS['turn.' + s.phase] !== undefined;
     var people = (s.participants || []).filter(function (p) { return p.turn; });
     var others = people.filter(function (p) { return !p.acted && !p.you; }).map(function (p) { return p.name; });
-    var todo = s.status === 'ended' ? 'The table has ended.' :
-      !s.seated ? 'You are watching: press Join to take a seat.' :
-      !running ? 'Waiting for the table to start.' :
-      turn ? asks[s.phase] :
-      me && !me.turn && others.length ? 'Not your turn in this phase: waiting for ' + others.join(', ') + '.' :
-      'Done for this phase: waiting for the others.';
+    var todo = s.status === 'ended' ? W('todo.ended') :
+      s.status === 'created' ? (s.waiting && s.waiting.may_start ? W('wait.youStart') : W('wait.organiser')) :
+      !s.seated ? W('todo.watching') :
+      !running ? W('todo.waiting') :
+      turn ? W('turn.' + s.phase) :
+      me && !me.turn && others.length ? W('todo.notTurn', others.join(', ')) :
+      W('todo.done');
     byId('todo').textContent = todo;
     byId('todo').classList.toggle('turn', !!turn);
     var acted = people.filter(function (p) { return p.acted; }).length;
-    byId('acted').textContent = running ? acted + ' of ' + people.length + ' acted' : '';
+    byId('acted').textContent = running ? W('todo.acted', acted, people.length) : '';
     if (turn && !wasTurn) { signalTurn(todo); }
     wasTurn = !!turn;
-    document.title = (turn ? '(Your turn) ' : '') + baseTitle;
+    document.title = (turn ? W('title.turn') : '') + baseTitle;
     byId('favicon').href = turn ? '/static/favicon-turn.svg' : '/static/favicon.svg';
+  }
+
+  // seatLine names a seat as the room lists it: a bot with its parts.
+  function seatLine(p) {
+    var name = p.name + (p.you ? W('people.you') : '');
+    if (p.agent) { name = W('people.parts', name + W('people.bot'), p.parts && p.parts.length ? p.parts.join(', ') : W('people.watches')); }
+    return name;
+  }
+
+  // renderWaiting shows a table that waits to start: how it starts, who
+  // is in, and the organiser's Start.
+  function renderWaiting(s) {
+    var w = s.status === 'created' ? s.waiting : null;
+    byId('waiting').hidden = !w;
+    if (!w) { return; }
+    byId('wait-how').innerHTML = w.html; // rendered by the server from escaped text
+    var list = byId('wait-people');
+    list.replaceChildren();
+    (s.participants || []).forEach(function (p) { list.append(el('li', p.agent ? 'bot' : '', seatLine(p))); });
+    if (!(s.participants || []).length) { list.append(el('li', 'hint', W('wait.nobody'))); }
+    byId('start').hidden = !w.may_start;
+  }
+
+  // renderItems shows a panel's items with their documents, once.
+  function renderItems(s) {
+    var key = JSON.stringify(s.items || []);
+    byId('items').hidden = !(s.items && s.items.length);
+    if (key === itemsKey) { return; }
+    itemsKey = key;
+    var list = byId('item-list');
+    list.replaceChildren();
+    (s.items || []).forEach(function (it) {
+      var li = el('li', 'item');
+      li.append(el('h3', '', it.title));
+      if (it.html) { var d = el('div', 'doc'); d.innerHTML = it.html; li.append(d); } // rendered by the server from escaped text
+      list.append(li);
+    });
   }
 
   var autojoin = document.body.dataset.autojoin === 'yes';
@@ -360,31 +491,35 @@
       autojoin = false; // once: a refusal is shown, not retried
       act({ kind: 'command', command: 'join', options: {} });
     }
+    closeStaleForm(s);
     renderTodo(s);
-    var phase = s.status === 'running' ? ('Round ' + s.round + ' of ' + s.rounds + ' · ' + s.phase + ' phase') : s.status;
+    renderWaiting(s);
+    renderItems(s);
+    var phase = s.status === 'running' ? W('status.running', s.round, s.rounds, s.phase) : W('status.' + s.status);
     byId('phase').textContent = phase;
     byId('phase').className = 'badge ' + (s.status === 'running' ? s.phase : s.status);
     countdown.ms = s.remaining_ms || null;
     countdown.at = Date.now();
     tick();
     // a table whose schedule neither proposes nor votes (a chatroom, a panel) has no rule and decides nothing
-    byId('rule').textContent = (s.proposes ? 'Rule: ' + s.rule + '. ' + s.rule_text + ' ' : '') + 'Messages: ' + s.mode + '.';
-    byId('decision').textContent = s.decision || 'none yet';
+    byId('rule').textContent = (s.proposes ? W('table.rule', s.rule, s.rule_text) : '') + W('table.mode', s.mode) + ' ' + plural(s.rounds, 'round') + '.';
+    byId('decision').textContent = s.decision || W('table.noneYet');
     byId('decision-line').hidden = byId('history-h').hidden = byId('history').hidden = !s.proposes;
-    byId('seat').textContent = s.status === 'ended' ? 'The table has ended.' :
-      s.seated ? 'You have a seat at this table.' : 'You are watching. Press Join to take a seat.';
+    byId('seat').textContent = s.status === 'ended' ? W('seat.ended') : s.seated ? W('seat.seated') : W('seat.watching');
+    byId('brief').hidden = !s.brief;
+    byId('brief').innerHTML = s.brief || ''; // rendered by the server from escaped text
     var people = byId('people');
     people.replaceChildren();
     (s.participants || []).forEach(function (p) {
-      var li = el('li', p.acted ? 'acted' : '', p.name + (p.agent ? ' (bot)' : '') + (p.you ? ' (you)' : ''));
-      if (s.status === 'running') { li.append(el('span', 'hint', p.acted ? ' ✓ acted' : ' … waiting')); }
+      var li = el('li', p.acted ? 'acted' : '', seatLine(p));
+      if (s.status === 'running') { li.append(el('span', 'hint', p.acted ? W('people.acted') : W('people.waiting'))); }
       people.append(li);
     });
     var hist = byId('history');
     hist.replaceChildren();
     (s.history || []).forEach(function (r) {
-      var li = el('li', '', 'Round ' + r.round + ': ' + (r.winner ? ('accepted ' + r.winner) : 'no winner') + (r.totals ? ' (' + r.totals + ')' : ''));
-      if (r.decision) { li.append(el('div', 'hint', 'Decision: ' + r.decision)); }
+      var li = el('li', '', (r.winner ? W('history.won', r.round, r.winner) : W('history.none', r.round)) + (r.totals ? ' (' + r.totals + ')' : ''));
+      if (r.decision) { li.append(el('div', 'hint', W('history.dec', r.decision))); }
       hist.append(li);
     });
     byId('ballot-hint').textContent = ballotHint(s.rule);
@@ -393,12 +528,12 @@
 
   function ballotHint(rule) {
     switch (rule) {
-      case 'rated': return 'Rated: A=5 B=2 … (1 to 5 for every candidate)';
-      case 'cumulative': return 'Cumulative: A=2 B=1 (at most as many points as candidates)';
-      case 'ranked': case 'borda': case 'irv': return 'Ranked: C > A > B (best first)';
-      case 'approval': return 'Approval: A C (every candidate you approve)';
+      case 'rated': return W('ballot.rated');
+      case 'cumulative': return W('ballot.cumulative');
+      case 'ranked': case 'borda': case 'irv': return W('ballot.ranked');
+      case 'approval': return W('ballot.approval');
     }
-    return 'One candidate, e.g. B, or abstain';
+    return W('ballot.one');
   }
 
   // tick runs the countdown; a minute before the phase closes it turns
@@ -409,13 +544,13 @@
     if (countdown.ms === null) { c.textContent = ''; return; }
     var left = Math.max(0, countdown.ms - (Date.now() - countdown.at));
     var s = Math.round(left / 1000);
-    c.textContent = Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0') + ' left';
+    c.textContent = W('status.left', Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0'));
     c.classList.toggle('soon', s <= 60);
     var st = lastState, me = st && (st.participants || []).find(function (p) { return p.you; });
     var phase = st ? st.round + ':' + st.phase : '';
     if (s <= 60 && s > 0 && me && !me.acted && warned !== phase) {
       warned = phase;
-      note('One minute left in the ' + st.phase + ' phase: act now if you want to.', 'warn');
+      note(W('status.soon', st.phase), 'warn');
     }
   }
   setInterval(tick, 1000);
@@ -434,14 +569,15 @@
   }
 
   function apply(u) {
+    var initial = !shown;
     cursor = u.cursor;
     var wasNear = nearEnd();
     var fresh = (u.posts || []).some(function (v) { return !postEls.has(v.id); });
     (u.posts || []).forEach(renderPost);
     showNew(fresh, wasNear);
     shown = true;
-    (u.private || []).forEach(renderPrivate);
-    if (u.state) { renderState(u.state); }
+    if (u.state) { renderState(u.state); } // first: a form is opened only if it applies to it
+    (u.private || []).forEach(function (p) { renderPrivate(p, initial); });
   }
 
   function connect() {
@@ -451,7 +587,7 @@
       apply(JSON.parse(e.data));
     });
     es.addEventListener('error', function () {
-      byId('conn').textContent = 'Reconnecting…';
+      byId('conn').textContent = W('act.conn');
       if (es.readyState === EventSource.CLOSED) { setTimeout(connect, 2000); }
     });
   }
@@ -476,13 +612,18 @@
   byId('propose').addEventListener('submit', async function (e) {
     e.preventDefault();
     var t = byId('proposal-text');
-    if (!t.value.trim()) { byId('proposal-error').textContent = 'Write a proposal first.'; return; }
+    if (!t.value.trim()) { byId('proposal-error').textContent = W('act.noProposal'); return; }
     if (await act({ kind: 'command', command: 'propose', options: { text: t.value.trim() } }, 'proposal-error')) { t.value = ''; }
   });
   byId('textvote').addEventListener('submit', function (e) {
     e.preventDefault();
     var b = byId('ballot-text');
     act({ kind: 'command', command: 'vote', options: { ballot: b.value.trim() } }, 'ballot-error');
+  });
+  byId('start').addEventListener('click', function () {
+    var w = lastState && lastState.waiting;
+    if (!w || !w.start_action) { return; }
+    act({ kind: 'action', action: w.start_action, values: [] }, 'start-error');
   });
   document.querySelectorAll('[data-command]').forEach(function (b) {
     b.addEventListener('click', function () {
@@ -491,8 +632,8 @@
         opts.format = b.dataset.format;
         if (byId('names') && byId('names').checked) { opts.names = 'keep'; }
       }
-      if (b.dataset.command === 'stop' && !confirm('Stop the table now? Its decision so far becomes its output.')) { return; }
-      if (b.dataset.command === 'close' && !confirm('Close the ' + (lastState ? lastState.phase + ' ' : '') + 'phase now, before its deadline?')) { return; }
+      if (b.dataset.command === 'stop' && !confirm(W('act.confirmStop'))) { return; }
+      if (b.dataset.command === 'close' && !confirm(W('act.confirmClose', lastState ? lastState.phase : ''))) { return; }
       act({ kind: 'command', command: b.dataset.command, options: opts });
     });
   });

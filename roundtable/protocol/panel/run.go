@@ -26,7 +26,7 @@ func Items(s *roundtable.State) []string {
 
 // DocParam is the prefix of the task parameters that hold the items'
 // source documents: "doc/ITEM" is ITEM's document.
-const DocParam = "doc/"
+const DocParam = roundtable.DocParam
 
 // Docs are a table's source documents by item, from its task parameters.
 func Docs(s *roundtable.State) map[string]string {

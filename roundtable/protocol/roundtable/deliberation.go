@@ -44,11 +44,13 @@ func (definition) Own(protocol.Settings) []string { return nil }
 func (definition) Briefing() roundtable.Briefing { return roundtable.Briefing{} }
 
 // LiveTables implements protocol.Live: the exchange economy of the
-// RoundTable paper, whoever starts it in seat 1 and two rule-based
-// traders in the others.
+// RoundTable paper, two rule-based traders and the people who join. The
+// economy is sized when the table starts: one agent, and one good, per
+// seat taken then (roundtable.ParamSeats), so every seat, a person's or
+// a trader's, has its utility.
 func (definition) LiveTables() []protocol.LiveTable {
-	return []protocol.LiveTable{{Name: ExchangeTable, Title: "Exchange economy: you and two traders share out three goods",
-		Task: roundtable.TaskSpec{Kind: "exchange", Topic: "Share out three goods", Params: map[string]string{"preset": "asymmetric", "seats": "3"}},
+	return []protocol.LiveTable{{Name: ExchangeTable, Title: "Exchange economy: people and traders share out the goods, one kind per seat",
+		Task: roundtable.TaskSpec{Kind: "exchange", Topic: "Share out the goods", Params: map[string]string{"preset": "asymmetric"}},
 		Rule: vote.Majority, Rounds: 5,
 		Seats: protocol.BotSeats("trader", [3]string{"Trader 1", "utility", ""}, [3]string{"Trader 2", "utility", ""})}}
 }

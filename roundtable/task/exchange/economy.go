@@ -106,11 +106,11 @@ func New(k int, preset Preset) (*Economy, error) {
 // "good 2 sums to 97.5, want 100". Sums may be off by 1e-6*Supply.
 func (e *Economy) Validate(a Allocation) error {
 	if len(a) != e.K {
-		return invalidf("allocation has %d rows, want %d (one row per agent)", len(a), e.K)
+		return invalidf("allocation has %s, want %d (one row per agent)", count(len(a), "row", "rows"), e.K)
 	}
 	for i, row := range a {
 		if len(row) != e.K {
-			return invalidf("row %d has %d amounts, want %d", i+1, len(row), e.K)
+			return invalidf("row %d has %s, want %d", i+1, count(len(row), "amount", "amounts"), e.K)
 		}
 		for k, x := range row {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -201,4 +201,12 @@ func (a Allocation) Clone() Allocation {
 		c[i] = append([]float64(nil), row...)
 	}
 	return c
+}
+
+// count writes n with its noun: "1 row", "2 rows".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

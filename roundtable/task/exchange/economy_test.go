@@ -76,7 +76,7 @@ func TestValidate(t *testing.T) {
 		{"optimum", Allocation{{80, 10, 10}, {10, 80, 10}, {10, 10, 80}}, ""},
 		{"one agent gets all", Allocation{{100, 100, 100}, {0, 0, 0}, {0, 0, 0}}, ""},
 		{"within tolerance", Allocation{{80.00001, 10, 10}, {10, 80, 10}, {10, 10, 80}}, ""},
-		{"too few rows", Allocation{{100, 100, 100}}, "allocation has 1 rows, want 3 (one row per agent)"},
+		{"too few rows", Allocation{{100, 100, 100}}, "allocation has 1 row, want 3 (one row per agent)"},
 		{"short row", Allocation{{80, 10, 10}, {10, 80}, {10, 10, 80}}, "row 2 has 2 amounts, want 3"},
 		{"negative", Allocation{{80, -3, 10}, {10, 93, 10}, {10, 10, 80}}, "agent 1 gets -3 of good 2"},
 		{"bad sum", Allocation{{80, 10, 10}, {10, 77.5, 10}, {10, 10, 80}}, "good 2 sums to 97.5, want 100"},

@@ -19,6 +19,8 @@ type Strategy struct {
 	Economy *Economy
 	Self    int   // the agent's 0-based index; must be in [0, K)
 	Seed    int64 // varies the small jitter and the concession speed
+	// Name is the name the agent is shown with; "" is "Agent <Self+1>".
+	Name string
 }
 
 // Tuning of the strategy; see the package comment.
@@ -47,7 +49,11 @@ func (s Strategy) publicWeights() []float64 {
 func (s Strategy) Statement(round int) string {
 	w := s.publicWeights()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Agent %d here. ", s.Self+1)
+	name := s.Name
+	if name == "" {
+		name = fmt.Sprintf("Agent %d", s.Self+1)
+	}
+	fmt.Fprintf(&b, "%s here. ", name)
 	top, rest := splitTop(w)
 	if len(rest) == 0 {
 		b.WriteString("I value every good equally. ")

@@ -19,9 +19,9 @@ var _ roundtable.Agent = (*UtilityAgent)(nil)
 
 // Act implements roundtable.Agent.
 func (u *UtilityAgent) Act(_ context.Context, v roundtable.View) (roundtable.Action, error) {
-	s := Strategy{Economy: u.Task.Econ, Self: v.Index, Seed: v.Seed}
+	s := Strategy{Economy: u.Task.Econ, Self: v.Index, Seed: v.Seed, Name: v.Self.Name}
 	if v.Index < 0 || v.Index >= u.Task.Econ.K {
-		return nil, fmt.Errorf("seat %d has no utility in a %d-agent economy", v.Index, u.Task.Econ.K)
+		return nil, fmt.Errorf("seat %d has no utility in an economy of %d agents", v.Index+1, u.Task.Econ.K)
 	}
 	switch v.Phase {
 	case roundtable.PhaseMessage:
