@@ -18,7 +18,10 @@ func renderIntro(s *roundtable.State, brief string) string {
 		fmt.Fprintf(&b, "Rule: **%s**. %s\n", s.Config.Rule, s.Config.Rule.Describe())
 	}
 	fmt.Fprintf(&b, "%s Mode: %s", renderSchedule(s), s.Config.Mode)
-	if s.Config.Mode == roundtable.Sealed {
+	switch {
+	case s.Config.Protocol.InTurn():
+		b.WriteString(" (everyone speaks in turn, in seat order; each message shows as it comes)")
+	case s.Config.Mode == roundtable.Sealed:
 		b.WriteString(" (messages are revealed together when the message phase closes)")
 	}
 	b.WriteString("." + secretNote(s) + "\nAt the table: " + seatNames(s) + ".")
@@ -60,7 +63,10 @@ func renderPhaseOpen(s *roundtable.State, now time.Time) string {
 	switch s.Phase {
 	case roundtable.PhaseMessage:
 		b.WriteString("Send one message to the table: write it in this thread or press **Write message**.")
-		if s.Config.Mode == roundtable.Sealed {
+		switch {
+		case s.Config.Protocol.InTurn():
+			b.WriteString(" Everyone speaks in turn, in seat order, and each message shows as it comes.")
+		case s.Config.Mode == roundtable.Sealed:
 			b.WriteString(" Messages are revealed together when the phase closes; use the button to keep yours sealed until then.")
 		}
 	case roundtable.PhaseProposal:

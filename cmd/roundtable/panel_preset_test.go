@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,9 +14,10 @@ import (
 // TestPanelPresetFromFiles serves a [[table]] panel whose items are the
 // files of item_dir, which starts by itself when its seats are taken and
 // lets the Facilitator vote (a panel has no vote, and the Facilitator
-// never judges: it only speaks). Everyone sees the items and their documents before anyone
-// speaks; the table waits for Bob, the second person, then starts; it
-// ends by posting the rankings.
+// never judges: it only speaks). Everyone sees the items and their
+// documents before anyone speaks; the table waits for Bob, the second
+// person, then starts; everyone speaks in turn; it ends by posting the
+// rankings.
 func TestPanelPresetFromFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, doc := range map[string]string{"Ann.md": "Ten years of Go; led a team of four.", "Ben.txt": "A PhD in databases."} {
@@ -44,7 +46,12 @@ func TestPanelPresetFromFiles(t *testing.T) {
 	}
 	d.command(bottest.Bob, th, "join", nil)
 	d.post(th, "**The table starts**: its seats are taken.")
+	// The judges speak in turn, in seat order (Alice, the Facilitator,
+	// Bob), each message shown as it comes.
+	d.shown(th, "bot", "It is the turn of **Alice**")
 	d.say(bottest.Alice, th, "Ann has led a team.")
+	d.shown(th, "Facilitator", "")
+	d.shown(th, "bot", "It is the turn of **Bob**")
 	d.say(bottest.Bob, th, "Ben knows databases.")
 	survey := d.post(th, "**Round 1 of 1: survey")
 	answer := survey.Controls[len(survey.Controls)-1]
@@ -62,4 +69,17 @@ func TestPanelPresetFromFiles(t *testing.T) {
 	if !strings.Contains(end, "Rankings of the 2 items by") || !strings.Contains(end, "1. Ann") {
 		t.Errorf("the end post does not rank the items:\n%s", end)
 	}
+}
+
+// shown waits for a post in thread by author ("" any) that contains text.
+func (d *driver) shown(thread, author, text string) {
+	d.t.Helper()
+	d.waitFor(fmt.Sprintf("a post by %q with %q", author, text), func() bool {
+		for _, p := range d.p.Posts(thread) {
+			if (author == "" || p.Author == author) && strings.Contains(p.Text, text) {
+				return true
+			}
+		}
+		return false
+	})
 }
