@@ -21,7 +21,7 @@ var webURL = regexp.MustCompile(`web channel at (http://\S+)`)
 // process stops halfway and the other takes its tables over. Every post
 // is in its room once, and every acknowledged act in the log once.
 func TestTwoServesShareTheTables(t *testing.T) {
-	cfg := etcdConfig(t, "lease_ttl = \"2s\"\n\n[web]\nopen_lobby = true\n")
+	cfg := etcdConfig(t, "lease_ttl = \"10s\"\n\n[web]\nopen_lobby = true\n")
 	lb := newBalancer(t)
 	a := startServe(t, cfg, nil, "--web-addr", "127.0.0.1:0")
 	b := startServe(t, cfg, nil, "--web-addr", "127.0.0.1:0")

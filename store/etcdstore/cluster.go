@@ -11,7 +11,6 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // DefaultTTL is how long a process's lease outlives its last renewal
@@ -83,12 +82,12 @@ type ClusterOptions struct {
 // returns it; it is safe for concurrent use.
 type Cluster struct {
 	db  *DB
-	ttl int // seconds
+	ttl time.Duration // asked for, in whole seconds
 	log *slog.Logger
 	id  string
 
 	mu      sync.Mutex
-	sess    *concurrency.Session // nil between leases and after Leave
+	sess    *lease // nil between leases and after Leave
 	renewed chan struct{}        // closed when sess is set again
 	addrs   map[string]string
 	held    map[string]bool   // tables acquired under sess
@@ -114,7 +113,7 @@ func (db *DB) Join(ctx context.Context, opt ClusterOptions) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("join the cluster of %s: %w", db, err)
 	}
-	c := &Cluster{db: db, ttl: max(int(math.Ceil(opt.TTL.Seconds())), 1), log: opt.Logger, id: id,
+	c := &Cluster{db: db, ttl: time.Duration(max(math.Ceil(opt.TTL.Seconds()), 1)) * time.Second, log: opt.Logger, id: id,
 		addrs: map[string]string{}, held: map[string]bool{}, members: map[string]Member{},
 		renewed: make(chan struct{}), changes: newChangeQueue(), done: make(chan struct{})}
 	for k, v := range opt.Addrs {
@@ -140,8 +139,14 @@ func (db *DB) Join(ctx context.Context, opt ClusterOptions) (*Cluster, error) {
 // ID is this process's member ID.
 func (c *Cluster) ID() string { return c.id }
 
-// TTL is the lease's time to live, as granted.
-func (c *Cluster) TTL() time.Duration { return time.Duration(c.ttl) * time.Second }
+// TTL is the lease's time to live, as etcd granted it (which may be more
+// than asked for: etcd's least is one and a half election timeouts).
+func (c *Cluster) TTL() time.Duration {
+	if s := c.session(); s != nil {
+		return s.ttl
+	}
+	return c.ttl
+}
 
 // Changes delivers the changes of table ownership this process must act
 // on, in order; it is closed after Leave.
@@ -185,8 +190,8 @@ func (c *Cluster) SetAddr(ctx context.Context, name, addr string) error {
 
 // lease takes a new lease and registers the member under it; rev is the
 // revision from which changes must be watched.
-func (c *Cluster) lease(ctx, runCtx context.Context) (*concurrency.Session, int64, error) {
-	s, err := concurrency.NewSession(c.db.cli, concurrency.WithTTL(c.ttl), concurrency.WithContext(runCtx))
+func (c *Cluster) lease(ctx, runCtx context.Context) (*lease, int64, error) {
+	s, err := grant(ctx, runCtx, c.db.cli, c.ttl)
 	if err != nil {
 		return nil, 0, fmt.Errorf("take a lease: %w", err)
 	}
@@ -203,7 +208,7 @@ func (c *Cluster) lease(ctx, runCtx context.Context) (*concurrency.Session, int6
 }
 
 // putMember writes this member's key under s's lease.
-func (c *Cluster) putMember(ctx context.Context, s *concurrency.Session) error {
+func (c *Cluster) putMember(ctx context.Context, s *lease) error {
 	c.mu.Lock()
 	m := Member{ID: c.id, Addrs: map[string]string{}}
 	for k, v := range c.addrs {
@@ -221,14 +226,14 @@ func (c *Cluster) putMember(ctx context.Context, s *concurrency.Session) error {
 }
 
 // session returns the lease this process holds now, or nil.
-func (c *Cluster) session() *concurrency.Session {
+func (c *Cluster) session() *lease {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sess
 }
 
 // setSession makes s the lease this process holds, unless it left.
-func (c *Cluster) setSession(s *concurrency.Session) bool {
+func (c *Cluster) setSession(s *lease) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.left {
@@ -242,13 +247,14 @@ func (c *Cluster) setSession(s *concurrency.Session) bool {
 }
 
 // waitLease returns the lease this process holds, waiting for the next
-// one while it has none.
-func (c *Cluster) waitLease(ctx context.Context) (*concurrency.Session, error) {
+// one while it has none, or while it still has old (a lease found lost
+// that run has not replaced yet; nil for none).
+func (c *Cluster) waitLease(ctx context.Context, old *lease) (*lease, error) {
 	for {
 		c.mu.Lock()
 		s, renewed := c.sess, c.renewed
 		c.mu.Unlock()
-		if s != nil {
+		if s != nil && s != old {
 			return s, nil
 		}
 		select {
@@ -263,7 +269,7 @@ func (c *Cluster) waitLease(ctx context.Context) (*concurrency.Session, error) {
 
 // run watches the owner keys and the lease until ctx ends: a lost lease
 // loses every table and is replaced by a new one.
-func (c *Cluster) run(ctx context.Context, s *concurrency.Session, rev int64) {
+func (c *Cluster) run(ctx context.Context, s *lease, rev int64) {
 	for ctx.Err() == nil {
 		rev = c.watch(ctx, s, rev)
 		if ctx.Err() != nil {
@@ -278,6 +284,9 @@ func (c *Cluster) run(ctx context.Context, s *concurrency.Session, rev int64) {
 		if !c.loseAll(s) {
 			return // left
 		}
+		if err := s.Close(); err != nil { // its tables go to others at once, if etcd still had it
+			c.log.Warn("cluster: revoke the lost lease", "member", c.id, "err", err)
+		}
 		var err error
 		if s, rev, err = c.renew(ctx); err != nil {
 			return
@@ -291,7 +300,7 @@ func (c *Cluster) run(ctx context.Context, s *concurrency.Session, rev int64) {
 
 // renew takes a new lease after the last one was lost, retrying until ctx
 // ends.
-func (c *Cluster) renew(ctx context.Context) (*concurrency.Session, int64, error) {
+func (c *Cluster) renew(ctx context.Context) (*lease, int64, error) {
 	wait := 100 * time.Millisecond
 	for {
 		s, rev, err := c.lease(ctx, ctx)
@@ -305,13 +314,13 @@ func (c *Cluster) renew(ctx context.Context) (*concurrency.Session, int64, error
 			return nil, 0, ctx.Err()
 		case <-time.After(wait):
 		}
-		wait = min(2*wait, time.Duration(c.ttl)*time.Second)
+		wait = min(2*wait, c.ttl)
 	}
 }
 
 // loseAll tells that every table held under s is lost; false when the
 // process left the cluster meanwhile.
-func (c *Cluster) loseAll(s *concurrency.Session) bool {
+func (c *Cluster) loseAll(s *lease) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.left || c.sess != s {

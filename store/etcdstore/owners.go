@@ -9,16 +9,31 @@ import (
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // Acquire makes this process the owner of table unless another process
-// owns it, and reports whether this process owns it now.
+// owns it, and reports whether this process owns it now. Between leases
+// (the last was lost, the next is being taken) it waits for the next one;
+// it fails with ErrNoLease only once the process left the cluster.
 func (c *Cluster) Acquire(ctx context.Context, table string) (bool, error) {
-	s := c.session()
-	if s == nil {
-		return false, fmt.Errorf("acquire table %s: %w", table, ErrNoLease)
+	var gone *lease
+	for {
+		s, err := c.waitLease(ctx, gone)
+		if err != nil {
+			return false, fmt.Errorf("acquire table %s: %w", table, err)
+		}
+		mine, err := c.acquire(ctx, table, s)
+		if isLeaseGone(err) {
+			s.lost() // etcd let it go before this process saw: the next lease acquires
+			gone = s
+			continue
+		}
+		return mine, err
 	}
+}
+
+// acquire campaigns for table under lease s.
+func (c *Cluster) acquire(ctx context.Context, table string, s *lease) (bool, error) {
 	k := c.db.keys.owner(table)
 	resp, err := c.db.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(k), "=", 0)).
 		Then(clientv3.OpPut(k, c.id, clientv3.WithLease(s.Lease()))).Else(clientv3.OpGet(k)).Commit()
@@ -139,7 +154,7 @@ func (c *Cluster) guard(table string) clientv3.Cmp {
 
 // watch follows the owner keys from rev until the watch breaks off, s
 // is lost or ctx ends, and returns the revision to go on from.
-func (c *Cluster) watch(ctx context.Context, s *concurrency.Session, rev int64) int64 {
+func (c *Cluster) watch(ctx context.Context, s *lease, rev int64) int64 {
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer cancel()
 	wch := c.db.cli.Watch(wctx, c.db.keys.owners(), clientv3.WithPrefix(), clientv3.WithPrevKV(), clientv3.WithRev(rev+1))
@@ -166,7 +181,7 @@ func (c *Cluster) watch(ctx context.Context, s *concurrency.Session, rev int64) 
 
 // deleted acts on an owner key's deletion: a table this process held is
 // lost, another's is orphaned.
-func (c *Cluster) deleted(ev *clientv3.Event, s *concurrency.Session) {
+func (c *Cluster) deleted(ev *clientv3.Event, s *lease) {
 	if ev.Type != mvccpb.DELETE {
 		return
 	}

@@ -15,11 +15,12 @@ import (
 )
 
 // member opens a store on prefix (a new one when empty) and joins its
-// cluster with a short lease; it leaves when the test ends.
+// cluster with a lease longer than any stall of a loaded machine (these
+// tests let leases go by revoking them); it leaves when the test ends.
 func member(t *testing.T, prefix, web string) (*etcdstore.DB, *etcdstore.Cluster) {
 	t.Helper()
 	db := openTest(t, etcdstore.Options{Prefix: prefix})
-	c, err := db.Join(t.Context(), etcdstore.ClusterOptions{TTL: time.Second, Addrs: map[string]string{"web": web}})
+	c, err := db.Join(t.Context(), etcdstore.ClusterOptions{TTL: 10 * time.Second, Addrs: map[string]string{"web": web}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // Hold waits until this process holds the unit called name (a Discord
@@ -17,13 +16,19 @@ import (
 // the unit is let go for another member to take.
 func (c *Cluster) Hold(ctx context.Context, name string) (<-chan struct{}, error) {
 	k := c.db.keys.unit(name)
+	var gone *lease
 	for {
-		s, err := c.waitLease(ctx)
+		s, err := c.waitLease(ctx, gone)
 		if err != nil {
 			return nil, fmt.Errorf("hold %s: %w", name, err)
 		}
 		resp, err := c.db.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(k), "=", 0)).
 			Then(clientv3.OpPut(k, c.id, clientv3.WithLease(s.Lease()))).Else(clientv3.OpGet(k)).Commit()
+		if isLeaseGone(err) {
+			s.lost() // the next lease holds it
+			gone = s
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("hold %s: %w", name, err)
 		}
@@ -41,7 +46,7 @@ func (c *Cluster) Hold(ctx context.Context, name string) (<-chan struct{}, error
 
 // keep closes lost once the unit at key k is no longer held under s (from
 // revision rev on), and lets it go when ctx ends.
-func (c *Cluster) keep(ctx context.Context, k string, s *concurrency.Session, rev int64, lost chan<- struct{}) {
+func (c *Cluster) keep(ctx context.Context, k string, s *lease, rev int64, lost chan<- struct{}) {
 	defer close(lost)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -51,7 +56,7 @@ func (c *Cluster) keep(ctx context.Context, k string, s *concurrency.Session, re
 		case <-s.Done():
 			return
 		case <-ctx.Done():
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(c.ttl)*time.Second)
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.TTL())
 			_, _ = c.db.cli.Txn(rctx).If(clientv3.Compare(clientv3.LeaseValue(k), "=", s.Lease())).Then(clientv3.OpDelete(k)).Commit()
 			cancel()
 			return
