@@ -87,8 +87,8 @@ type Cluster struct {
 	id  string
 
 	mu      sync.Mutex
-	sess    *lease // nil between leases and after Leave
-	renewed chan struct{}        // closed when sess is set again
+	sess    *lease        // nil between leases and after Leave
+	renewed chan struct{} // closed when sess is set again
 	addrs   map[string]string
 	held    map[string]bool   // tables acquired under sess
 	members map[string]Member // the members read, by ID (an ID is never reused)
