@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/roundtable-ai/roundtable/adapters/discord"
 )
 
 // Sharding, as Discord does it: a bot's guilds are split over shards, a
@@ -40,12 +42,6 @@ func (o *Options) shardDefaults() {
 	}
 }
 
-// ShardOf is the shard of count that carries guild's events.
-func ShardOf(guild string, count int) int {
-	id, _ := strconv.ParseUint(guild, 10, 64)
-	return int((id >> 22) % uint64(max(count, 1)))
-}
-
 // GuildIDInShard returns a guild ID (a snowflake, made from n) that lands
 // in shard of count.
 func GuildIDInShard(n, shard, count int) string {
@@ -57,7 +53,7 @@ func (s *Server) shardOf(guild string) int {
 	if guild == "" {
 		return 0
 	}
-	return ShardOf(guild, s.shardCount)
+	return discord.ShardOf(guild, s.shardCount)
 }
 
 // admitLocked checks an IDENTIFY for shard of count and returns the
@@ -69,7 +65,7 @@ func (s *Server) admitLocked(gc *gwConn, shard, count int) ([]*guild, error) {
 	}
 	var guilds []*guild
 	for _, g := range s.guilds {
-		if ShardOf(g.ID, count) == shard {
+		if discord.ShardOf(g.ID, count) == shard {
 			guilds = append(guilds, g)
 		}
 	}
