@@ -99,3 +99,15 @@ func (cl *cluster) advertise(ctx context.Context, name, addr string) error {
 	}
 	return cl.c.SetAddr(ctx, name, addr)
 }
+
+// pace is Discord's identify pacing across the processes of the cluster:
+// one identify per bucket per every, whichever process runs the shard;
+// nil without a cluster (the platform paces its own shards).
+func (cl *cluster) pace() func(ctx context.Context, bucket int, every time.Duration) error {
+	if cl == nil {
+		return nil
+	}
+	return func(ctx context.Context, bucket int, every time.Duration) error {
+		return cl.c.Pace(ctx, fmt.Sprintf("discord/identify/%d", bucket), every)
+	}
+}

@@ -25,14 +25,16 @@ import (
 )
 
 func (a *App) serveCmd() *cobra.Command {
-	var webAddr string
+	var webAddr, shards string
 	cmd := &cobra.Command{
-		Use:   "serve [--config FILE] [--web-addr ADDR]",
+		Use:   "serve [--config FILE] [--web-addr ADDR] [--shards FIRST-LAST/COUNT]",
 		Short: "Run live tables in Discord, Slack and/or the built-in web channel",
 		Long: `Connects to the platforms configured in [discord] and [slack]; with neither,
 starts the built-in web channel on 127.0.0.1:8080 (--web-addr; port 0 picks a
 free port) and prints its URL. Open tables resume where they were: every
-accepted action is in the database before it is acknowledged.`,
+accepted action is in the database before it is acknowledged. --shards runs a
+range of the Discord bot's shards (0-3/16, or auto for all of them), as
+[discord] shards does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := LoadConfig(a.configPath)
@@ -48,10 +50,20 @@ accepted action is in the database before it is acknowledged.`,
 					cfg.Web.Enabled = "on"
 				}
 			}
+			if cmd.Flags().Changed("shards") {
+				if cfg.Discord == nil {
+					return usagef("--shards: the config has no [discord] bot to shard")
+				}
+				if _, err := discord.ParseShards(shards); err != nil {
+					return usagef("--shards: %v", err)
+				}
+				cfg.Discord.Shards = shards
+			}
 			return a.serve(cmd.Context(), cfg)
 		},
 	}
 	cmd.Flags().StringVar(&webAddr, "web-addr", "", "address of the web channel (default from [web], 127.0.0.1:8080)")
+	cmd.Flags().StringVar(&shards, "shards", "", "the Discord shards this process runs: FIRST-LAST/COUNT, SHARD/COUNT or auto (default from [discord] shards)")
 	return cmd
 }
 
@@ -183,7 +195,11 @@ func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend, cl *cluster
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds}, log))
+		shards, err := discord.ParseShards(d.Shards)
+		if err != nil {
+			return nil, nil, fmt.Errorf("discord.shards: %w", err)
+		}
+		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds, Shards: shards, Pace: cl.pace()}, log))
 	}
 	if s := cfg.Slack; s != nil {
 		sc := slack.Config{Mode: s.Mode, APIURL: s.APIURL, HTTPAddr: s.HTTPAddr, PostInterval: time.Duration(s.PostInterval),

@@ -24,6 +24,8 @@ import (
 // Defaults of the sharding options.
 const (
 	DefaultMaxGuildsPerShard = 2500
+	// DiscordIdentifyWindow is Discord's IdentifyWindow.
+	DiscordIdentifyWindow = 5 * time.Second
 	guildsPerShardAdvised    = 1000 // /gateway/bot's shards: one per 1,000 guilds
 )
 
