@@ -26,7 +26,7 @@ const (
 	DefaultMaxGuildsPerShard = 2500
 	// DiscordIdentifyWindow is Discord's IdentifyWindow.
 	DiscordIdentifyWindow = 5 * time.Second
-	guildsPerShardAdvised    = 1000 // /gateway/bot's shards: one per 1,000 guilds
+	guildsPerShardAdvised = 1000 // /gateway/bot's shards: one per 1,000 guilds
 )
 
 // Identify is an IDENTIFY the fake accepted.
