@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
@@ -49,7 +51,7 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 	// the cluster), fresh from the cluster, or none yet.
 	base, cached := db.heads.get(table)
 	fresh := false
-	for range appendAttempts {
+	for try := range appendAttempts {
 		if !cached && !fresh {
 			if base, err = db.readHead(ctx, table); err != nil {
 				return fmt.Errorf("append to table %s: %w", table, err)
@@ -86,11 +88,26 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 			base, fresh = stale.head, true
 		case errors.Is(err, errTakenOver):
 			cached, fresh = false, false
+		case transient(err) && try < appendAttempts-1 && sleep(ctx, min(50*time.Millisecond<<try, time.Second)):
+			cached, fresh = false, false // the head read again says whether it landed
 		default:
 			return err
 		}
 	}
 	return roundtable.Errorf(roundtable.Conflict, "table %s: other writers kept moving its head; %d attempts to append event %d failed", table, appendAttempts, events[0].Seq)
+}
+
+// transient reports whether err is etcd's for a request it could not
+// serve in time (a member overloaded, an election): its outcome is
+// unknown, and the append is tried again, which lands it once (landed).
+func transient(err error) bool {
+	for _, e := range []error{rpctypes.ErrTimeout, rpctypes.ErrTimeoutDueToLeaderFail, rpctypes.ErrTimeoutDueToConnectionLost,
+		rpctypes.ErrTimeoutWaitAppliedIndex, rpctypes.ErrLeaderChanged, rpctypes.ErrNoLeader, rpctypes.ErrTooManyRequests} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // landed reports whether the log already holds events exactly as enc
