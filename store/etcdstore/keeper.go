@@ -11,10 +11,14 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// leaseAttempt bounds one renewal of a lease (and its least retry wait):
-// a member that stalls is given up on after it and the renewal retried,
-// through whichever member answers, well before the lease runs out.
-const leaseAttempt = 250 * time.Millisecond
+// leaseHedge is how long a renewal of a lease may go unanswered before
+// another is sent beside it (at most leaseHedges at once): a member that
+// stalls is gone round, through whichever member answers, and a renewal
+// that is only slow (a loaded machine) is not given up on.
+const (
+	leaseHedge  = 250 * time.Millisecond
+	leaseHedges = 4
+)
 
 // lease is a lease this process holds, renewed in the background until it
 // is lost or closed. It replaces etcd's concurrency.Session, whose client
@@ -69,37 +73,70 @@ func (l *lease) Close() error {
 	return nil
 }
 
-// keep renews the lease every third of its time to live, retrying a
-// renewal that fails or stalls every leaseAttempt, until the lease is
-// lost: etcd says so, or no renewal sent got through for the time to
-// live since the last that did (sent at last).
+// keep renews the lease every third of its time to live until it is
+// lost: etcd says so, or no renewal sent got through for the time to live
+// since the last that did (sent at last).
 func (l *lease) keep(ctx context.Context, last time.Time) {
 	defer l.lost()
 	every := l.ttl / 3
-	wait := every
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-l.done:
 			return
-		case <-time.After(wait):
+		case <-time.After(time.Until(last.Add(every))):
 		}
-		sent := time.Now()
-		actx, cancel := context.WithTimeout(ctx, max(leaseAttempt, every/2))
-		resp, err := l.cli.KeepAliveOnce(actx, l.id)
-		cancel()
-		switch {
-		case err == nil && resp.TTL > 0:
-			last, wait = sent, every
-		case errors.Is(err, rpctypes.ErrLeaseNotFound) || err == nil:
-			return // gone in etcd
-		case ctx.Err() != nil:
+		var ok bool
+		if last, ok = l.renew(ctx, last); !ok {
 			return
-		case time.Since(last) >= l.ttl:
-			return // cut off for the whole lease: etcd has let it go, or soon will
-		default:
-			wait = leaseAttempt // a member stalled or an election: again, soon
+		}
+	}
+}
+
+// renewal is the answer to one renewal, sent at sent.
+type renewal struct {
+	sent time.Time
+	resp *clientv3.LeaseKeepAliveResponse
+	err  error
+}
+
+// renew renews the lease, sending another renewal beside those unanswered
+// every leaseHedge, until one gets through (it returns when that one was
+// sent), etcd says the lease is gone, or the lease ran out since the
+// renewal sent at last (false for both).
+func (l *lease) renew(ctx context.Context, last time.Time) (time.Time, bool) {
+	rctx, cancel := context.WithDeadline(ctx, last.Add(l.ttl))
+	defer cancel()
+	answers := make(chan renewal, leaseHedges)
+	pending := 0
+	send := func() {
+		pending++
+		sent := time.Now()
+		go func() {
+			resp, err := l.cli.KeepAliveOnce(rctx, l.id)
+			answers <- renewal{sent: sent, resp: resp, err: err}
+		}()
+	}
+	send()
+	hedge := time.NewTicker(leaseHedge)
+	defer hedge.Stop()
+	for {
+		select {
+		case a := <-answers:
+			pending--
+			switch {
+			case a.err == nil && a.resp.TTL > 0:
+				return a.sent, true
+			case a.err == nil || isLeaseGone(a.err):
+				return time.Time{}, false // gone in etcd
+			}
+		case <-hedge.C:
+			if pending < leaseHedges {
+				send() // a member stalled, or an election: again, beside it
+			}
+		case <-rctx.Done():
+			return time.Time{}, false // cut off for the whole lease: etcd has let it go, or soon will
 		}
 	}
 }
