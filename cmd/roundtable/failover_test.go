@@ -254,7 +254,9 @@ func (k *clockKeeper) waitEnded(ctx context.Context, t *testing.T) {
 	defer cancel()
 	for k.f.obs.live() > 0 || k.f.obs.undelivered() > 0 {
 		if !pause(wctx) {
-			t.Fatalf("%d tables never ended, %d ended tables never posted their end", k.f.obs.live(), k.f.obs.undelivered())
+			stuck := k.f.obs.liveTables()
+			t.Fatalf("%d tables never ended, %d ended tables never posted their end; the first:\n%s\nthe processes' last words:\n%s",
+				len(stuck), k.f.obs.undelivered(), k.f.mentions(stuck[:min(len(stuck), 2)]), k.f.lastWords())
 		}
 	}
 }

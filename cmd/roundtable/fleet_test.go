@@ -138,3 +138,12 @@ func (f *fleet) mentions(tables []string) string {
 	}
 	return b.String()
 }
+
+// lastWords returns the end of each process's output.
+func (f *fleet) lastWords() string {
+	var b strings.Builder
+	for _, p := range f.procs {
+		fmt.Fprintf(&b, "%s (%s):\n%s\n", p.name, p.member, tail(p.c.out.String(), 3000))
+	}
+	return b.String()
+}

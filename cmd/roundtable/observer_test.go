@@ -155,16 +155,19 @@ func (o *observer) running(member string) []string {
 }
 
 // live counts the tables that are not over.
-func (o *observer) live() int {
+func (o *observer) live() int { return len(o.liveTables()) }
+
+// liveTables lists the tables that are not over.
+func (o *observer) liveTables() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	n := 0
-	for _, tb := range o.tables {
+	var out []string
+	for id, tb := range o.tables {
 		if tb.status != roundtable.StatusEnded {
-			n++
+			out = append(out, id)
 		}
 	}
-	return n
+	return out
 }
 
 // undelivered counts the ended tables whose last post is not out.

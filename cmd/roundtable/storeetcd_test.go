@@ -14,7 +14,7 @@ import (
 func TestSimAndAnalyzeOnEtcd(t *testing.T) {
 	cfg := etcdConfig(t, "")
 	dir := t.TempDir()
-	code, out, errOut := run(t, "", "--config", cfg, "sim", "--rule", "plurality", "--runs", "2", "--rounds", "2", "--out", dir)
+	code, out, errOut := run(t, "", "--config", cfg, "sim", "--rule", "plurality", "--runs", "2", "--rounds", "3", "--out", dir) // 3: two rounds with an information difference, for its chart
 	if code != 0 {
 		t.Fatalf("sim on etcd: exit %d %s", code, errOut)
 	}
