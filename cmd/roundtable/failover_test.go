@@ -216,7 +216,8 @@ func (k *clockKeeper) start(ctx context.Context) {
 	phase := strconv.Itoa(int(k.plan.phase / time.Second))
 	form := url.Values{"nonce": {fmt.Sprintf("clock-%d", n)}, "name": {"Clock"}, "title": {fmt.Sprintf("Clock %d", n)},
 		"preset": {"exchange-economy"}, "rounds": {strconv.Itoa(k.plan.rounds)}, "mode": {"sealed"},
-		"message": {phase}, "proposal": {phase}, "vote": {phase}}
+		"message": {phase}, "proposal": {phase}, "vote": {phase},
+		"start": {"full"}, "seats": {"3"}} // the starter and the two traders: it starts as it is made
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, k.f.lb.URL()+"/start", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := k.client.Do(req)
