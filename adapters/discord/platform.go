@@ -47,10 +47,11 @@ type Config struct {
 	// Shards is the range of shards this process runs; the zero value
 	// runs the bot unsharded.
 	Shards Shards
-	// Pace, when set, waits for a bucket's turn to identify across every
-	// process of the bot (serve's cluster); nil paces this process's
-	// shards only.
-	Pace func(ctx context.Context, bucket int, every time.Duration) error
+	// Turn, when set, runs open (a shard's identify) in its bucket's turn
+	// across every process of the bot (serve's cluster): one process at a
+	// time, and every after the bucket's last identify was answered; nil
+	// paces this process's shards only.
+	Turn func(ctx context.Context, bucket int, every time.Duration, open func() error) error
 	// IdentifyEvery is how often the shards of one bucket identify
 	// (DefaultIdentifyEvery when zero).
 	IdentifyEvery time.Duration

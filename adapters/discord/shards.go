@@ -25,9 +25,9 @@ import (
 // Shards identify in buckets (shard % max_concurrency, from GET
 // /gateway/bot): one identify per bucket per IdentifyEvery.
 
-// DefaultIdentifyEvery is how often the shards of one bucket identify:
-// Discord's 5 s, and half a second for the dial between the pass and the
-// identify.
+// DefaultIdentifyEvery is how often the shards of one bucket identify,
+// from one identify answered to the next sent: Discord's 5 s, and half a
+// second for the processes' clocks.
 const DefaultIdentifyEvery = 5500 * time.Millisecond
 
 // Shards is the range of the bot's shards a process runs: First to Last
@@ -155,7 +155,7 @@ func (g *gateway) shardReady(shard int) bool {
 }
 
 // openAll opens every shard's connection: the buckets at once, the
-// shards of a bucket one after another, each after the bucket's pace.
+// shards of a bucket one after another, each in the bucket's turn.
 func (p *Platform) openAll(ctx context.Context) error {
 	g := p.gw
 	eg, ectx := errgroup.WithContext(ctx)
@@ -166,13 +166,10 @@ func (p *Platform) openAll(ctx context.Context) error {
 				if s.ShardID%g.buckets != b {
 					continue
 				}
-				if err := p.pace(ectx, b, n == 0); err != nil {
+				if err := p.openInTurn(ectx, b, n == 0, s); err != nil {
 					return err
 				}
 				n++
-				if err := p.open(ectx, s); err != nil {
-					return err
-				}
 			}
 			return nil
 		})
@@ -180,29 +177,29 @@ func (p *Platform) openAll(ctx context.Context) error {
 	return eg.Wait()
 }
 
-// pace waits for bucket's turn to identify: Config.Pace's across the
-// processes of the bot, or else IdentifyEvery after the bucket's last
-// shard opened (its identify answered) in this one.
-func (p *Platform) pace(ctx context.Context, bucket int, first bool) error {
+// openInTurn opens a shard's session in its bucket's turn: Config.Turn's
+// across the processes of the bot, or else IdentifyEvery after the
+// bucket's last shard in this process opened (its identify answered).
+func (p *Platform) openInTurn(ctx context.Context, bucket int, first bool, s *discordgo.Session) error {
 	every := p.cfg.IdentifyEvery
 	if every <= 0 {
 		every = DefaultIdentifyEvery
 	}
-	if p.cfg.Pace != nil {
-		if err := p.cfg.Pace(ctx, bucket, every); err != nil {
-			return fmt.Errorf("discord: pace the identify of bucket %d: %w", bucket, err)
+	open := func() error { return p.open(ctx, s) }
+	if p.cfg.Turn != nil {
+		if err := p.cfg.Turn(ctx, bucket, every, open); err != nil {
+			return fmt.Errorf("discord: identify shard %d in bucket %d: %w", s.ShardID, bucket, err)
 		}
 		return nil
 	}
-	if first {
-		return nil
+	if !first {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(every):
+		}
 	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(every):
-		return nil
-	}
+	return open()
 }
 
 var _ bot.Partitioned = (*Platform)(nil)

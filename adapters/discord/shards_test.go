@@ -74,12 +74,12 @@ func TestShardsSplitTheGuildsOverTwoProcesses(t *testing.T) {
 		srv.AddRole(guild, discordtest.Role{ID: guild + "9", Name: "admins", Permissions: administrator})
 		srv.AddMember(guild, bottest.Alice, guild+"9")
 	}
-	pace := &pacer{last: map[int]time.Time{}}
+	pace := &pacer{buckets: map[int]*sync.Mutex{}, last: map[int]time.Time{}}
 	var processes []*discord.Platform
 	for _, r := range []string{"0-1/4", "2-3/4"} {
 		cfg := srv.Config()
 		cfg.Shards, _ = discord.ParseShards(r)
-		cfg.Pace, cfg.IdentifyEvery = pace.pass, window+100*time.Millisecond
+		cfg.Turn, cfg.IdentifyEvery = pace.turn, window
 		p := discord.New(cfg, testLogger(t))
 		processes = append(processes, p)
 		startService(t, p)
@@ -112,27 +112,36 @@ func TestShardsSplitTheGuildsOverTwoProcesses(t *testing.T) {
 // administrator is Discord's Administrator permission.
 const administrator = 1 << 3
 
-// pacer paces identifies across the platforms of a test as serve's
-// cluster does across processes: one pass per bucket per every.
+// pacer runs identifies in their bucket's turn across the platforms of a
+// test as serve's cluster does across processes: one at a time, each
+// every after the last was answered.
 type pacer struct {
-	mu   sync.Mutex
-	last map[int]time.Time
+	mu      sync.Mutex
+	buckets map[int]*sync.Mutex
+	last    map[int]time.Time
 }
 
-func (p *pacer) pass(ctx context.Context, bucket int, every time.Duration) error {
-	for {
-		p.mu.Lock()
-		wait := time.Until(p.last[bucket].Add(every))
-		if wait <= 0 {
-			p.last[bucket] = time.Now()
-			p.mu.Unlock()
-			return nil
-		}
-		p.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
+func (p *pacer) turn(ctx context.Context, bucket int, every time.Duration, open func() error) error {
+	p.mu.Lock()
+	m := p.buckets[bucket]
+	if m == nil {
+		m = &sync.Mutex{}
+		p.buckets[bucket] = m
 	}
+	p.mu.Unlock()
+	m.Lock()
+	defer m.Unlock()
+	p.mu.Lock()
+	wait := time.Until(p.last[bucket].Add(every))
+	p.mu.Unlock()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(wait):
+	}
+	err := open()
+	p.mu.Lock()
+	p.last[bucket] = time.Now()
+	p.mu.Unlock()
+	return err
 }

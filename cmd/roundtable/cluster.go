@@ -100,14 +100,27 @@ func (cl *cluster) advertise(ctx context.Context, name, addr string) error {
 	return cl.c.SetAddr(ctx, name, addr)
 }
 
-// pace is Discord's identify pacing across the processes of the cluster:
-// one identify per bucket per every, whichever process runs the shard;
-// nil without a cluster (the platform paces its own shards).
-func (cl *cluster) pace() func(ctx context.Context, bucket int, every time.Duration) error {
+// turn is Discord's identify pacing across the processes of the cluster:
+// a bucket's identifies one process at a time (a unit held), each every
+// after the last was answered (a pace passed after it), whichever process
+// runs the shard; nil without a cluster (the platform paces its own).
+func (cl *cluster) turn() func(ctx context.Context, bucket int, every time.Duration, open func() error) error {
 	if cl == nil {
 		return nil
 	}
-	return func(ctx context.Context, bucket int, every time.Duration) error {
-		return cl.c.Pace(ctx, fmt.Sprintf("discord/identify/%d", bucket), every)
+	return func(ctx context.Context, bucket int, every time.Duration, open func() error) error {
+		name := fmt.Sprintf("discord/identify/%d", bucket)
+		hctx, release := context.WithCancel(ctx)
+		defer release()
+		if _, err := cl.c.Hold(hctx, name); err != nil {
+			return err
+		}
+		if err := cl.c.Pace(ctx, name, every); err != nil {
+			return err
+		}
+		if err := open(); err != nil {
+			return err
+		}
+		return cl.c.Pace(ctx, name, 0) // the next waits every from now, the identify answered
 	}
 }

@@ -199,7 +199,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend, cl *cluster
 		if err != nil {
 			return nil, nil, fmt.Errorf("discord.shards: %w", err)
 		}
-		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds, Shards: shards, Pace: cl.pace()}, log))
+		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds, Shards: shards, Turn: cl.turn()}, log))
 	}
 	if s := cfg.Slack; s != nil {
 		sc := slack.Config{Mode: s.Mode, APIURL: s.APIURL, HTTPAddr: s.HTTPAddr, PostInterval: time.Duration(s.PostInterval),
