@@ -196,6 +196,9 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	if out.Room == "" {
 		if _, first := p.seen.add(ev.ID, struct{}{}); first {
 			out = p.deliver(r.Context(), h, ev)
+			if out.Refusal.Code != "" {
+				out.Room = "" // a room opened for a table that was not made (its store write failed): the page says why
+			}
 			if out.Room != "" {
 				p.starts.put(ev.ID, out.Room)
 			}
