@@ -80,7 +80,9 @@ func (s *Service) moves() <-chan struct{} {
 	return out
 }
 
-// rescan campaigns for every open table the service does not hold.
+// rescan campaigns for every open table the service does not hold, in
+// r's pool, so that the changes that come meanwhile (a table lost, another
+// orphaned) are acted on at once.
 func (s *Service) rescan(ctx context.Context, r *resumer) {
 	s.mu.Lock()
 	clear(s.foreign)
@@ -97,7 +99,7 @@ func (s *Service) rescan(ctx context.Context, r *resumer) {
 		if sum.Status == roundtable.StatusEnded {
 			continue // one with posts left is found by the sweep of its owner, or orphaned when it dies
 		}
-		s.takeOver(ctx, sum.ID, r)
+		r.campaign(sum.ID) // in the pool: one after another, a loaded store kept the changes after it waiting for a minute
 	}
 }
 
