@@ -66,10 +66,15 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start thread: %w", err)
 	}
-	cfg.Labels = map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter}
-	if ev.Space != "" {
-		cfg.Labels[labelSpace] = ev.Space
+	labels := maps.Clone(cfg.Labels) // a preset's (a study's condition)
+	if labels == nil {
+		labels = map[string]string{}
 	}
+	maps.Copy(labels, map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter})
+	if ev.Space != "" {
+		labels[labelSpace] = ev.Space
+	}
+	cfg.Labels = labels
 	cfg.Secret.Key = pseudonymKey()
 	cfg.Provenance = s.provenance(cfg, task)
 	obs := s.outbox(id)

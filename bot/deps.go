@@ -64,6 +64,9 @@ type Deps struct {
 	// table configured as c (a trader at a text table, a protocol's
 	// agent at another protocol's table); a start naming it is refused.
 	Seatable func(p roundtable.Participant, c roundtable.Config) error
+	// Studies, when set, opens the studies the server runs live
+	// (/roundtable study start).
+	Studies Studies
 }
 
 // Policy says who may start and stop tables. A user qualifies when any

@@ -59,6 +59,8 @@ func (s *Service) command(ctx context.Context, ev *Event) (*Reply, error) {
 	switch ev.Command {
 	case "start":
 		return s.start(ctx, ev)
+	case "study":
+		return s.study(ctx, ev)
 	case "help", "":
 		return ephemeral(helpText), nil
 	}
@@ -243,6 +245,7 @@ func first(v []string) string {
 const helpText = `**roundtable**: people and bot agents deliberate in rounds (message, proposal, vote) and decide by a social-choice rule.
 - /roundtable start topic:<question> [rule] [rounds] [agents (or none)] [mode] [message|proposal|vote durations] [secret:yes|no, or research: the organiser's export keeps voter-N labels across rounds] or preset:<name>; audit it with [audit:sentiment,stance audit_statement:<text> self_report:yes]
 - a new table waits for its people: [start:organiser (default: /roundtable begin starts it)|full seats:<n>|at start_at:<14:30, or a delay like 10m>] [people:<fewest people it needs>] [facilitator_votes:yes]
+- /roundtable study start <name>: open a study the server runs live, and post its cohort link and code here
 - /roundtable begin: start a waiting table (for whoever started it or may manage tables)
 - /roundtable join, leave, status: in a table's thread
 - /roundtable propose text:<proposal>, vote ballot:<ballot> (e.g. "B", "A=5 B=2", "C > A > B", "abstain")

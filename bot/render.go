@@ -17,14 +17,18 @@ func renderIntro(s *roundtable.State, brief string) string {
 	if s.Config.Protocol.Plays(roundtable.PhaseVote) { // a panel or a chatroom never votes
 		fmt.Fprintf(&b, "Rule: **%s**. %s\n", s.Config.Rule, s.Config.Rule.Describe())
 	}
-	fmt.Fprintf(&b, "%s Mode: %s", renderSchedule(s), s.Config.Mode)
-	switch {
-	case s.Config.Protocol.InTurn():
-		b.WriteString(" (everyone speaks in turn, in seat order; each message shows as it comes)")
-	case s.Config.Mode == roundtable.Sealed:
-		b.WriteString(" (messages are revealed together when the message phase closes)")
+	b.WriteString(renderSchedule(s))
+	if s.Config.Protocol.Plays(roundtable.PhaseMessage) { // a questionnaire has no messages to reveal
+		fmt.Fprintf(&b, " Mode: %s", s.Config.Mode)
+		switch {
+		case s.Config.Protocol.InTurn():
+			b.WriteString(" (everyone speaks in turn, in seat order; each message shows as it comes)")
+		case s.Config.Mode == roundtable.Sealed:
+			b.WriteString(" (messages are revealed together when the message phase closes)")
+		}
+		b.WriteString(".")
 	}
-	b.WriteString("." + secretNote(s) + "\nAt the table: " + seatNames(s) + ".")
+	b.WriteString(secretNote(s) + "\nAt the table: " + seatNames(s) + ".")
 	switch {
 	case waiting(s):
 		b.WriteString("\nPress **Join** to take a seat. " + startWords(s))

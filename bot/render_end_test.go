@@ -8,6 +8,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 )
 
 // The end post says why a table ended, in words, and a table that never
@@ -29,5 +30,18 @@ func TestRenderEndSaysWhyInWords(t *testing.T) {
 		if got := renderEnd(&c.s); !strings.HasPrefix(got, c.want) || (c.s.Config.Protocol != nil && got != c.want) {
 			t.Errorf("renderEnd(%s) = %q; want %q", c.s.EndReason, got, c.want)
 		}
+	}
+}
+
+// The intro names a reveal mode only where there are messages to reveal:
+// a questionnaire has none, a chatroom has.
+func TestRenderIntroNamesAModeOnlyWithMessages(t *testing.T) {
+	quiz := roundtable.State{Config: roundtable.Config{Rounds: 1, Mode: roundtable.Sealed, Protocol: questionnaire.Preset(protocol.Settings{})}}
+	if got := renderIntro(&quiz, "Tell us."); strings.Contains(got, "Mode:") || strings.Contains(got, "message phase") {
+		t.Errorf("questionnaire intro = %q; want no reveal mode", got)
+	}
+	chat := roundtable.State{Config: roundtable.Config{Rounds: 1, Mode: roundtable.Sealed, Protocol: chatroom.Preset(protocol.Settings{Question: "Soup?"})}}
+	if got := renderIntro(&chat, "Talk."); !strings.Contains(got, "Mode: sealed") {
+		t.Errorf("chatroom intro = %q; want its reveal mode", got)
 	}
 }

@@ -26,6 +26,9 @@ type Say struct {
 	Text       string
 	Usage      *Usage
 	Self       *SelfModel // a panel agent's mental model of self, restated (private)
+	// Persona is the persona a chatroom agent wrote with and the opinion
+	// signal read in the message (private).
+	Persona *OpinionPersona
 }
 
 // Propose is a proposal of the proposal phase.
@@ -102,8 +105,14 @@ func (a Say) decide(s *State, _ Task) ([]Payload, error) {
 			return nil, err
 		}
 	}
+	if a.Persona != nil {
+		if err := a.Persona.Check(); err != nil {
+			return nil, err
+		}
+	}
 	a.To = to
-	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage, Private: phase == PhasePrivate, Self: a.Self}}, nil
+	return []Payload{MessagePosted{Round: s.Round, To: slices.Clone(a.To), Text: a.Text, Usage: a.Usage, Private: phase == PhasePrivate,
+		Self: a.Self, Persona: a.Persona.clone()}}, nil
 }
 
 // decide accepts a proposal from a participant who already proposed in

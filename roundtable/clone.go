@@ -74,7 +74,10 @@ func (c Candidate) clone() Candidate {
 }
 
 func (r RoundRecord) clone() RoundRecord {
-	r.Messages = cloneEach(r.Messages, func(m Message) Message { m.To, m.Self = slices.Clone(m.To), m.Self.clone(); return m })
+	r.Messages = cloneEach(r.Messages, func(m Message) Message {
+		m.To, m.Self, m.Persona = slices.Clone(m.To), m.Self.clone(), m.Persona.clone()
+		return m
+	})
 	r.Proposals = cloneEach(r.Proposals, func(p ProposalRecord) ProposalRecord { p.Proposal = p.Proposal.clone(); return p })
 	r.Skipped = slices.Clone(r.Skipped)
 	r.Failures = slices.Clone(r.Failures)
@@ -83,7 +86,10 @@ func (r RoundRecord) clone() RoundRecord {
 	r.Tally = clonePtr(r.Tally, Tally.clone)
 	r.Decision = clonePtr(r.Decision, Candidate.clone)
 	r.Usage = maps.Clone(r.Usage)
-	r.Surveys = cloneEach(r.Surveys, func(a SurveyAnswer) SurveyAnswer { a.Values = slices.Clone(a.Values); return a })
+	r.Surveys = cloneEach(r.Surveys, func(a SurveyAnswer) SurveyAnswer {
+		a.Values, a.Persona = slices.Clone(a.Values), a.Persona.clone()
+		return a
+	})
 	r.Pair = slices.Clone(r.Pair)
 	return r
 }

@@ -63,6 +63,9 @@ type (
 		// Self is the author's restated mental model of self, its own
 		// (and researchers' after the table ended) like private reasoning.
 		Self *SelfModel `json:"self_model,omitempty"`
+		// Persona is the author's chatroom persona and the opinion signal
+		// read in the message, private like Self.
+		Persona *OpinionPersona `json:"persona,omitempty"`
 	}
 	// SurveyAnswered is the actor's private self-report in a survey phase.
 	SurveyAnswered struct {
@@ -70,6 +73,9 @@ type (
 		Values []float64 `json:"values"`
 		Reason string    `json:"reason,omitempty"`
 		Usage  *Usage    `json:"usage,omitempty"`
+		// Persona is the chatroom persona the answer was given with,
+		// private like Reason.
+		Persona *OpinionPersona `json:"persona,omitempty"`
 	}
 	// ProposalMade is the actor's proposal; Reasoning is private.
 	ProposalMade struct {

@@ -60,6 +60,12 @@ type AgentProvenance struct {
 	// Template is the version of the agent's prompts: a hash of their
 	// text, which changes whenever the wording does.
 	Template string `json:"template,omitempty"`
+	// PersonaSignal is the opinion signal classifier a chatroom seat's
+	// persona follows (docs/protocol.md#chatroom); "" for a fixed persona.
+	PersonaSignal string `json:"persona_signal,omitempty"`
+	// PersonaSignalVersion is the version of the classifier's prompts or
+	// lexicon (a hash of their text).
+	PersonaSignalVersion string `json:"persona_signal_version,omitempty"`
 }
 
 // Described is an Agent that says what it thinks with at a table of

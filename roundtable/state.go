@@ -32,6 +32,9 @@ type Message struct {
 	// Self is the author's mental model of self stated with the message;
 	// only its author sees it.
 	Self *SelfModel `json:"self_model,omitempty"`
+	// Persona is the author's chatroom persona when it wrote the message
+	// and the opinion signal read in it; only its author sees it.
+	Persona *OpinionPersona `json:"persona,omitempty"`
 }
 
 // ProposalRecord is a proposal made in a round; Reasoning is private to its
@@ -258,12 +261,12 @@ func (s *State) apply(e Event) error {
 		s.openPhase(d)
 	case MessagePosted:
 		r := s.record(d.Round)
-		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text, Private: d.Private, Self: d.Self})
+		r.Messages = append(r.Messages, Message{Seq: e.Seq, From: e.Actor, To: d.To, Text: d.Text, Private: d.Private, Self: d.Self, Persona: d.Persona})
 		s.past().message(r.Messages[len(r.Messages)-1])
 		s.acted(e.Actor, d.Usage)
 	case SurveyAnswered:
 		r := s.record(d.Round)
-		r.Surveys = append(r.Surveys, SurveyAnswer{By: e.Actor, Values: d.Values, Reason: d.Reason})
+		r.Surveys = append(r.Surveys, SurveyAnswer{By: e.Actor, Values: d.Values, Reason: d.Reason, Persona: d.Persona})
 		s.acted(e.Actor, d.Usage)
 	case ProposalMade:
 		r := s.record(d.Round)

@@ -133,7 +133,7 @@ func (r RoundRecord) sameAs(o RoundRecord) bool {
 		return false
 	}
 	for i, m := range r.Messages {
-		if (m.Self == nil) != (o.Messages[i].Self == nil) {
+		if (m.Self == nil) != (o.Messages[i].Self == nil) || (m.Persona == nil) != (o.Messages[i].Persona == nil) {
 			return false
 		}
 	}
@@ -143,7 +143,7 @@ func (r RoundRecord) sameAs(o RoundRecord) bool {
 		}
 	}
 	for i, a := range r.Surveys {
-		if a.Reason != o.Surveys[i].Reason {
+		if a.Reason != o.Surveys[i].Reason || (a.Persona == nil) != (o.Surveys[i].Persona == nil) {
 			return false
 		}
 	}
@@ -185,8 +185,8 @@ func (r RoundRecord) seenBy(v Viewer, g Stage) RoundRecord {
 	may := func(x Sight) bool { return v.May(g, x) }
 	r.Messages = kept(r.Messages, func(m Message) (Message, bool) {
 		x := messageSight(m.From, r.Round, m.Private, m.To)
-		if m.Self != nil && !may(x.reasoning()) {
-			m.Self = nil
+		if (m.Self != nil || m.Persona != nil) && !may(x.reasoning()) {
+			m.Self, m.Persona = nil, nil
 		}
 		return m, may(x)
 	})
@@ -209,7 +209,7 @@ func (r RoundRecord) seenBy(v Viewer, g Stage) RoundRecord {
 	r.Surveys = kept(r.Surveys, func(a SurveyAnswer) (SurveyAnswer, bool) {
 		x := Sight{Author: a.By, Round: r.Round, Phase: PhaseSurvey, Private: true}
 		if !may(x.reasoning()) {
-			a.Reason = ""
+			a.Reason, a.Persona = "", nil
 		}
 		return a, may(x)
 	})

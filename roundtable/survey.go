@@ -7,6 +7,9 @@ type SurveyAnswer struct {
 	By     string    `json:"by"`
 	Values []float64 `json:"values"`
 	Reason string    `json:"reason,omitempty"`
+	// Persona is the chatroom persona the answer was given with, private
+	// like Reason.
+	Persona *OpinionPersona `json:"persona,omitempty"`
 }
 
 // Report is an answer of the survey phase: one value per item of the
@@ -16,6 +19,9 @@ type Report struct {
 	Values     []float64
 	Reason     string // optional, private like the values
 	Usage      *Usage
+	// Persona is the chatroom persona the answer was given with (its
+	// Signal nil), private like Reason.
+	Persona *OpinionPersona
 }
 
 // Who implements Action.
@@ -30,7 +36,12 @@ func (a Report) decide(s *State, _ Task) ([]Payload, error) {
 	if err := s.checkReport(a); err != nil {
 		return nil, err
 	}
-	return []Payload{SurveyAnswered{Round: s.Round, Values: slices.Clone(a.Values), Reason: a.Reason, Usage: a.Usage}}, nil
+	if a.Persona != nil {
+		if err := a.Persona.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return []Payload{SurveyAnswered{Round: s.Round, Values: slices.Clone(a.Values), Reason: a.Reason, Usage: a.Usage, Persona: a.Persona.clone()}}, nil
 }
 
 // checkReport checks what a report says against the open survey's scale.

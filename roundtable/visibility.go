@@ -109,8 +109,8 @@ func (r RoundRecord) For(v Viewer, g Stage) RoundRecord {
 		return !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage})
 	})
 	for i, m := range r.Messages {
-		if m.Self != nil && !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage, Private: true}) {
-			r.Messages[i].Self = nil
+		if (m.Self != nil || m.Persona != nil) && !v.May(g, Sight{Author: m.From, Round: r.Round, Phase: PhaseMessage, Private: true}) {
+			r.Messages[i].Self, r.Messages[i].Persona = nil, nil
 		}
 	}
 	r.Proposals = slices.DeleteFunc(slices.Clone(r.Proposals), func(p ProposalRecord) bool {

@@ -119,10 +119,10 @@ func withoutReasoning(p Payload) Payload {
 		d.Reasoning = ""
 		return d
 	case SurveyAnswered:
-		d.Reason = ""
+		d.Reason, d.Persona = "", nil
 		return d
 	case MessagePosted:
-		d.Self = nil
+		d.Self, d.Persona = nil, nil
 		return d
 	}
 	return p

@@ -37,6 +37,8 @@ func command() *discordgo.ApplicationCommand {
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("start", "Start a table in its own thread", startOptions()...),
 			sub("begin", "Start a table that waits for its people", table),
+			sub("study", "Open a study the server runs live and post its cohort link",
+				required(str("action", "What to do", "start")), required(str("name", "The study's name"))),
 			sub("join", "Join the table", table),
 			sub("leave", "Leave the table", table),
 			sub("propose", "Make your proposal", required(maxLen(str("text", "Your proposal"), 4000)), table),

@@ -29,6 +29,8 @@ func mainOption(command string) string {
 		return "text"
 	case "vote":
 		return "ballot"
+	case "study":
+		return "name" // "study start NAME"
 	}
 	return "table"
 }

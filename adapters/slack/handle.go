@@ -146,7 +146,7 @@ func (p *Platform) enrich(ctx context.Context, ev *bot.Event) {
 }
 
 // channelCommands run in the channel itself; the others are about a table.
-var channelCommands = map[string]bool{"": true, "help": true, "start": true}
+var channelCommands = map[string]bool{"": true, "help": true, "start": true, "study": true}
 
 // route points a table command typed in a channel at the channel's newest
 // table thread, since Slack cannot run slash commands in threads.

@@ -87,6 +87,9 @@ func (p *Platform) serveAct(w http.ResponseWriter, r *http.Request) {
 	defer func() { logged.finish(code, resp) }()
 	out := p.deliver(r.Context(), h, ev)
 	code = status(out.Refusal.Code)
+	if ev.Kind == bot.KindCommand && ev.Command == "leave" && code == http.StatusOK {
+		p.studyLeft(r.Context(), v.ID, roomID)
+	}
 	resp = actResponse{OK: code == http.StatusOK, Error: out.Refusal.Reason, Replies: out.Replies}
 	writeJSON(w, code, resp)
 }

@@ -35,13 +35,13 @@ func TestBrowserAuditedTable(t *testing.T) {
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), "Should homework go?"),
+		sendKeys(chromedp.CSS(`#topic`), "Should homework go?"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Sage]`)),
 		chromedp.Click(chromedp.CSS(`input[name=audit][value=sentiment]`)),
 		chromedp.Click(chromedp.CSS(`input[name=audit][value=stance]`)),
-		chromedp.SendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
+		sendKeys(chromedp.CSS(`#audit_statement`), "Homework should be abolished."),
 		chromedp.Click(chromedp.CSS(`input[name=self_report]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
 		pressStart(),
@@ -61,8 +61,8 @@ func TestBrowserAuditedTable(t *testing.T) {
 		waitText(`#audit`, "Statement under audit: Homework should be abolished."))
 	eval[int](t, dash, `window.notReloaded = 1`)
 
-	do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Homework is useful practice\r"))
-	do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "I hate homework, it ruins evenings\r"))
+	do(t, ann, "Ann writes", sendKeys(chromedp.CSS(`#say`), "Homework is useful practice\r"))
+	do(t, bob, "Bob writes", sendKeys(chromedp.CSS(`#say`), "I hate homework, it ruins evenings\r"))
 	do(t, ann, "the proposal phase", waitText(`#phase`, "proposal phase"))
 	do(t, dash, "the dashboard draws trajectories by itself",
 		until(`document.querySelectorAll('#audit svg.audit-chart polyline').length > 0 && window.notReloaded === 1`, "for trajectories"))

@@ -33,7 +33,7 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), "Which trip do we take in spring?"),
+		sendKeys(chromedp.CSS(`#topic`), "Which trip do we take in spring?"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
@@ -63,15 +63,15 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 	}
 	e.screenshot(t, phone, "class-room-390x844.png")
 
-	do(t, laptop, "Cat writes", waitText(`#phase`, "message"), chromedp.SendKeys(chromedp.CSS(`#say`), "The lake, we can swim.\r"))
-	do(t, phone, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "The castle: it rains in spring.\r"), waitText(`#phase`, "proposal phase"))
+	do(t, laptop, "Cat writes", waitText(`#phase`, "message"), sendKeys(chromedp.CSS(`#say`), "The lake, we can swim.\r"))
+	do(t, phone, "Bob writes", sendKeys(chromedp.CSS(`#say`), "The castle: it rains in spring.\r"), waitText(`#phase`, "proposal phase"))
 	long := "The castle of Gruyères with the cheese dairy on the way back, lunch in the courtyard and a guided tour of the museum for everyone"
 	do(t, phone, "Bob proposes in the dialog", press("Propose"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] textarea`)),
-		chromedp.SendKeys(chromedp.CSS(`#dialog[open] textarea`), long),
+		sendKeys(chromedp.CSS(`#dialog[open] textarea`), long),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes`, "Your proposal is recorded"))
-	do(t, laptop, "Cat proposes", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
+	do(t, laptop, "Cat proposes", sendKeys(chromedp.CSS(`#proposal-text`), "The lake"),
 		chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"))
 	do(t, phone, "the ballot on the phone", waitText(`#phase`, "vote phase"), until(`!!document.querySelector('#posts select')`, "for the ballot's select"))
 	if wide := eval[string](t, phone, `[...document.querySelectorAll('#posts .controls select, #posts .controls button')]
@@ -105,6 +105,20 @@ func TestBrowserClassGathersThenStarts(t *testing.T) {
 	}
 }
 
+// brokenWords is a JavaScript expression: the words of the elements
+// matching css that the page breaks across lines, joined by " | ".
+func brokenWords(css string) string {
+	return `[...document.querySelectorAll(` + jsString(css) + `)].flatMap(el => {
+		const out = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+		for (let n; (n = walk.nextNode());) {
+			for (const m of n.data.matchAll(/\S+/g)) {
+				const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+				if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) out.push(m[0]);
+			}
+		}
+		return out }).join(' | ')`
+}
+
 // replayRoom is the table in a room, replayed from its stored log.
 func replayRoom(t *testing.T, e *browserEnv, room string) *roundtable.State {
 	t.Helper()
@@ -134,12 +148,15 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 		speaker, other := e.speaker(t, students, round)
 		do(t, students[other], other+" out of turn in round "+round,
 			waitText(`#todo`, "Not your turn in this phase: waiting for "+speaker),
-			chromedp.SendKeys(chromedp.CSS(`#say`), "me first\r"),
+			sendKeys(chromedp.CSS(`#say`), "me first\r"),
 			waitText(`#notes`, "may act in the message phase of round "+round))
-		do(t, students[speaker], speaker+" speaks in round "+round, chromedp.SendKeys(chromedp.CSS(`#say`), speaker+" in round "+round+"\r"),
+		do(t, students[speaker], speaker+" speaks in round "+round, sendKeys(chromedp.CSS(`#say`), speaker+" in round "+round+"\r"),
 			waitText(`#notes`, "Your message is recorded"))
 		spoke[speaker]++
 		last = speaker
+		if r == 1 {
+			c.shoot(t, e, "chatroom-room")
+		}
 	}
 	if spoke["Bob"] == 0 || spoke["Cat"] == 0 {
 		t.Errorf("the speakers were %v; want both students drawn", spoke)
@@ -148,7 +165,7 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 	do(t, students[writer], writer+"'s private message", waitText(`#phase`, "private phase"),
 		press("Write private message"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of "+writer),
+		sendKeys(chromedp.CSS(`#f-text`), "secret of "+writer),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
 	for _, name := range []string{"Bob", "Cat"} {
@@ -157,11 +174,7 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 		do(t, students[name], name+" answers", chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)), waitText(`#notes`, "Your answer is recorded"))
 	}
 	do(t, teacher, "the end", waitText(`#posts`, "has ended"))
-	phone := students["Bob"]
-	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`main`, "Download"))
-	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
-		t.Errorf("the chatroom's dashboard is %d px wide on a 390 px screen", sw)
-	}
+	e.dashboards(t, c, "chatroom", waitText(`main`, "Download"), waitText(`#survey-answers`, "Your survey answers"))
 	s := replayRoom(t, e, room)
 	var public, surveys int
 	for _, r := range s.Rounds {
@@ -223,8 +236,12 @@ func TestBrowserDyadsClassPairsTheStudents(t *testing.T) {
 		say(t, students[writer.Name], "It is false, "+reader.Name+".")
 		do(t, students[writer.Name], writer.Name+" wrote", waitText(`#notes`, "Your message is recorded"))
 		answer(t, students[reader.Name], "0.5")
+		if r == 1 {
+			c.shoot(t, e, "dyads-room")
+		}
 	}
 	do(t, teacher, "the end", waitText(`#posts`, "has ended"))
+	e.dashboards(t, c, "dyads", waitText(`#survey-answers`, "Your survey answers"))
 	s := replayRoom(t, e, room)
 	for _, r := range s.Rounds {
 		if len(r.Messages) != 1 || len(r.Surveys) != 1 || r.Surveys[0].By != r.Pair[1] || r.Surveys[0].Values[0] != 0.5 {
@@ -245,14 +262,20 @@ type class struct {
 	rounds   string
 }
 
-// gather has the teacher organise a table of preset over rounds (with
-// fields set, see organise), and the students join it 45 s later, while
-// it waits.
+// gather has the teacher organise a table of preset over rounds with no
+// bot (and fields set, see organise), and the students join it 45 s
+// later, while it waits.
 func (e *browserEnv) gather(t *testing.T, preset, rounds string, fields ...string) class {
+	return e.gatherWith(t, preset, rounds, nil, fields...)
+}
+
+// gatherWith is gather with the bots named by agents seated.
+func (e *browserEnv) gatherWith(t *testing.T, preset, rounds string, agents []string, fields ...string) class {
 	tabs := e.browsers(t, 3)
 	c := class{teacher: tabs[0], students: map[string]context.Context{"Cat": tabs[1], "Bob": tabs[2]}, rounds: rounds}
 	do(t, c.students["Bob"], "a phone's screen", chromedp.EmulateViewport(390, 844))
-	room, link := e.organise(t, c.teacher, preset, rounds, fields...)
+	do(t, c.students["Cat"], "a laptop's screen", chromedp.EmulateViewport(1280, 800))
+	room, link := e.organise(t, c.teacher, preset, rounds, agents, fields...)
 	c.room = room
 	e.clock.Advance(45 * time.Second) // the link goes round the class
 	for _, name := range []string{"Cat", "Bob"} {
@@ -268,14 +291,16 @@ func (c class) start(t *testing.T) {
 }
 
 // organise creates a table of preset over rounds as an organiser who does
-// not sit, with no bot (and fields, name and value pairs, set), and returns its waiting room's path and join link.
-func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string, fields ...string) (string, string) {
-	do(t, tab, "the teacher creates a "+preset+" table with no bot, to organise only",
+// not sit, with the bots named by agents (and fields, name and value
+// pairs, set), and returns its waiting room's path and join link.
+func (e *browserEnv) organise(t *testing.T, tab context.Context, preset, rounds string, agents []string, fields ...string) (string, string) {
+	do(t, tab, "the teacher creates a "+preset+" table to organise only",
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Olivia"),
 		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#preset'); s.value = `+jsString(preset)+`;
-			s.dispatchEvent(new Event('change')); document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = false }) })()`),
+			s.dispatchEvent(new Event('change')); const seat = `+jsStrings(agents)+`;
+			document.querySelectorAll('input[name=agents]').forEach(b => { b.checked = seat.includes(b.value) }) })()`),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), rounds),
 		chromedp.Click(chromedp.CSS(`input[name=join][value=no]`)))
 	for i := 0; i+1 < len(fields); i += 2 { // more of the form's fields, by name
@@ -296,7 +321,7 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 	requireBrowser(t)
 	e := newBrowserEnv(t)
 	c := e.gather(t, bottest.PanelPreset, "3",
-		"item1_title", "Dana", "item1_document", "Dana led the **robotics** club for two years.",
+		"item1_title", "Dana Ionescu", "item1_document", "Dana led the **robotics** club for two years.",
 		"item2_title", "Eli", "item2_document", "Eli wrote the school paper's science page.")
 	teacher, students, room := c.teacher, c.students, c.room
 	for name, tab := range students {
@@ -307,6 +332,7 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 		t.Errorf("the document's bold word reads %q in the room", got)
 	}
 	c.start(t)
+	c.shoot(t, e, "panel-room")
 	for r := 1; r <= 2; r++ {
 		round := fmt.Sprint(r)
 		for _, name := range []string{"Cat", "Bob"} { // in turn, in the order they took their seats
@@ -319,16 +345,30 @@ func TestBrowserPanelClassJudgesTheFormsItems(t *testing.T) {
 		}
 	}
 	do(t, teacher, "the rankings", waitText(`#posts`, "The panel has ended"), waitText(`#posts`, "Borda count of everyone's final views: 1. Dana"))
-	phone := students["Bob"]
-	do(t, phone, "Bob's dashboard", chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"),
-		waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"))
-	if n := eval[int](t, phone, `document.querySelectorAll('#panel-answers tbody tr').length`); n != 2 {
+	e.dashboards(t, c, "panel", waitText(`#panel-results`, "Rankings of 2 items by 2 judges"), waitText(`#panel-results`, "Your survey answers"),
+		waitText(`#sentiment-chart .legend`, "Dana Ionescu"))
+	if n := eval[int](t, students["Bob"], `document.querySelectorAll('#sentiment-chart polyline').length`); n != 2 {
+		t.Errorf("the sentiment chart draws %d lines; want one per item", n)
+	}
+	for _, tab := range students {
+		if broken := eval[string](t, tab, brokenWords(`#panel-results td, #panel-results th`)); broken != "" {
+			t.Errorf("the panel's tables break words: %s", broken)
+		}
+	}
+	for _, v := range viewports {
+		do(t, teacher, "the teacher's dashboard at "+v.name, chromedp.EmulateViewport(v.w, v.h),
+			chromedp.Navigate(e.p.URL()+strings.TrimPrefix(room, "/")+"/dashboard"), waitText(`#panel-results`, "Every survey answer"))
+		if broken := eval[string](t, teacher, brokenWords(`#panel-results td, #panel-results th`)); broken != "" {
+			t.Errorf("at %s the organiser's panel tables break words: %s", v.name, broken)
+		}
+		if sw := eval[int](t, teacher, `document.documentElement.scrollWidth`); sw > int(v.w) {
+			t.Errorf("the organiser's panel dashboard is %d px wide at %s", sw, v.name)
+		}
+		e.screenshot(t, teacher, "panel-organiser-dashboard-"+v.name+".png")
+	}
+	if n := eval[int](t, students["Bob"], `document.querySelectorAll('#panel-answers tbody tr').length`); n != 2 {
 		t.Errorf("Bob's dashboard lists %d survey answers, want his own 2", n)
 	}
-	if sw := eval[int](t, phone, `document.documentElement.scrollWidth`); sw > 390 {
-		t.Errorf("the panel's dashboard is %d px wide on a 390 px screen", sw)
-	}
-	e.screenshot(t, phone, "panel-class-dashboard-390x844.png")
 	if s := replayRoom(t, e, room); s.EndReason != roundtable.EndConvergence || len(s.Participants) != 2 {
 		t.Errorf("ended by %q with %v seated; want convergence with the two students", s.EndReason, s.Participants)
 	}

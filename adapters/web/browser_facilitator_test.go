@@ -76,7 +76,7 @@ func (e *browserEnv) facilitatorTable(t *testing.T, tab context.Context, votes b
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), "Where do we eat?"),
+		sendKeys(chromedp.CSS(`#topic`), "Where do we eat?"),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Facilitator]`)))
 	if votes {
 		do(t, tab, "ask the Facilitator to vote", chromedp.Click(chromedp.CSS(`input[name=facilitator_votes]`)))
@@ -87,8 +87,8 @@ func (e *browserEnv) facilitatorTable(t *testing.T, tab context.Context, votes b
 	}
 	do(t, tab, "start it", chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
 		waitText(`#wait-people`, want), pressStart(),
-		chromedp.SendKeys(chromedp.CSS(`#say`), "Soup?\r"), waitText(`#phase`, "proposal phase"),
-		chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Soup"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+		sendKeys(chromedp.CSS(`#say`), "Soup?\r"), waitText(`#phase`, "proposal phase"),
+		sendKeys(chromedp.CSS(`#proposal-text`), "Soup"), chromedp.Click(chromedp.CSS(`#propose-send`)),
 		waitText(`#phase`, "vote phase"))
 	vote(t, tab, "Soup")
 	do(t, tab, "the end", waitText(`#posts`, "The table has ended"))

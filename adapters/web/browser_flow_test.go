@@ -28,18 +28,18 @@ func (e *browserEnv) playPlurality(t *testing.T, ann, bob context.Context) {
 	room, link := e.create(t, ann, "plurality", "sealed")
 	enter(t, bob, link, hostileName)
 
-	do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza is quick\r"), waitText(`#notes`, "stays sealed"))
-	do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "I would like sushi\r"))
+	do(t, ann, "Ann writes", sendKeys(chromedp.CSS(`#say`), "Pizza is quick\r"), waitText(`#notes`, "stays sealed"))
+	do(t, bob, "Bob writes", sendKeys(chromedp.CSS(`#say`), "I would like sushi\r"))
 	do(t, ann, "messages revealed", waitText(`#posts`, "I would like sushi"), waitText(`#phase`, "proposal phase"))
 
 	do(t, ann, "Ann proposes in the dialog",
 		press("Propose"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-text`), "Pizza"),
+		sendKeys(chromedp.CSS(`#f-text`), "Pizza"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes`, "Your proposal is recorded"))
 	do(t, bob, "Bob proposes in the side panel",
-		chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Sushi"),
+		sendKeys(chromedp.CSS(`#proposal-text`), "Sushi"),
 		chromedp.Click(chromedp.CSS(`#propose button`)),
 		waitText(`#phase`, "vote phase"))
 
@@ -72,14 +72,14 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	room, link := e.create(t, ann, "cumulative", "live")
 	enter(t, bob, link, "")
 
-	do(t, ann, "Ann writes live", chromedp.SendKeys(chromedp.CSS(`#say`), "Points, then\r"))
+	do(t, ann, "Ann writes live", sendKeys(chromedp.CSS(`#say`), "Points, then\r"))
 	do(t, bob, "Bob sees it at once", waitText(`#posts`, "Points, then"),
-		chromedp.SendKeys(chromedp.CSS(`#say`), "Fine by me\r"), waitText(`#phase`, "proposal phase"))
+		sendKeys(chromedp.CSS(`#say`), "Fine by me\r"), waitText(`#phase`, "proposal phase"))
 	for _, p := range []struct {
 		tab  context.Context
 		text string
 	}{{ann, "Tacos"}, {bob, "Curry"}} {
-		do(t, p.tab, "propose "+p.text, chromedp.SendKeys(chromedp.CSS(`#proposal-text`), p.text),
+		do(t, p.tab, "propose "+p.text, sendKeys(chromedp.CSS(`#proposal-text`), p.text),
 			chromedp.Click(chromedp.CSS(`#propose button`)), waitText(`#notes`, "Your proposal is recorded"))
 	}
 	do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
@@ -87,8 +87,8 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	do(t, ann, "Ann overspends in the ballot dialog",
 		press("Fill in your ballot"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-A`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-A`), "3"),
-		chromedp.SendKeys(chromedp.CSS(`#f-B`), "1"),
+		sendKeys(chromedp.CSS(`#f-A`), "3"),
+		sendKeys(chromedp.CSS(`#f-B`), "1"),
 		waitText(`#budget`, "Points used: 4 of 3"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#dialog-error`, "you have 3"),
@@ -111,7 +111,7 @@ func (e *browserEnv) playCumulative(t *testing.T, ann, bob context.Context) {
 	do(t, bob, "Bob votes in the dialog",
 		press("Fill in your ballot"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-A`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-C`), "3"),
+		sendKeys(chromedp.CSS(`#f-C`), "3"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#posts`, "Round 1 result"), waitText(`#posts`, "The table has ended"))
 	e.screenshot(t, bob, "room-cumulative.png")

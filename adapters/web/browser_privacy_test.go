@@ -42,13 +42,13 @@ func TestBrowserLogDownloadsKeepSealed(t *testing.T) {
 	room, link := e.create(t, ann, "plurality", "sealed")
 	enter(t, bob, link, "Bob")
 
-	do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), sealedMessage+"\r"), waitText(`#notes`, "stays sealed"))
+	do(t, ann, "Ann writes", sendKeys(chromedp.CSS(`#say`), sealedMessage+"\r"), waitText(`#notes`, "stays sealed"))
 	do(t, bob, "Ann and the agent have written", waitText(`#acted`, "2 of 3 acted"))
 	got := e.downloads(t, bob, room)
 	absent(t, "message phase", got, sealedMessage, agentMessage)
 
 	do(t, ann, "Ann closes the message phase", closeNow(), waitText(`#phase`, "proposal phase"))
-	do(t, ann, "Ann proposes", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), sealedProposal),
+	do(t, ann, "Ann proposes", sendKeys(chromedp.CSS(`#proposal-text`), sealedProposal),
 		chromedp.Click(chromedp.CSS(`#propose button`)), waitText(`#notes`, "Your proposal is recorded"))
 	do(t, bob, "Ann and the agent have proposed", waitText(`#phase`, "proposal phase"), waitText(`#acted`, "2 of 3 acted"))
 	got = e.downloads(t, bob, room)

@@ -41,20 +41,20 @@ func TestBrowserChatroomTurns(t *testing.T) {
 		do(t, tn.other, "out of turn in round "+round,
 			waitText(`#phase`, "Round "+round+" of 3"),
 			waitText(`#todo`, "Not your turn in this phase: waiting for "),
-			chromedp.SendKeys(chromedp.CSS(`#say`), "me first\r"),
+			sendKeys(chromedp.CSS(`#say`), "me first\r"),
 			waitText(`#notes`, "may act in the message phase of round "+round))
-		do(t, tn.speaker, "the speaker of round "+round, chromedp.SendKeys(chromedp.CSS(`#say`), "my turn "+round+"\r"))
+		do(t, tn.speaker, "the speaker of round "+round, sendKeys(chromedp.CSS(`#say`), "my turn "+round+"\r"))
 	}
 	do(t, ann, "the private phase", waitText(`#phase`, "private phase"),
 		press("Write private message"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of Ann"),
+		sendKeys(chromedp.CSS(`#f-text`), "secret of Ann"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#notes, #dialog-error`, "may act in the private phase of round 3"))
 	do(t, bob, "Bob's private message",
 		press("Write private message"),
 		chromedp.WaitVisible(chromedp.CSS(`#dialog[open] #f-text`)),
-		chromedp.SendKeys(chromedp.CSS(`#f-text`), "secret of Bob"),
+		sendKeys(chromedp.CSS(`#f-text`), "secret of Bob"),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
 	do(t, ann, "Ann's survey: five level buttons, none chosen yet",

@@ -146,6 +146,25 @@ func until(expr, what string) chromedp.Action[chromedp.Void] {
 	}
 }
 
+// sendKeys focuses the element sel matches and types text into it, as
+// chromedp.SendKeys does for anything but a file input. chromedp.SendKeys
+// (v0.23.0, query.go) copies the node's Attributes before it takes the
+// node's lock, while the tab's event loop rewrites them on every DOM
+// attribute event: the race detector caught it in a room whose buttons
+// change as the table moves on. Focus and KeyEvent read no attributes.
+func sendKeys[S chromedp.Selectable](sel S, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.Focus(sel, chromedp.NodeVisible), chromedp.KeyEvent(text))
+}
+
+// jsStrings is a JavaScript array of the strings ss.
+func jsStrings(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = jsString(s)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
 }
@@ -169,7 +188,7 @@ func (e *browserEnv) create(t *testing.T, tab context.Context, rule, mode string
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), "Where do we eat on Friday?"),
+		sendKeys(chromedp.CSS(`#topic`), "Where do we eat on Friday?"),
 		chromedp.SetValue(chromedp.CSS(`#rule`), rule),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=agents][value=Scribe]`)),
@@ -198,7 +217,7 @@ func enter(t *testing.T, tab context.Context, link, name string) {
 	if name != "" {
 		do(t, tab, "choose a name and take a seat",
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
-			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), name),
+			sendKeys(chromedp.CSS(`.namegate #name`), name),
 			chromedp.Click(chromedp.CSS(`.namegate button[value=yes]`)),
 			until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
 			waitText(`#notes`, "You joined"))
@@ -244,6 +263,11 @@ func (e *browserEnv) screenshot(t *testing.T, tab context.Context, name string) 
 	}
 	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
 	defer cancel()
+	// from the top, where the sticky header belongs: scrolled, a full
+	// screenshot draws it in the middle of the page
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`)); err != nil {
+		t.Fatalf("scroll up for a screenshot: %v", err)
+	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)

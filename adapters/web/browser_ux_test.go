@@ -130,11 +130,11 @@ func TestBrowserInputIsRespected(t *testing.T) {
 		room, link := e.create(t, ann, "cumulative", "sealed")
 		do(t, bob, "Bob enters without joining", chromedp.Navigate(link),
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
-			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
+			sendKeys(chromedp.CSS(`.namegate #name`), "Bob"),
 			chromedp.Click(chromedp.CSS(`.namegate button[value=no]`)),
 			until(`document.body.dataset.named === 'yes'`, "for the room to reload"),
 			waitText(`#phase`, "message phase"),
-			chromedp.SendKeys(chromedp.CSS(`#say`), "A thought I typed with care\r"),
+			sendKeys(chromedp.CSS(`#say`), "A thought I typed with care\r"),
 			waitText(`#say-error`, "you have not joined"))
 		if got := eval[string](t, bob, `document.querySelector('#say').value.trim()`); got != "A thought I typed with care" {
 			t.Errorf("the refused message's field holds %q", got)
@@ -150,21 +150,21 @@ func TestBrowserInputIsRespected(t *testing.T) {
 		if eval[bool](t, ann, `innerWidth <= 900 && `+propFirst) {
 			t.Error("on a phone the proposal box comes before the conversation in the message phase")
 		}
-		do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
+		do(t, ann, "Ann writes", sendKeys(chromedp.CSS(`#say`), "Pizza?\r"), waitText(`#phase`, "proposal phase"),
 			until(`!document.querySelector('#proposal-text').disabled && document.querySelector('#ballot-text').disabled`, "for only the proposal box to be enabled"),
 			until(`innerWidth > 900 || `+propFirst, "for the proposal box to come first on a phone"))
 		do(t, bob, "Bob proposes, then corrects", waitText(`#phase`, "proposal phase"),
-			chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+			sendKeys(chromedp.CSS(`#proposal-text`), "Suhsi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
 			waitText(`#notes`, "Your proposal is recorded"),
-			chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Sushi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
+			sendKeys(chromedp.CSS(`#proposal-text`), "Sushi"), chromedp.Click(chromedp.CSS(`#propose-send`)),
 			until(`[...document.querySelectorAll('#notes li')].filter(l => l.textContent.includes('Your proposal is recorded')).length === 2`, "for the second confirmation"))
-		do(t, ann, "Ann proposes; the vote opens", chromedp.SendKeys(chromedp.CSS(`#proposal-text`), "Pizza"),
+		do(t, ann, "Ann proposes; the vote opens", sendKeys(chromedp.CSS(`#proposal-text`), "Pizza"),
 			chromedp.Click(chromedp.CSS(`#propose-send`)), waitText(`#phase`, "vote phase"),
 			until(`[...document.querySelectorAll('#posts [data-control$=":prop"]')].every(b => b.disabled)`, "for the Propose buttons to be disabled"),
 			press("Fill in your ballot"),
 			chromedp.WaitVisible(chromedp.CSS(`#dialog[open] .cands`)))
 		do(t, bob, "Bob votes by typing the command", waitText(`#phase`, "vote phase"),
-			chromedp.SendKeys(chromedp.CSS(`#say`), "/roundtable vote A=2 B=1\r"), waitText(`#notes`, "is recorded: A=2 B=1"))
+			sendKeys(chromedp.CSS(`#say`), "/roundtable vote A=2 B=1\r"), waitText(`#notes`, "is recorded: A=2 B=1"))
 		cands := eval[string](t, ann, `document.querySelector('#dialog .cands').textContent`)
 		if !strings.Contains(cands, "Pizza") || !strings.Contains(cands, "Sushi") || strings.Contains(cands, "Suhsi") {
 			t.Errorf("the ballot form lists %q; want Pizza and Sushi, not the corrected Suhsi", cands)
@@ -237,7 +237,7 @@ func TestBrowserWarnsAMinuteBeforeThePhaseCloses(t *testing.T) {
 	ann, bob := tabs[0], tabs[1]
 	_, link := e.create(t, ann, "plurality", "sealed") // a 3-minute message phase
 	enter(t, bob, link, "Bob")
-	do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
+	do(t, bob, "Bob writes", sendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
 	e.clock.Advance(2*time.Minute + 30*time.Second) // Bob acted before the last minute began
 	do(t, ann, "Ann is warned", waitText(`#notes`, "One minute left in the message phase"),
 		until(`document.querySelector('#countdown').classList.contains('soon')`, "for the countdown to turn red"))
@@ -268,8 +268,8 @@ func TestBrowserNotifiesWhenItIsYourTurn(t *testing.T) {
 	_, link := e.create(t, ann, "plurality", "sealed")
 	enter(t, bob, link, "Bob")
 	do(t, bob, "Bob asks for notifications and writes", chromedp.Click(chromedp.CSS(`#notify`)),
-		chromedp.SendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
-	do(t, ann, "Ann writes: the proposal phase opens", chromedp.SendKeys(chromedp.CSS(`#say`), "Bread\r"), waitText(`#phase`, "proposal phase"))
+		sendKeys(chromedp.CSS(`#say`), "Soup\r"), waitText(`#notes`, "stays sealed"))
+	do(t, ann, "Ann writes: the proposal phase opens", sendKeys(chromedp.CSS(`#say`), "Bread\r"), waitText(`#phase`, "proposal phase"))
 	do(t, bob, "Bob is notified", until(`window.__notes.some(n => n.includes('Your turn: propose'))`, "for a notification"))
 	if n := eval[int](t, bob, `window.__notes.length`); n != 1 {
 		t.Errorf("%d notifications, want 1: %v", n, eval[[]string](t, bob, `window.__notes`))
@@ -285,7 +285,7 @@ func TestBrowserARoleNameIsRefusedWithTheReason(t *testing.T) {
 		tab := tabs[1+i]
 		do(t, tab, "name oneself the organiser at "+v.name, chromedp.EmulateViewport(v.w, v.h), chromedp.Navigate(link),
 			chromedp.WaitVisible(chromedp.CSS(`.namegate #name`)),
-			chromedp.SendKeys(chromedp.CSS(`.namegate #name`), "Olivia (organiser)"),
+			sendKeys(chromedp.CSS(`.namegate #name`), "Olivia (organiser)"),
 			chromedp.Click(chromedp.CSS(`.namegate button[value=yes]`)),
 			waitText(`#name-error`, "looks like a role"))
 		if w := eval[int](t, tab, `document.documentElement.scrollWidth`); w > int(v.w) {

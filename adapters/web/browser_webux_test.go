@@ -23,13 +23,13 @@ func TestBrowserSecretBallotAndExtension(t *testing.T) {
 		enter(t, bob, link, "Bob "+size)
 		e.checkExtend(t, ann, bob)
 
-		do(t, ann, "Ann writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Pizza?\r"))
-		do(t, bob, "Bob writes", chromedp.SendKeys(chromedp.CSS(`#say`), "Sushi!\r"), waitText(`#phase`, "proposal phase"))
+		do(t, ann, "Ann writes", sendKeys(chromedp.CSS(`#say`), "Pizza?\r"))
+		do(t, bob, "Bob writes", sendKeys(chromedp.CSS(`#say`), "Sushi!\r"), waitText(`#phase`, "proposal phase"))
 		for _, p := range []struct {
 			tab  context.Context
 			text string
 		}{{ann, "Pizza"}, {bob, "Sushi"}} {
-			do(t, p.tab, "propose "+p.text, chromedp.SendKeys(chromedp.CSS(`#proposal-text`), p.text),
+			do(t, p.tab, "propose "+p.text, sendKeys(chromedp.CSS(`#proposal-text`), p.text),
 				chromedp.Click(chromedp.CSS(`#propose button`)), waitText(`#notes`, "Your proposal is recorded"))
 		}
 		do(t, ann, "vote phase", waitText(`#phase`, "vote phase"))
@@ -50,7 +50,7 @@ func (e *browserEnv) createSecret(t *testing.T, tab context.Context, topic strin
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), topic),
+		sendKeys(chromedp.CSS(`#topic`), topic),
 		chromedp.SetValue(chromedp.CSS(`#rule`), "plurality"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), "1"),
 		chromedp.Click(chromedp.CSS(`input[name=secret][value=yes]`)),
@@ -155,7 +155,7 @@ func (e *browserEnv) createRounds(t *testing.T, tab context.Context, n int) stri
 		chromedp.Navigate(e.p.HostURL()),
 		chromedp.WaitVisible(chromedp.CSS(`#topic`)),
 		chromedp.SetValue(chromedp.CSS(`#name`), "Ann"),
-		chromedp.SendKeys(chromedp.CSS(`#topic`), "Ten rounds"),
+		sendKeys(chromedp.CSS(`#topic`), "Ten rounds"),
 		chromedp.SetValue(chromedp.CSS(`#rounds`), fmt.Sprint(n)),
 		chromedp.Click(chromedp.CSS(`form[action="/start"] button[type=submit]`)),
 		pressStart(),

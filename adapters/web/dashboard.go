@@ -28,7 +28,8 @@ type dashboardPage struct {
 	Audit                                   auditView
 	Models                                  []selfModelRow // mental models of self, for the organiser after the end
 	ModelsNote                              string
-	Panel                                   *panelView // a panel's rankings and answers
+	Panel                                   *panelView  // a panel's rankings and answers
+	Surveys                                 *surveyView // the survey answers of a table that judges no items
 }
 
 type ballotRow struct {
@@ -78,6 +79,7 @@ func (p *Platform) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	page.Usage = usage(st, actorNames(raw, evs))
 	page.UChart = p.utilityChart(r.Context(), roomID, st)
 	page.Panel = p.panelResults(r.Context(), roomID, st, viewer, org)
+	page.Surveys = p.surveyAnswers(r.Context(), roomID, st, viewer, org)
 	page.Models, page.ModelsNote = p.selfModels(r.Context(), roomID, viewer, org, st)
 	if page.Audit, err = p.auditView(r.Context(), roomID, st, evs, participantID(v.ID), org); err != nil {
 		p.log.Warn("dashboard audit", "room", roomID, "err", err)
@@ -209,7 +211,7 @@ func (p *Platform) serveLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	sheet := q.Get("format") == "sheet" // one row per proposal or ballot
+	sheet := q.Get("format") == "sheet" // one row per proposal, ballot or survey answer
 	if sheet {
 		q.Set("format", string(export.CSV))
 	}

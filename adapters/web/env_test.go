@@ -37,7 +37,7 @@ func newLiveEnv(t *testing.T, cfg web.Config) *liveEnv {
 }
 
 // newLiveEnvWith runs the web channel behind the service svc makes.
-func newLiveEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) *liveEnv {
+func newLiveEnvWith(t testing.TB, cfg web.Config, svc func(bot.Platform, *store.DB, *bottest.Clock) *bot.Service) *liveEnv {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{})
 	if err != nil {
@@ -53,7 +53,7 @@ func newLiveEnvWith(t *testing.T, cfg web.Config, svc func(bot.Platform, *store.
 
 // serve runs svc until the test ends (then closes db) and returns once
 // p listens.
-func serve(t *testing.T, p *web.Platform, db *store.DB, svc *bot.Service) {
+func serve(t testing.TB, p *web.Platform, db *store.DB, svc *bot.Service) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -217,7 +217,7 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, text := range out.Replies { // the start reply, with the starter's private brief, belongs to the room
-		p.inbox.add(v.ID, privItem{Channel: room, Kind: privText, Text: text}, nil)
+		p.inbox.add(v.ID, privItem{Channel: room, Kind: privText, Text: text, Waiting: p.waits(r.Context(), room)}, nil)
 	}
 	p.setCookie(w, cookieOrganiser+room, p.keys.token(purposeOrganiser, room))
 	p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))

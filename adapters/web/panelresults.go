@@ -29,6 +29,9 @@ type panelView struct {
 	// when they are everyone's (the organiser's view).
 	Answers  []answerRow
 	Everyone bool
+	// Chart draws the mean sentiments: the organiser's at any time,
+	// everyone's once the table has ended (with the rankings).
+	Chart *lineChart
 }
 
 type rankRow struct {
@@ -67,7 +70,9 @@ func (p *Platform) panelResults(ctx context.Context, roomID string, st *roundtab
 	for _, a := range mine.Answers {
 		v.Answers = append(v.Answers, answerRow{Round: a.Round, Who: nameOf(mine, a.By), Values: numbers(a.Values)})
 	}
+	sc := firstScale(st.Config.Protocol)
 	if org {
+		v.Chart = sentimentChart(mine.Items, mine.Mean, sc)
 		for i, m := range mine.Mean {
 			if len(m) > 0 {
 				v.Means = append(v.Means, meanRow{Round: i + 1, Values: numbers(m)})
@@ -85,6 +90,9 @@ func (p *Platform) panelResults(ctx context.Context, roomID string, st *roundtab
 		}
 	}
 	v.Judges = all.Judges
+	if v.Chart == nil {
+		v.Chart = sentimentChart(all.Items, all.Mean, sc)
+	}
 	if all.Judges > 0 {
 		for k, i := range panel.Order(all.Borda, false) {
 			v.Rankings = append(v.Rankings, rankRow{Place: k + 1, Item: all.Items[i], Borda: number(all.Borda[i]), Tier: number(all.Tier[i]), Gut: number(all.Gut[i])})

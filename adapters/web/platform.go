@@ -120,10 +120,12 @@ type Platform struct {
 	joins  *joinLocks
 	anon   *streamGate // the lobby's live streams
 	public *url.URL    // Config.PublicURL, nil when unset
+	blobs  Blobs       // where rooms and the study are kept; nil: memory
 
 	mu      sync.Mutex
 	handler bot.Handler
 	url     string
+	study   *liveStudy // the study open live (OpenStudy), nil when none
 	ready   chan struct{}
 	once    sync.Once
 }
@@ -164,7 +166,7 @@ func New(cfg Config, blobs Blobs) *Platform {
 	p := &Platform{cfg: cfg, keys: keys{cfg.Secret}, log: cfg.Log, boot: randomID(4), sig: sig,
 		rooms: newRooms(sig, blobs), inbox: newInboxes(cfg.Now), seen: newCapped[struct{}](4096), acts: newCapped[*loggedAct](4096), ready: make(chan struct{}),
 		pages: parseTemplates(), starts: newCapped[string](1024), joins: newJoinLocks(),
-		anon: newStreamGate(cfg.Streams)}
+		anon: newStreamGate(cfg.Streams), blobs: blobs}
 	if cfg.PublicURL != "" {
 		p.public, _ = ParsePublicURL(cfg.PublicURL)
 	}
@@ -321,7 +323,7 @@ func (p *Platform) Reply(ctx context.Context, ev *bot.Event, r bot.Reply) error 
 		answerScale(fv, scale)
 		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privForm, Form: fv}, nil)
 	case r.Ephemeral:
-		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text}, nil)
+		p.inbox.add(ev.User.ID, privItem{Channel: ev.Channel, Kind: privText, Text: r.Text, Waiting: p.waits(ctx, ev.Channel)}, nil)
 	default:
 		if _, err := p.Post(ctx, ev.Channel, bot.Message{Text: r.Text}); err != nil {
 			return fmt.Errorf("web: reply: %w", err)

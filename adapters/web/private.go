@@ -35,6 +35,9 @@ type privItem struct {
 	Text    string
 	Form    *formView
 	File    string // file name, downloaded by Seq
+	// Waiting marks a text told while the table waited to start: what
+	// it says of the start stops applying once the table has started.
+	Waiting bool
 }
 
 // inbox is one user's items and files.

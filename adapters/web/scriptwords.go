@@ -26,10 +26,11 @@ var scriptWords = map[string]string{
 	"file.download":  "Download {0}",
 
 	// The composer.
-	"say.message": "Write to the table (Enter sends, Shift+Enter for a new line)",
-	"say.other":   "Messages are taken in the message phase; commands such as /roundtable vote B work here.",
-	"say.waiting": "The table has not started yet: messages are taken once it does.",
-	"say.ended":   "The table has ended.",
+	"say.message":     "Write to the table (Enter sends, Shift+Enter for a new line)",
+	"say.other":       "Messages are taken in the message phase; commands such as /roundtable vote B work here.",
+	"say.otherNoVote": "Messages are taken in the message phase; commands such as /roundtable status work here.",
+	"say.waiting":     "The table has not started yet: messages are taken once it does.",
+	"say.ended":       "The table has ended.",
 
 	// Dialogs.
 	"form.optional":   " (optional)",
@@ -53,6 +54,7 @@ var scriptWords = map[string]string{
 	"todo.ended":    "The table has ended.",
 	"todo.watching": "You are watching: press Join to take a seat.",
 	"todo.waiting":  "Waiting for the table to start.",
+	"note.started":  "The table has started: act in each phase as the conversation asks.",
 	"todo.notTurn":  "Not your turn in this phase: waiting for {0}.",
 	"todo.done":     "Done for this phase: waiting for the others.",
 	"todo.acted":    "{0} of {1} acted",

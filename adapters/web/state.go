@@ -52,6 +52,12 @@ func (p *Platform) state(ctx context.Context, roomID string, v roundtable.Viewer
 	return st, roomErr(err, roomID)
 }
 
+// waits reports whether the table in roomID waits for its start.
+func (p *Platform) waits(ctx context.Context, roomID string) bool {
+	st, err := p.state(ctx, roomID, roundtable.Viewer{})
+	return err == nil && st.Status == roundtable.StatusCreated
+}
+
 // tableLog returns the log of the table in a room as viewer v may see it
 // now: what a download, the dashboard and the audit show of it.
 func (p *Platform) tableLog(ctx context.Context, roomID string, v roundtable.Viewer) ([]roundtable.Event, error) {

@@ -62,6 +62,9 @@ type privView struct {
 	HTML template.HTML `json:"html,omitempty"`
 	Form *formView     `json:"form,omitempty"`
 	File *fileView     `json:"file,omitempty"`
+	// Waiting is set on a text told while the table waited to start;
+	// the page drops it once the table has started.
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 type fileView struct {
@@ -115,7 +118,7 @@ func viewControl(c bot.Control) controlView {
 }
 
 func viewPrivate(boot string, it privItem, room string) privView {
-	v := privView{ID: fmt.Sprintf("%s-%d", boot, it.Seq), Kind: it.Kind, Text: it.Text, Form: it.Form}
+	v := privView{ID: fmt.Sprintf("%s-%d", boot, it.Seq), Kind: it.Kind, Text: it.Text, Form: it.Form, Waiting: it.Waiting}
 	if it.Text != "" {
 		v.HTML = renderMarkdown(it.Text)
 	}

@@ -47,7 +47,7 @@ func TestChatroomPromptRestatesPersonaBeforeTrimmedHistory(t *testing.T) {
 	complement := "Cities should keep cars in their centres."
 	dir := t.TempDir()
 	code, _, errOut := run(t, "", "sim", "--protocol", "chatroom", "--agent", "llm", "--llm-base-url", srv.URL(), "--llm-model", "m",
-		"--stances", "echo:-2", "--question", "Cities should ban cars from their centres.", "--complement", complement,
+		"--stances", "echo:-2", "--question", "Cities should ban cars from their centres.", "--complement", complement, "--persona-update", "none",
 		"--context-chars", fmt.Sprint(budget), "--agents", "3", "--rounds", "10", "--runs", "1", "--out", dir)
 	if code != 0 {
 		t.Fatalf("sim: exit %d: %s", code, errOut)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/adapters/openai"
 	"github.com/roundtable-ai/roundtable/roundtable/experiment"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 )
 
 // Config is the whole configuration file. Every key is documented, with its
@@ -87,6 +88,9 @@ type AgentConfig struct {
 	// ContextChars is a chatroom agent's memory: the recent messages that
 	// fit in this many characters (0: agent.DefaultContextChars).
 	ContextChars int `toml:"context_chars"`
+	// PersonaUpdate is how the agent's persona follows its messages at a
+	// chatroom table: signal, signal:ENDPOINT, lexicon or none.
+	PersonaUpdate string `toml:"persona_update"`
 }
 
 // Duration is a time.Duration written as "30s", "2m".
@@ -214,6 +218,12 @@ func (c Config) Validate() error {
 		}
 		if ag.ContextChars < 0 {
 			return fmt.Errorf("%s.context_chars: %d is negative", key, ag.ContextChars)
+		}
+		if _, ep, err := chatroom.ParsePersonaUpdate(ag.PersonaUpdate); err != nil || (ep != "" && !names[ep]) {
+			if err == nil {
+				err = fmt.Errorf("no [[llm]] endpoint is named %q", ep)
+			}
+			return fmt.Errorf("%s.persona_update: %w", key, err)
 		}
 	}
 	return c.validateServe()

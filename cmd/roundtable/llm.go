@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -12,9 +13,12 @@ import (
 	"github.com/roundtable-ai/roundtable/adapters/openai"
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/agent"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/stance"
 	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/task/exchange"
 )
 
@@ -145,7 +149,11 @@ func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig)
 	if err != nil {
 		return nil, err
 	}
-	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Logger: m.log}), nil
+	sig, err := m.personaSignal(pre.PersonaUpdate, endpoint)
+	if err != nil {
+		return nil, err
+	}
+	return agent.New(c, task, agent.Options{Memory: pre.Memory, Window: pre.Window, ContextChars: pre.ContextChars, Signal: sig, Logger: m.log}), nil
 }
 
 // client is the endpoint named name, or the first for "".
@@ -212,8 +220,34 @@ func (m *minds) modelAgent(task roundtable.Task, o experiment.ModelOptions) (rou
 	if err != nil {
 		return nil, err
 	}
+	sig, err := m.personaSignal(o.PersonaUpdate, o.Endpoint)
+	if err != nil {
+		return nil, err
+	}
 	return agent.New(c, task, agent.Options{Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens,
-		Memory: o.Memory, Window: o.Window, ContextChars: o.ContextChars, Logger: m.log}), nil
+		Memory: o.Memory, Window: o.Window, ContextChars: o.ContextChars, Signal: sig, Logger: m.log}), nil
+}
+
+// personaSignal is the opinion signal a chatroom agent's persona follows
+// under update (chatroom.ParsePersonaUpdate): the presence and signal
+// classifiers asked of an endpoint (the seat's own unless named), each
+// label by the majority of label.DefaultSamples answers as the paper
+// does; the offline lexicon; or none. Only chatroom tables use it.
+func (m *minds) personaSignal(update, seatEndpoint string) (agent.OpinionSignal, error) {
+	mode, endpoint, err := chatroom.ParsePersonaUpdate(update)
+	switch {
+	case err != nil:
+		return nil, err
+	case mode == chatroom.PersonaFixed:
+		return nil, nil
+	case mode == chatroom.PersonaLexicon:
+		return stance.Signal{}, nil
+	}
+	c, err := m.client(cmp.Or(endpoint, seatEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("persona_update: %w", err)
+	}
+	return stance.Signal{Labeler: &label.Sampler{LLM: c, Endpoint: c.Config().Name, K: label.DefaultSamples}}, nil
 }
 
 // haltOnBroken wraps the agents of a headless run: once an endpoint's

@@ -8,6 +8,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
 )
@@ -54,6 +55,9 @@ type ProtocolSettings struct {
 	// ContextChars is each chatroom model agent's memory: the recent
 	// messages that fit in this many characters (0: the agent's default).
 	ContextChars int `toml:"context_chars"`
+	// PersonaUpdate is how each chatroom model agent's persona follows its
+	// messages: signal, signal:ENDPOINT, lexicon or none.
+	PersonaUpdate string `toml:"persona_update"`
 	// Speaking is in-turn (the judges speak one at a time, each reading
 	// those before) or simultaneous (sealed until all have spoken): panel.
 	Speaking string `toml:"speaking"`
@@ -69,7 +73,7 @@ type ProtocolSettings struct {
 // protocolDefaults are the papers' defaults.
 func protocolDefaults() ProtocolSettings {
 	return ProtocolSettings{Protocol: roundtable.ProtocolRoundTable, Items: []string{}, Alpha: sentiment.DefaultAlpha, Tolerance: sentiment.DefaultTolerance,
-		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal, Speaking: panel.SpeakInTurn}
+		Stances: "uniform", Weight: 0.5, Mu: 0.3, Epsilon: 1, ConfirmationBias: "none", Control: dyads.ControlNone, Memory: dyads.MemoryCumulative, BeliefReport: dyads.ReportVerbal, PersonaUpdate: chatroom.PersonaSignal, Speaking: panel.SpeakInTurn}
 }
 
 func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
@@ -94,6 +98,7 @@ func (p *ProtocolSettings) register(fl *pflag.FlagSet) {
 	fl.StringVar(&p.Claim, "claim", "", "dyads: a built-in claim ("+strings.Join(dyads.ClaimNames(), ", ")+"); --framing picks its true or false statement")
 	fl.StringVar(&p.Complement, "complement", "", "chatroom: the statement's complement, which personas below neutral agree with (default \"It is not the case that ...\")")
 	fl.IntVar(&p.ContextChars, "context-chars", 0, "chatroom: a model agent's memory, the recent messages that fit in this many characters (default 16000)")
+	fl.StringVar(&p.PersonaUpdate, "persona-update", "", "chatroom with --agent llm: after each message a model agent's persona is rewritten at the level the opinion signal reads in it: signal (a model: the seat's endpoint, or signal:ENDPOINT), lexicon (the offline keyword classifier) or none (the assigned persona throughout) (default signal)")
 }
 
 // fill takes unset flags from the config.
@@ -118,6 +123,7 @@ func (p *ProtocolSettings) fill(changed func(string) bool, c ProtocolSettings) {
 	pick(changed, "complement", &p.Complement, c.Complement)
 	pick(changed, "speaking", &p.Speaking, c.Speaking)
 	pick(changed, "context-chars", &p.ContextChars, c.ContextChars)
+	pick(changed, "persona-update", &p.PersonaUpdate, c.PersonaUpdate)
 }
 
 // pick sets *dst to the configured v unless the flag name was given.
@@ -140,7 +146,7 @@ func (p ProtocolSettings) settings(key string) protocol.Settings {
 		Alpha: p.Alpha, Tolerance: p.Tolerance, Alphas: p.Alphas, Tolerances: p.Tolerances, Temperatures: p.Temperatures,
 		TwoWay: p.TwoWay, Stances: p.Stances, Weight: p.Weight, Mu: p.Mu, Epsilon: p.Epsilon, ConfirmationBias: p.ConfirmationBias,
 		Control: p.Control, Memory: p.Memory, Framing: p.Framing, Claim: p.Claim, ClosedWorld: p.ClosedWorld, BeliefReport: p.BeliefReport,
-		Complement: p.Complement, ContextChars: p.ContextChars, Speaking: p.Speaking}
+		Complement: p.Complement, ContextChars: p.ContextChars, PersonaUpdate: p.PersonaUpdate, Speaking: p.Speaking}
 }
 
 // gridAxis is one axis of the panel's parameter grid: the values given on

@@ -26,15 +26,24 @@ import (
 
 func (a *App) serveCmd() *cobra.Command {
 	var webAddr, shards string
+	var studies []string
 	cmd := &cobra.Command{
-		Use:   "serve [--config FILE] [--web-addr ADDR] [--shards FIRST-LAST/COUNT]",
+		Use:   "serve [--config FILE] [--web-addr ADDR] [--study FILE] [--shards FIRST-LAST/COUNT]",
 		Short: "Run live tables in Discord, Slack and/or the built-in web channel",
 		Long: `Connects to the platforms configured in [discord] and [slack]; with neither,
 starts the built-in web channel on 127.0.0.1:8080 (--web-addr; port 0 picks a
 free port) and prints its URL. Open tables resume where they were: every
 accepted action is in the database before it is acknowledged. --shards runs a
 range of the Discord bot's shards (0-3/16, or auto for all of them), as
-[discord] shards does.`,
+[discord] shards does.
+
+--study FILE runs a study live on the web channel: it prints one cohort link
+and a short code for the class, and the host's study dashboard. With several
+--study files, the host opens one with /roundtable study start NAME in
+Discord or Slack (which posts the link there). Each person
+who opens the link is seated at a table of a condition (balanced blocked
+assignment from the study's seed, kept in the database); a wave's tables
+start together once all are full, or when the host starts the wave.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := LoadConfig(a.configPath)
@@ -59,15 +68,16 @@ range of the Discord bot's shards (0-3/16, or auto for all of them), as
 				}
 				cfg.Discord.Shards = shards
 			}
-			return a.serve(cmd.Context(), cfg)
+			return a.serve(cmd.Context(), cfg, studies)
 		},
 	}
 	cmd.Flags().StringVar(&webAddr, "web-addr", "", "address of the web channel (default from [web], 127.0.0.1:8080)")
+	cmd.Flags().StringArrayVar(&studies, "study", nil, "a study file to run live: people are seated at its conditions' tables (repeatable)")
 	cmd.Flags().StringVar(&shards, "shards", "", "the Discord shards this process runs: FIRST-LAST/COUNT, SHARD/COUNT or auto (default from [discord] shards)")
 	return cmd
 }
 
-func (a *App) serve(ctx context.Context, cfg Config) error {
+func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error {
 	db, err := a.openStore(ctx, cfg, "", false)
 	if err != nil {
 		return err
@@ -95,13 +105,34 @@ func (a *App) serve(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("%s%w", a.configFile(), err)
 	}
+	var shelf *studyShelf
+	if len(studyPaths) > 0 {
+		file, ok := db.(*store.DB)
+		if !ok {
+			return usagef("--study: a live study keeps its results beside a database file; it needs [store] backend = \"bbolt\"")
+		}
+		if shelf, err = loadStudies(cfg, studyPaths, &botCfg); err != nil {
+			return err
+		}
+		shelf.db = file
+	}
 	platforms, webp, err := a.platforms(cfg, botCfg, db, cl)
 	if err != nil {
 		return err
 	}
+	deps := bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: a.logger(), Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}
+	if shelf != nil {
+		shelf.web, shelf.out = webp, func(f string, args ...any) { fmt.Fprintf(a.Stdout, f, args...) }
+		deps.Studies = shelf
+		if len(shelf.list) == 1 {
+			if _, err := shelf.OpenStudy(ctx, shelf.list[0].study.Name); err != nil {
+				return err
+			}
+		}
+	}
 	log := a.logger()
-	svc := bot.New(botCfg, bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: log, Task: task.Live, Agent: m.agent,
-		Audit: a.auditing(ctx, cfg, db), Seatable: seatable, Owners: cl.owners()}, platforms...)
+	deps.Owners = cl.owners()
+	svc := bot.New(botCfg, deps, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {
@@ -128,6 +159,9 @@ func (a *App) announce(ctx context.Context, p *web.Platform, cl *cluster, advert
 			at = fmt.Sprintf("%s (listening on %s)", pub, at)
 		}
 		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", at, p.HostURL())
+		if link, code := p.CohortURL(); link != "" {
+			fmt.Fprintf(a.Stdout, "Study: everyone opens %s (or types the code %s at %sc); your dashboard: %s\n", link, code, p.PublicURL(), p.StudyURL())
+		}
 		if advertise == "" {
 			advertise = p.URL()
 		}
@@ -284,7 +318,9 @@ func ruleList() []string {
 
 func agentNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Agents)) }
 
-func presetNames(bc bot.Config) []string { return slices.Sorted(maps.Keys(bc.Presets)) }
+func presetNames(bc bot.Config) []string {
+	return slices.DeleteFunc(slices.Sorted(maps.Keys(bc.Presets)), isStudyPreset)
+}
 
 // addLiveTables adds the protocols' built-in live tables and their
 // agents (protocol.Live). A [[table]] of the same name replaces one.

@@ -20,6 +20,9 @@ func webDefaults(bc bot.Config) web.TableSettings {
 func webPresets(bc bot.Config) map[string]web.TableSettings {
 	out := make(map[string]web.TableSettings, len(bc.Presets))
 	for name, p := range bc.Presets {
+		if isStudyPreset(name) {
+			continue
+		}
 		opts := maps.Clone(bc.Options) // the server's start settings, a preset's over them
 		if opts == nil {
 			opts = map[string]string{}

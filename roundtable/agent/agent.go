@@ -31,6 +31,11 @@ type Options struct {
 	Model       string   `toml:"model" json:"model,omitempty"`
 	Temperature *float64 `toml:"temperature" json:"temperature,omitempty"`
 	MaxTokens   int      `toml:"max_tokens" json:"max_tokens,omitempty"`
+	// Signal, when set, makes a chatroom agent's persona follow its
+	// messages as Conversational bias's does (section 3.1): each message
+	// is classified, and the next persona states the level read in it.
+	// Nil keeps the assigned persona for the whole chat.
+	Signal OpinionSignal `toml:"-" json:"-"`
 	// Logger receives warnings about memory updates; nil discards them.
 	Logger *slog.Logger `toml:"-" json:"-"`
 }
@@ -102,6 +107,14 @@ func (a *Agent) Forget(table string) { a.notes.forget(table) }
 // cannot act in; model failures and invalid answers come back as
 // roundtable.Fail, with the usage spent on them.
 func (a *Agent) Act(ctx context.Context, v roundtable.View) (roundtable.Action, error) {
+	act, err := a.act(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	return a.withPersona(ctx, v, act), nil
+}
+
+func (a *Agent) act(ctx context.Context, v roundtable.View) (roundtable.Action, error) {
 	if act, ok := a.actScheduled(ctx, v); ok {
 		return act, nil
 	}

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
-	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 )
 
 // DefaultContextChars is how many characters of recent chat a chatroom
@@ -71,25 +70,4 @@ func chatLines(v roundtable.View) []string {
 		}
 	}
 	return out
-}
-
-// chatroomPersona is who a chatroom agent is, stated as Conversational
-// bias states it. A seat made for the paper (sim --agent llm) carries
-// that persona as its background already. A live table's agent with a
-// stance (an [[agent]] preset) gets one composed from the table's
-// statement and its stance, with its background and goal kept after it.
-// An agent with no stance keeps its plain persona.
-func chatroomPersona(v roundtable.View) string {
-	me := PersonaOf(v.Self)
-	x, err := opinion.ParseStance(me.Stance)
-	if err != nil || opinion.IsChatPersona(me.Background) || v.Scale == nil || strings.TrimSpace(v.Scale.Question) == "" {
-		return personaText(me)
-	}
-	text := opinion.ChatPersona{Name: me.Name, Statement: v.Scale.Question, Level: x}.Text()
-	for _, kv := range [][2]string{{"Background", me.Background}, {"Goal", me.Goal}} {
-		if strings.TrimSpace(kv[1]) != "" {
-			text += "\n" + kv[0] + ": " + strings.TrimSpace(kv[1])
-		}
-	}
-	return text
 }

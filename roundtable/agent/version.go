@@ -50,6 +50,12 @@ func (a *Agent) Provenance(pr *roundtable.Protocol) roundtable.AgentProvenance {
 	if a.opt.MaxTokens > 0 {
 		p.MaxTokens = a.opt.MaxTokens
 	}
+	if b, ok := pr.Briefing(); ok && b.Persona == roundtable.PersonaStance && a.opt.Signal != nil {
+		p.PersonaSignal = a.opt.Signal.Model()
+		if v, ok := a.opt.Signal.(interface{ Version() string }); ok {
+			p.PersonaSignalVersion = v.Version()
+		}
+	}
 	return p
 }
 
@@ -60,7 +66,7 @@ func (a *Agent) Provenance(pr *roundtable.Protocol) roundtable.AgentProvenance {
 // wording, layout or schema of a prompt the table asks does, and asks no
 // model.
 func PromptVersion(pr *roundtable.Protocol, opt Options) string {
-	opt.Logger = nil
+	opt.Logger, opt.Signal = nil, nil
 	rec := &transcript{h: sha256.New()}
 	ag := New(rec, roundtable.TextTask{Topic: "how should the village share the river?"}, opt)
 	for _, v := range referenceViews(pr) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -14,6 +15,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/acts"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/earlystop"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
@@ -123,7 +125,7 @@ func analyzeTables(ctx context.Context, st Store, opt AnalyzeOptions, provenance
 	if opt.Embedding != nil {
 		in.Embedder, _ = analysis.EmbedderOf(opt.Embedding)
 	}
-	more, notes, err := protocolReports(ctx, st, opt.Tables, in)
+	more, notes, used, err := protocolReports(ctx, st, opt.Tables, in)
 	if err != nil {
 		return Analysis{}, err
 	}
@@ -133,7 +135,7 @@ func analyzeTables(ctx context.Context, st Store, opt AnalyzeOptions, provenance
 	if out.Missing != nil {
 		rep.Skipped = append(rep.Skipped, out.Missing.Error()+".")
 	}
-	if out.Files, err = report.Write(opt.Out, rep, ms.intro(opt, tables)+"\n\n"+provenance); err != nil {
+	if out.Files, err = report.Write(opt.Out, rep, ms.intro(opt, tables, used)+"\n\n"+provenance); err != nil {
 		return out, err
 	}
 	audits, err := writeAuditReports(ctx, st, opt.Tables, filepath.Join(opt.Out, "audit"))
@@ -194,7 +196,7 @@ func (m *measurers) missingError() error {
 }
 
 // intro is the head of index.md: what was analyzed, and with what.
-func (m *measurers) intro(opt AnalyzeOptions, ts []report.Table) string {
+func (m *measurers) intro(opt AnalyzeOptions, ts []report.Table, used []analysis.InstrumentVersion) string {
 	tasks := map[string]int{}
 	for _, t := range ts {
 		tasks[t.Task]++
@@ -208,6 +210,29 @@ func (m *measurers) intro(opt AnalyzeOptions, ts []report.Table) string {
 		emb = "`" + m.embedding.Model() + "` embeddings"
 	}
 	return fmt.Sprintf("From `%s`: %s tables. Message length and Flesch-Kincaid grade by `%s`; dialogue acts by `%s`; information difference from %s. "+
-		"Annotations are stored beside each table's log: a re-run asks no model again. Early stopping: %d-fold cross-validation, folds drawn from seed %d.",
-		opt.Source, strings.Join(parts, ", "), m.readability.Model(), m.acts.Model(), emb, earlystop.DefaultFolds, opt.Seed)
+		"Annotations are stored beside each table's log: a re-run asks no model again. Early stopping: %d-fold cross-validation, folds drawn from seed %d.\n\n%s",
+		opt.Source, strings.Join(parts, ", "), m.readability.Model(), m.acts.Model(), emb, earlystop.DefaultFolds, opt.Seed, instrumentsMarkdown(opt, used))
+}
+
+// instrumentsMarkdown lists the versions of the instruments analyze
+// measures with (the data or prompts behind each model name), in
+// index.md's provenance.
+func instrumentsMarkdown(opt AnalyzeOptions, used []analysis.InstrumentVersion) string {
+	ins := []analysis.Instrument{opt.Readability, opt.Acts, analysis.Embedding(embed.HashedTFIDF{})}
+	if opt.Embedding != nil {
+		ins[2] = opt.Embedding
+	}
+	if opt.Stance.Stance != nil {
+		ins = append(ins, opt.Stance.Stance("STATEMENT", ""))
+	}
+	var parts []string
+	for _, in := range ins {
+		parts = append(parts, analysis.VersionOf(in).Markdown())
+	}
+	for _, v := range used {
+		if p := v.Markdown(); !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return "Instruments' versions (a hash of each lexicon, dictionary or prompt; a model's name for its embeddings): " + strings.Join(parts, "; ") + "."
 }

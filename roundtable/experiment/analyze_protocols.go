@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis/report"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
@@ -18,13 +19,15 @@ var runSuffix = regexp.MustCompile(`-\d{4}$`)
 // protocol tables among ids, as CSV and charts: each table is measured by
 // its protocol (protocol.Analyst) for the report it joins, and each
 // report is written by its protocol (protocol.Reporter), in the order of
-// the protocols' names. notes say what the reports leave out.
-func protocolReports(ctx context.Context, st Store, ids []string, in protocol.Instruments) ([]report.Artifact, []string, error) {
+// the protocols' names. notes say what the reports leave out; used are
+// the instruments the reporting protocols measure with beside in
+// (protocol.Instrumented).
+func protocolReports(ctx context.Context, st Store, ids []string, in protocol.Instruments) (arts []report.Artifact, notes []string, used []analysis.InstrumentVersion, err error) {
 	runs := map[string]*protocol.Runs{} // by report
 	for _, id := range ids {
 		events, err := st.Load(ctx, id)
 		if err != nil {
-			return nil, nil, fmt.Errorf("load %s: %w", id, err)
+			return nil, nil, nil, fmt.Errorf("load %s: %w", id, err)
 		}
 		s, err := roundtable.Replay(events)
 		if err != nil || s.Status != roundtable.StatusEnded || s.Config.Protocol == nil {
@@ -42,7 +45,7 @@ func protocolReports(ctx context.Context, st Store, ids []string, in protocol.In
 		t := protocol.Table{Events: events, State: s, Condition: runSuffix.ReplaceAllString(id, "")}
 		m, err := a.Analyze(ctx, t, in)
 		if err != nil {
-			return nil, nil, fmt.Errorf("measure %s: %w", id, err)
+			return nil, nil, nil, fmt.Errorf("measure %s: %w", id, err)
 		}
 		if runs[a.Joins()] == nil {
 			runs[a.Joins()] = protocol.NewRuns()
@@ -51,8 +54,6 @@ func protocolReports(ctx context.Context, st Store, ids []string, in protocol.In
 		keep, _ := owner.(protocol.StateKeeper)
 		runs[a.Joins()].Add(t, m, keep != nil && keep.KeepsStates())
 	}
-	var arts []report.Artifact
-	var notes []string
 	for _, p := range protocol.All() {
 		r, ok := runs[p.Name()]
 		if !ok {
@@ -60,9 +61,12 @@ func protocolReports(ctx context.Context, st Store, ids []string, in protocol.In
 		}
 		a, n, err := p.(protocol.Reporter).Report(ctx, r)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		arts, notes = append(arts, a...), append(notes, n...)
+		if i, ok := p.(protocol.Instrumented); ok {
+			used = append(used, i.Instruments(protocol.Settings{})...)
+		}
 	}
-	return arts, notes, nil
+	return arts, notes, used, nil
 }

@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
@@ -23,9 +24,11 @@ type Experiment struct {
 	opt      Options
 	agent    string               // the agents' kind, resolved
 	protocol *roundtable.Protocol // the schedule summary.json names; nil: RoundTable's
-	designs  []*Design
-	units    map[string]string // of the figures beyond the common ones
-	printer  printer
+	// instruments are what the protocol's measures read texts with.
+	instruments []analysis.InstrumentVersion
+	designs     []*Design
+	units       map[string]string // of the figures beyond the common ones
+	printer     printer
 }
 
 // Design is one condition: the prefix of its tables' IDs, their schedule,

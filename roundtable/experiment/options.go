@@ -79,6 +79,9 @@ type ModelOptions struct {
 	Memory       string   // the agent package's policy: full, window or reflective
 	Window       int      // rounds a window memory keeps verbatim
 	ContextChars int      // a chatroom agent's memory, in characters (0: the agent's default)
+	// PersonaUpdate is how a chatroom agent's persona follows its messages
+	// (protocol.Settings.PersonaUpdate; "" the default, signal).
+	PersonaUpdate string
 }
 
 // Seat is how a study seats a bot: who it plays (Name, Background, Goal

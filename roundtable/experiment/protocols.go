@@ -48,6 +48,9 @@ func (e *Experiment) protocolDesigns(p protocol.Protocol, h protocol.Headless) e
 		base.table = t.Task(played)
 	}
 	e.protocol, e.units, e.printer = pr, h.Units(), protocolPrinter{}
+	if in, ok := h.(protocol.Instrumented); ok {
+		e.instruments = in.Instruments(played)
+	}
 	name := p.Name() + "-" + e.agent + h.Tag(s)
 	cells := []protocol.Cell{{}}
 	if g, ok := p.(protocol.Gridded); ok {
@@ -98,7 +101,7 @@ func (e *Experiment) cellDesign(base protocolPlan, name string, c protocol.Cell,
 			return nil, invalid("--agent llm: no language model is configured")
 		}
 		plan.model = e.opt.Model
-		plan.memory = ModelOptions{Memory: modelMemory(played), ContextChars: played.ContextChars}
+		plan.memory = ModelOptions{Memory: modelMemory(played), ContextChars: played.ContextChars, PersonaUpdate: played.PersonaUpdate}
 		if len(played.Temperatures) == 1 {
 			plan.memory.Temperature = &played.Temperatures[0]
 		}
@@ -144,7 +147,7 @@ func (p protocolPlan) agents(task roundtable.Task, ps []roundtable.Participant) 
 		}
 		own, _ := p.seating.at(i, len(ps))
 		o := own.Model
-		o.Memory, o.Window, o.ContextChars = p.memory.Memory, 0, p.memory.ContextChars
+		o.Memory, o.Window, o.ContextChars, o.PersonaUpdate = p.memory.Memory, 0, p.memory.ContextChars, p.memory.PersonaUpdate
 		if p.memory.Temperature != nil { // the grid cell's, over the seat's
 			o.Temperature = p.memory.Temperature
 		}

@@ -82,6 +82,9 @@ func agentMarkdown(a sim.ModelSeats) string {
 		fmt.Fprintf(&b, " (%d rounds)", a.Window)
 	}
 	fmt.Fprintf(&b, ", prompts `%s`", a.Template)
+	if a.PersonaSignal != "" {
+		fmt.Fprintf(&b, ", persona follows the opinion signal of `%s` (version `%s`)", a.PersonaSignal, a.PersonaSignalVersion)
+	}
 	return b.String()
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
 
@@ -30,6 +31,9 @@ type Report struct {
 	// its recorded parameters (a dyads run's condition).
 	Protocol string            `json:"protocol,omitempty"`
 	Params   map[string]string `json:"params,omitempty"`
+	// Instruments are what the protocol's measures read texts with,
+	// with the versions of their data (protocol.Instrumented).
+	Instruments []analysis.InstrumentVersion `json:"instruments,omitempty"`
 }
 
 // Tables is how many tables the experiment runs.
@@ -43,7 +47,7 @@ func (e *Experiment) Run(ctx context.Context, store roundtable.Store, clock roun
 	rep := Report{Task: o.Task, Agent: e.agent, Agents: o.Agents, Rounds: o.Rounds, Runs: o.Runs, Seed: o.Seed,
 		Software: roundtable.RunningSoftware(), Started: time.Now().UTC(), Units: withUnits(metricUnits(), e.units), Rules: map[string]sim.Result{}}
 	if e.protocol != nil {
-		rep.Protocol, rep.Params = e.protocol.Name, e.protocol.Params
+		rep.Protocol, rep.Params, rep.Instruments = e.protocol.Name, e.protocol.Params, e.instruments
 	}
 	for _, rule := range o.Rules {
 		tc, err := e.tableConfig(rule)

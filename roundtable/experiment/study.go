@@ -82,7 +82,8 @@ type Recipe struct {
 	Claim            string  `toml:"claim"`
 	ClosedWorld      bool    `toml:"closed_world"`
 	Complement       string  `toml:"complement"`
-	ContextChars     int     `toml:"context_chars"` // chatroom: a model agent's memory in characters
+	ContextChars     int     `toml:"context_chars"`  // chatroom: a model agent's memory in characters
+	PersonaUpdate    string  `toml:"persona_update"` // chatroom: signal, signal:ENDPOINT, lexicon or none
 }
 
 // Bot is a bot seat of a recipe: its persona (RoundTable's tasks; a

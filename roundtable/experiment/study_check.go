@@ -68,7 +68,7 @@ func (r Recipe) settings(s *Study) (protocol.Settings, error) {
 	ps := protocol.Settings{Key: "protocol", Protocol: r.Protocol, Items: r.Items, Alpha: r.Alpha, Tolerance: r.Tolerance,
 		Roles: r.Roles, TwoWay: r.TwoWay, Stances: r.Stances, Weight: r.Weight, Mu: r.Mu, Epsilon: r.Epsilon,
 		ConfirmationBias: r.ConfirmationBias, Control: r.Control, Memory: r.Memory, Framing: r.Framing, Claim: r.Claim,
-		ClosedWorld: r.ClosedWorld, Complement: r.Complement, ContextChars: r.ContextChars}
+		ClosedWorld: r.ClosedWorld, Complement: r.Complement, ContextChars: r.ContextChars, PersonaUpdate: r.PersonaUpdate}
 	if r.Protocol != roundtable.ProtocolRoundTable {
 		ps.Question = r.Question
 	}

@@ -143,5 +143,5 @@ func (r Recipe) settingsSet() []string {
 // protocolKeys are the recipe's keys of the protocols' conditions.
 func protocolKeys() []string {
 	return []string{"alpha", "tolerance", "two_way", "stances", "weight", "mu", "epsilon", "confirmation_bias",
-		"control", "memory", "framing", "claim", "closed_world", "complement", "context_chars"}
+		"control", "memory", "framing", "claim", "closed_world", "complement", "context_chars", "persona_update"}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
 	"github.com/roundtable-ai/roundtable/roundtable/opinion"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
@@ -38,6 +39,13 @@ type Headless interface {
 	// so runs of different conditions in one directory neither collide
 	// nor resume each other.
 	Tag(s Settings) string
+}
+
+// Instrumented is a headless protocol whose measures read texts with
+// instruments (a lexicon, an embedding): it names what its measures of
+// tables with settings s are made with, for summary.json.
+type Instrumented interface {
+	Instruments(s Settings) []analysis.InstrumentVersion
 }
 
 // Tasker is a headless protocol whose tables need more than a text task

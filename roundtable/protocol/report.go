@@ -114,6 +114,18 @@ func (r *Runs) Label(cond string) string {
 // Conditions are tables' measures by condition.
 type Conditions map[string][]sim.Measures
 
+// Has reports whether any measure of any condition has scalar key.
+func (c Conditions) Has(key string) bool {
+	for _, ms := range c {
+		for _, m := range ms {
+			if _, ok := m.Scalars[key]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Stat is the mean and SE of scalar key over cond's measures that have
 // it (NaN when none do).
 func (c Conditions) Stat(cond, key string) sim.Stat {

@@ -56,6 +56,10 @@ type Settings struct {
 	// chatroom model agent's memory in characters.
 	Complement   string
 	ContextChars int
+	// PersonaUpdate is how a chatroom model agent's persona follows its
+	// messages: signal (the default), signal:ENDPOINT, lexicon or none
+	// (chatroom.ParsePersonaUpdate).
+	PersonaUpdate string
 }
 
 // Field names setting name (a config key, "two_way") where the settings

@@ -138,7 +138,7 @@
     var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
     set('say', running);
     set('say-send', running);
-    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? W('say.other') :
+    byId('say').placeholder = running && s.phase === 'message' ? W('say.message') : running ? (s.proposes ? W('say.other') : W('say.otherNoVote')) :
       s.status === 'created' ? W('say.waiting') : W('say.ended');
     set('proposal-text', running && s.phase === 'proposal');
     set('propose-send', running && s.phase === 'proposal');
@@ -235,7 +235,8 @@
       byId('notes').prepend(li);
       return;
     }
-    note(p.text, '', p.html);
+    if (p.waiting && lastState && lastState.status !== 'created') { return; } // said of the start, which is past
+    note(p.text, p.waiting ? 'waiting' : '', p.html);
   }
 
   function showForm(f) {
@@ -483,9 +484,17 @@
     });
   }
 
+  // started replaces what the notes said while the table waited (how it
+  // starts) by the news that it has.
+  function started() {
+    byId('notes').querySelectorAll('li.waiting').forEach(function (li) { li.remove(); });
+    note(W('note.started'));
+  }
+
   var autojoin = document.body.dataset.autojoin === 'yes';
 
   function renderState(s) {
+    if (lastState && lastState.status === 'created' && s.status !== 'created') { started(); }
     lastState = s;
     if (autojoin && !s.seated && s.status !== 'ended') {
       autojoin = false; // once: a refusal is shown, not retried
@@ -512,7 +521,8 @@
     people.replaceChildren();
     (s.participants || []).forEach(function (p) {
       var li = el('li', p.acted ? 'acted' : '', seatLine(p));
-      if (s.status === 'running') { li.append(el('span', 'hint', p.acted ? W('people.acted') : W('people.waiting'))); }
+      // only those the phase asks to act: a bot that does not vote is not "waiting" in the vote
+      if (s.status === 'running' && p.turn) { li.append(el('span', 'hint', p.acted ? W('people.acted') : W('people.waiting'))); }
       people.append(li);
     });
     var hist = byId('history');

@@ -60,6 +60,9 @@ var _ Tagger = Model{}
 // Model implements Tagger.
 func (m Model) Model() string { return m.Labeler.Model() }
 
+// Version is the version of the dialogue-act prompt (label.PromptVersion).
+func (Model) Version() string { return label.PromptVersion(question("TEXT", []string{"PREVIOUS"})) }
+
 // Tag implements Tagger.
 func (m Model) Tag(ctx context.Context, text string, previous []string) (Result, error) {
 	v, err := m.Labeler.Label(ctx, question(text, previous))

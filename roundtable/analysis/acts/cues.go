@@ -3,6 +3,8 @@ package acts
 import (
 	"context"
 	"regexp"
+
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/label"
 )
 
 // CueTagger is the offline Tagger: an act applies when one of its cue
@@ -50,4 +52,13 @@ func (CueTagger) Tag(_ context.Context, text string, _ []string) (Result, error)
 		out = []string{Others}
 	}
 	return Result{Acts: out}, nil
+}
+
+// Version is the version of the cue phrases (label.DataVersion).
+func (CueTagger) Version() string {
+	lines := make([]string, len(cues))
+	for i, c := range cues {
+		lines[i] = c.act + "\t" + c.re.String()
+	}
+	return label.DataVersion(lines...)
 }

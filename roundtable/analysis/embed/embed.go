@@ -10,6 +10,7 @@ package embed
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"strings"
@@ -46,15 +47,22 @@ var _ Embedder = HashedTFIDF{}
 // Model implements Embedder.
 func (h HashedTFIDF) Model() string { return "hashed-tfidf" }
 
+// Version is the vector's layout: its dimension.
+func (h HashedTFIDF) Version() string { return fmt.Sprintf("dim %d", h.dim()) }
+
+func (h HashedTFIDF) dim() int {
+	if h.Dim <= 0 {
+		return DefaultDim
+	}
+	return h.Dim
+}
+
 // Embed implements Embedder. It never fails but on a done ctx.
 func (h HashedTFIDF) Embed(ctx context.Context, texts []string) ([][]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dim := h.Dim
-	if dim <= 0 {
-		dim = DefaultDim
-	}
+	dim := h.dim()
 	counts := make([]map[string]int, len(texts))
 	df := map[string]int{}
 	for i, t := range texts {

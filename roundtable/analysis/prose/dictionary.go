@@ -3,7 +3,9 @@ package prose
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -27,6 +29,17 @@ var dictFiles embed.FS
 type Dictionary struct {
 	lines string  // "word\tcount\n" lines, sorted by word (bytewise)
 	at    []int32 // the offset of each line
+}
+
+// Version is the version of the dictionary's syllable counts: the first
+// 12 hex digits of a SHA-256 over its lines ("vowel-groups" for a nil
+// dictionary, which counts by the heuristic alone).
+func (d *Dictionary) Version() string {
+	if d == nil {
+		return "vowel-groups"
+	}
+	sum := sha256.Sum256([]byte(d.lines))
+	return hex.EncodeToString(sum[:])[:12]
 }
 
 // LoadDictionary reads the embedded dictionary (126,046 words).

@@ -53,6 +53,9 @@ func (m *Meter) Model() string {
 	return Model
 }
 
+// Version is the version of the syllable dictionary (prose.Dictionary.Version).
+func (m *Meter) Version() string { return m.dict.Version() }
+
 // Measure counts text. A text with no words has zero counts and grade.
 func (m *Meter) Measure(text string) Stats {
 	words := prose.Words(text)

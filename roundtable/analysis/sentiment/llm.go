@@ -34,12 +34,7 @@ func (l LLM) Model() string { return l.Labeler.Model() }
 
 // Score implements Scorer.
 func (l LLM) Score(ctx context.Context, text string) (Scored, error) {
-	labels := make([]string, len(scale))
-	for i, s := range scale {
-		labels[i] = s.label
-	}
-	v, err := l.Labeler.Label(ctx, label.Question{Name: "sentiment", Labels: labels, Text: text,
-		Instruction: "How positive or negative is the sentiment of this argument?"})
+	v, err := l.Labeler.Label(ctx, question(text))
 	if err != nil {
 		return Scored{Verdict: &v}, fmt.Errorf("sentiment: %w", err)
 	}
@@ -62,3 +57,16 @@ func LabelOf(score float64) string {
 	}
 	return best.label
 }
+
+// question asks a labeler for the sentiment of one argument.
+func question(text string) label.Question {
+	labels := make([]string, len(scale))
+	for i, s := range scale {
+		labels[i] = s.label
+	}
+	return label.Question{Name: "sentiment", Labels: labels, Text: text,
+		Instruction: "How positive or negative is the sentiment of this argument?"}
+}
+
+// Version is the version of the sentiment prompt (label.PromptVersion).
+func (LLM) Version() string { return label.PromptVersion(question("TEXT")) }

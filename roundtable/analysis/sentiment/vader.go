@@ -2,7 +2,10 @@ package sentiment
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/jonreiter/govader"
 
@@ -62,3 +65,14 @@ func (v *Vader) Score(_ context.Context, text string) (Scored, error) {
 
 // Model implements Scorer.
 func (v *Vader) Model() string { return "vader" }
+
+// Version is the version of the VADER lexicon (label.DataVersion over its
+// entries in word order).
+func (v *Vader) Version() string {
+	words := slices.Sorted(maps.Keys(v.a.Lexicon))
+	lines := make([]string, len(words))
+	for i, w := range words {
+		lines[i] = fmt.Sprintf("%s\t%g", w, v.a.Lexicon[w])
+	}
+	return label.DataVersion(lines...)
+}

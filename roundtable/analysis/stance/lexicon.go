@@ -2,6 +2,7 @@ package stance
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -80,4 +81,13 @@ func (Lexicon) Classify(_ context.Context, text string) (Result, error) {
 	}
 	r.Label = r.Level.Label()
 	return r, nil
+}
+
+// Version is the version of the cue phrases (label.DataVersion).
+func (Lexicon) Version() string {
+	var lines []string
+	for l := StronglyComplement; l <= StronglyStatement; l++ {
+		lines = append(lines, fmt.Sprintf("%d\t%s", l, strings.Join(cues[l], "|")))
+	}
+	return label.DataVersion(lines...)
 }

@@ -126,3 +126,14 @@ func (c Classifier) signalQuestion(text string) label.Question {
 
 // Model names the labeler behind the classifier.
 func (c Classifier) Model() string { return c.Labeler.Model() }
+
+// Version is the version of the presence and signal prompts
+// (label.PromptVersion), with placeholders for the statement, its
+// complement (when one is given) and the text.
+func (c Classifier) Version() string {
+	ref := Classifier{Statement: "STATEMENT"}
+	if c.Complement != "" {
+		ref.Complement = "COMPLEMENT"
+	}
+	return label.PromptVersion(ref.presenceQuestion("TEXT"), ref.signalQuestion("TEXT"))
+}

@@ -71,8 +71,8 @@ func Preset(s protocol.Settings) *roundtable.Protocol {
 	}
 }
 
-// OwnSettings are the chatroom's settings s gives: the complement and the
-// context window of its model agents. The questionnaire, its baseline,
+// OwnSettings are the chatroom's settings s gives: the complement, and
+// the context window and persona updates of its model agents. The questionnaire, its baseline,
 // owns them too.
 func OwnSettings(s protocol.Settings) []string {
 	var out []string
@@ -82,6 +82,9 @@ func OwnSettings(s protocol.Settings) []string {
 	if s.ContextChars != 0 {
 		out = append(out, "context_chars")
 	}
+	if s.PersonaUpdate != "" && s.PersonaUpdate != PersonaSignal {
+		out = append(out, "persona_update")
+	}
 	return out
 }
 
@@ -90,7 +93,7 @@ func CheckSettings(s protocol.Settings) error {
 	if s.ContextChars < 0 {
 		return fmt.Errorf("%s: %d is negative", s.Field("context_chars"), s.ContextChars)
 	}
-	return nil
+	return checkPersonaUpdate(s)
 }
 
 // Record keeps the complement in pr's parameters, so that analyze's
@@ -122,6 +125,9 @@ func (definition) LiveTables() []protocol.LiveTable {
 func (Headless) CheckLive(s protocol.Settings) error {
 	if s.ContextChars != 0 {
 		return fmt.Errorf("%s: a live table's agents keep the memory of their [[agent]] preset (context_chars there)", s.Field("context_chars"))
+	}
+	if s.PersonaUpdate != "" && s.PersonaUpdate != PersonaSignal {
+		return fmt.Errorf("%s: a live table's agents follow the persona_update of their [[agent]] preset", s.Field("persona_update"))
 	}
 	if s.Complement != "" {
 		return fmt.Errorf("%s: a live table's agents take their persona from their [[agent]] preset; write the complement into its stance or background", s.Field("complement"))

@@ -88,5 +88,12 @@ func (Headless) Units() map[string]string {
 	}
 }
 
-// Tag implements protocol.Headless: the stances, unless the default.
-func (Headless) Tag(s protocol.Settings) string { return protocol.StancesTag(s).String() }
+// Tag implements protocol.Headless: the stances and a model agent's
+// persona updates, unless the defaults.
+func (Headless) Tag(s protocol.Settings) string {
+	t := protocol.StancesTag(s)
+	if s.Agent == "llm" {
+		t = t.Add("pu", s.PersonaUpdate, "", PersonaSignal)
+	}
+	return t.String()
+}

@@ -29,13 +29,16 @@ func (definition) Joins() string { return Name }
 func (definition) Analyze(ctx context.Context, t protocol.Table, in protocol.Instruments) (protocol.Measured, error) {
 	s := t.State
 	params := protocol.Params(s)
-	if in.Stance == nil {
-		params["stance_from"] = "self-report"
-		return protocol.Measured{Measures: Measure(s), Params: params}, nil
-	}
-	params["stance_from"] = "classifier over every message: " + in.StanceModel
 	m := Measure(s)
 	sc := m.Scalars
+	if ps, ok := personaScalars(s); ok {
+		maps.Copy(sc, ps)
+	}
+	if in.Stance == nil {
+		params["stance_from"] = "self-report"
+		return protocol.Measured{Measures: m, Params: params}, nil
+	}
+	params["stance_from"] = "classifier over every message: " + in.StanceModel
 	sc["reported_changed_agents"], sc["reported_chat_changed"] = sc["changed_agents"], sc["chat_changed"]
 	per, missing, err := protocol.StanceChanges(ctx, t, in, statementOf(s), s.Config.Protocol.Params["complement"])
 	out := protocol.Measured{Measures: m, Params: params, Missing: missing}
@@ -67,11 +70,18 @@ func (definition) Report(_ context.Context, runs *protocol.Runs) ([]report.Artif
 	keys := []string{"chat_changed", "changed_agents", "agents_toward_statement", "agents_toward_complement", "changes",
 		"changes_toward_statement", "changes_toward_complement", "classified_messages", "opinion_messages",
 		"classified_agents", "no_opinion_agents", "reported_chat_changed", "reported_changed_agents", "M", "messages", "private_messages"}
+	about := ""
+	if c.Has(personaKeys[0]) { // model personas followed the opinion signal
+		keys = append(keys, personaKeys...)
+		about = " Model personas followed the opinion signal: persona_updates counts the messages after which the author's persona moved to another level, " +
+			"updated_agents the agents whose persona moved, and signal_missing the messages the signal failed on (the persona stayed)."
+	}
 	t := c.Table("chatroom_changes", "Conversational bias, opinion change (Figures 3 to 5)",
 		"Per condition (stance assignment and M messages): share of chats with an unwarranted change (chat_changed) and agents that changed, "+
 			"from the stance classifier over every message of every agent, public and private (stance_from names it), with the direction: "+
 			"agents and messages that moved toward the statement's pole (2) or the complement's (-2); reported_* are the agents' own final self-reports. "+
-			"Questionnaire rows are the one-shot Likert baseline (self-reports, no conversation; its scores are in chatroom_likert.csv).", keys)
+
+			"Questionnaire rows are the one-shot Likert baseline (self-reports, no conversation; its scores are in chatroom_likert.csv)."+about, keys)
 	t.CSV = protocol.WithColumns(t.CSV, runs.Params, []string{"stance_from"})
 	var notes []string
 	if runs.Missing > 0 {

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/embed"
+	"github.com/roundtable-ai/roundtable/roundtable/analysis/sentiment"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	"github.com/roundtable-ai/roundtable/roundtable/sim"
 )
@@ -91,6 +94,15 @@ func Roles(s protocol.Settings, k int) ([]string, error) {
 // Task implements protocol.Tasker: the brief with the items' documents.
 func (definition) Task(s protocol.Settings) roundtable.Task {
 	return task{TextTask: roundtable.TextTask{Topic: s.Question}, items: s.Items, docs: s.Docs}
+}
+
+// Instruments implements protocol.Instrumented: VADER's lexicon, which
+// scores the sentiments, and the hashed TF-IDF keyword vectors of the
+// quality metrics.
+func (d definition) Instruments(protocol.Settings) []analysis.InstrumentVersion {
+	v, h := d.lexicon(), embed.HashedTFIDF{}
+	return []analysis.InstrumentVersion{{Instrument: sentiment.Instrument, Model: v.Model(), Version: v.Version()},
+		{Instrument: "embedding", Model: h.Model(), Version: h.Version()}}
 }
 
 // Measure implements protocol.Headless: the sentiments and rankings, and
