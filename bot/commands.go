@@ -58,6 +58,9 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if _, err := s.deps.Store.Load(ctx, id); err == nil {
 		return ephemeral("This table was already started."), nil // a redelivered command
 	}
+	if err := s.own(ctx, id); err != nil {
+		return nil, err
+	}
 	p := s.platforms[ev.Platform]
 	thread, err := p.StartThread(ctx, ev.Channel, clip("roundtable: "+titleFor(cfg), 90))
 	if err != nil {
@@ -68,6 +71,9 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 		labels = map[string]string{}
 	}
 	maps.Copy(labels, map[string]string{labelPlatform: ev.Platform, labelChannel: thread, labelParent: ev.Channel, labelStarter: starter})
+	if ev.Space != "" {
+		labels[labelSpace] = ev.Space
+	}
 	cfg.Labels = labels
 	cfg.Secret.Key = pseudonymKey()
 	cfg.Provenance = s.provenance(cfg, task)

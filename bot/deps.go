@@ -57,6 +57,9 @@ type Deps struct {
 	Agent func(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error)
 	// Audit measures the messages of audited tables in the background.
 	Audit Auditing
+	// Owners, when set, says which tables this process serves among
+	// several that share the store (owners.go); nil serves every table.
+	Owners Owners
 	// Seatable, when set, reports why bot participant p cannot sit at a
 	// table configured as c (a trader at a text table, a protocol's
 	// agent at another protocol's table); a start naming it is refused.

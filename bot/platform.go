@@ -75,6 +75,10 @@ type Event struct {
 	User    User
 	Channel string // where it happened; a thread ID inside a thread
 	Parent  string // the channel a thread belongs to, if Channel is a thread
+	// Space is the place Channel belongs to when the platform's
+	// processes divide places among them (a Discord guild, whose shard
+	// carries its events; see Partitioned); empty otherwise.
+	Space string
 	// Command is the subcommand of a KindCommand event ("start", "join",
 	// ...) and Options its named options.
 	Command string

@@ -188,8 +188,8 @@ func (s *Service) readable(ctx context.Context, platform, id string) (*roundtabl
 			return tb, nil
 		}
 		tb, ended, err := s.openEnded(ctx, platform, id)
-		if err != nil || ended {
-			return tb, err
+		if err != nil || ended || s.ownedElsewhere(ctx, id) {
+			return tb, err // another process drives it: this is it as stored
 		}
 	} else if lt := sl.done(); lt != nil {
 		return lt.table, nil

@@ -35,8 +35,10 @@ type Service struct {
 	shelf     *shelf // ended tables, for reading (reader.go)
 
 	mu      sync.Mutex
-	damaged map[string]error // quarantined tables: why their log does not replay
-	tables  map[string]*slot // see tables.go
+	damaged map[string]error    // quarantined tables: why their log does not replay
+	tables  map[string]*slot    // see tables.go
+	owned   map[string]bool     // tables acquired from Deps.Owners (owners.go)
+	foreign map[string]struct{} // tables of others' platforms or places
 	runCtx  context.Context
 	wg      sync.WaitGroup
 	resumed chan struct{} // closed once Run has resumed the open tables
@@ -52,7 +54,8 @@ func New(cfg Config, deps Deps, platforms ...Platform) *Service {
 	}
 	s := &Service{cfg: cfg, deps: deps, log: deps.Logger, platforms: map[string]Platform{},
 		tables: map[string]*slot{}, resumed: make(chan struct{}),
-		couriers: map[string]*courier{}, damaged: map[string]error{}, shelf: newShelf()}
+		couriers: map[string]*courier{}, damaged: map[string]error{}, shelf: newShelf(),
+		owned: map[string]bool{}, foreign: map[string]struct{}{}}
 	s.records = newRecorder(s)
 	for _, p := range platforms {
 		s.platforms[p.Name()] = p
@@ -97,6 +100,11 @@ func (s *Service) Run(ctx context.Context) error {
 		defer close(resuming)
 		s.resume(gctx, claimed)
 	}()
+	following := make(chan struct{})
+	go func() {
+		defer close(following)
+		s.follow(gctx)
+	}()
 	for _, p := range s.platforms {
 		g.Go(func() error {
 			if err := p.Run(gctx, s.Handle); err != nil && gctx.Err() == nil {
@@ -107,6 +115,7 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 	err = g.Wait()
 	<-resuming
+	<-following
 	s.shutdown()
 	return err
 }
@@ -132,7 +141,7 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 	var p Platform
 	t, err := openSafely(ctx, obs.store(), s.deps.Clock, id, func(c roundtable.Config) (roundtable.Task, error) {
 		var ok bool
-		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok {
+		if p, ok = s.platforms[c.Labels[labelPlatform]]; !ok || !carries(p, c.Labels[labelSpace]) {
 			return nil, errOtherPlatform
 		}
 		task, err := s.deps.Task(c.Task, len(c.Participants))
@@ -162,6 +171,9 @@ func (s *Service) open(ctx context.Context, id string, replan bool) (*live, erro
 	var ended bool
 	t.Read(func(st *roundtable.State) { ended = st.Status == roundtable.StatusEnded })
 	if replan || !ended {
+		if err := s.adoptChannel(ctx, p, obs.plan.channel); err != nil {
+			return nil, err
+		}
 		if err := obs.open(ctx); err != nil {
 			return nil, err
 		}

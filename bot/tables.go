@@ -78,6 +78,9 @@ func (s *Service) settle(id string, sl *slot, lt *live, err error) {
 	if err != nil || lt == nil || lt.ended() {
 		s.drop(id, sl)
 	}
+	if err == nil && lt == nil {
+		s.notMine(s.context(), id)
+	}
 }
 
 // drop removes id's slot if it is still sl.
@@ -112,6 +115,13 @@ func (s *Service) load(ctx context.Context, id string) (*live, error) {
 			s.resumeOne(s.context(), id, sl)
 		}
 		return sl.wait(ctx)
+	}
+	if err := s.own(ctx, id); err != nil {
+		s.settle(id, sl, nil, err)
+		return nil, err
+	}
+	if s.deps.Owners != nil { // another process served it until now
+		s.log.Info("cluster: taking table over", "table", id, "on", "request")
 	}
 	lt, err := s.open(ctx, id, false)
 	if err == nil && lt != nil && lt.running() {
@@ -165,6 +175,9 @@ func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 		}
 		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
 			continue // an ended table is opened while posts of its are left
+		}
+		if err := s.own(ctx, sum.ID); err != nil {
+			continue // another process serves it
 		}
 		if sl, mine := s.claim(sum.ID); mine {
 			sl.taken.Store(false) // for a resume worker, or the first event

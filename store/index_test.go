@@ -6,13 +6,14 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/store"
+	"github.com/roundtable-ai/roundtable/store/storetest"
 )
 
 // TestIndexEntryIsRightWhateverTheCache appends a log event by event, with
 // the index cache made stale (a wrong event count) before every third, and
 // checks every entry against folding the whole log.
 func TestIndexEntryIsRightWhateverTheCache(t *testing.T) {
-	log := playedLog(t, 2)
+	log := storetest.PlayedLog(t, 2)
 	db := openTest(t, store.Options{NoSync: true})
 	for i := range log {
 		if i%3 == 1 {

@@ -21,7 +21,7 @@ const managePerms = discordgo.PermissionManageChannels | discordgo.PermissionAdm
 // commands). parent tells the parent of a known thread.
 func interactionEvent(i *discordgo.Interaction, parent func(string) string) *bot.Event {
 	ev := &bot.Event{Platform: platformName, ID: i.ID, User: interactionUser(i),
-		Channel: i.ChannelID, Parent: parent(i.ChannelID)}
+		Channel: i.ChannelID, Parent: parent(i.ChannelID), Space: i.GuildID}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := i.ApplicationCommandData()
@@ -137,5 +137,5 @@ func messageEvent(m *discordgo.Message, self string, parent func(string) string)
 		u.ID = m.WebhookID
 	}
 	return &bot.Event{Platform: platformName, Kind: bot.KindMessage, ID: m.ID, User: u,
-		Channel: m.ChannelID, Parent: parent(m.ChannelID), Text: m.Content}
+		Channel: m.ChannelID, Parent: parent(m.ChannelID), Space: m.GuildID, Text: m.Content}
 }

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -43,6 +44,17 @@ type Config struct {
 	// HTTPClient makes the REST calls; nil uses a client with a 20s timeout.
 	// It is copied, never modified.
 	HTTPClient *http.Client
+	// Shards is the range of shards this process runs; the zero value
+	// runs the bot unsharded.
+	Shards Shards
+	// Turn, when set, runs open (a shard's identify) in its bucket's turn
+	// across every process of the bot (serve's cluster): one process at a
+	// time, and every after the bucket's last identify was answered; nil
+	// paces this process's shards only.
+	Turn func(ctx context.Context, bucket int, every time.Duration, open func() error) error
+	// IdentifyEvery is how often the shards of one bucket identify
+	// (DefaultIdentifyEvery when zero).
+	IdentifyEvery time.Duration
 }
 
 // Platform is Discord as the bot service sees it. Create it with New; it
@@ -50,7 +62,9 @@ type Config struct {
 type Platform struct {
 	cfg      Config
 	log      *slog.Logger
-	s        *discordgo.Session
+	s        *discordgo.Session // REST, and the gateway of the first shard
+	gw       *gateway           // set by Run
+	token    string
 	ackAfter time.Duration
 	depth    int // per-channel event queue bound; zero is bot.DefaultLaneDepth
 
@@ -85,13 +99,20 @@ func New(cfg Config, log *slog.Logger) *Platform {
 	if token != "" && !strings.HasPrefix(token, "Bot ") && !strings.HasPrefix(token, "Bearer ") {
 		token = "Bot " + token
 	}
-	s, _ := discordgo.New(token) // New never fails
+	p := &Platform{cfg: cfg, log: log.With("platform", "discord"), token: token, ackAfter: defaultAckAfter,
+		parents: map[string]string{}, archived: map[string]bool{}, noticed: map[string]bool{}, webhooks: map[string]*discordgo.Webhook{}}
+	p.s = p.newSession()
+	return p
+}
+
+// newSession returns a discordgo session as the platform uses them.
+func (p *Platform) newSession() *discordgo.Session {
+	s, _ := discordgo.New(p.token) // New never fails
 	s.Identify.Intents = intents
 	s.SyncEvents = true
 	s.ShouldRetryOnRateLimit = true
-	s.Client = httpClient(cfg)
-	return &Platform{cfg: cfg, log: log.With("platform", "discord"), s: s, ackAfter: defaultAckAfter,
-		parents: map[string]string{}, archived: map[string]bool{}, noticed: map[string]bool{}, webhooks: map[string]*discordgo.Webhook{}}
+	s.Client = httpClient(p.cfg)
+	return s
 }
 
 // Name implements bot.Platform.

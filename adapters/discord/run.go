@@ -14,11 +14,14 @@ import (
 // channel until ctx is done. discordgo reconnects (and resumes) by itself;
 // Run returns an error only when Discord refuses the bot for good.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
+	if err := p.connect(); err != nil {
+		return err
+	}
 	in := newInbox(ctx, h, p)
 	ready := make(chan struct{}, 1)
 	remove := p.listen(ctx, in, ready)
 	defer remove()
-	if err := p.open(ctx); err != nil {
+	if err := p.openAll(ctx); err != nil {
 		in.wait()
 		if ctx.Err() != nil {
 			return nil
@@ -44,14 +47,15 @@ func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
 	}
 }
 
-// open connects to the gateway, retrying with backoff while the failure
-// may be transient. It returns ctx's error if ctx ends first.
-func (p *Platform) open(ctx context.Context) error {
+// open connects a shard's session to the gateway, retrying with backoff
+// while the failure may be transient. It returns ctx's error if ctx ends
+// first.
+func (p *Platform) open(ctx context.Context, s *discordgo.Session) error {
 	wait := time.Second
 	for {
-		err := p.s.Open()
+		err := s.Open()
 		if err == nil {
-			p.log.Info("connected to the gateway")
+			p.log.Info("connected to the gateway", "shard", s.ShardID, "shards", max(s.ShardCount, 1))
 			return nil
 		}
 		if permanent(err) {
@@ -72,11 +76,13 @@ func (p *Platform) open(ctx context.Context) error {
 // session otherwise. Close takes about a second (discordgo waits for the
 // server to close the socket).
 func (p *Platform) close(in *inbox) {
-	p.s.Lock()
-	p.s.ShouldReconnectOnError = false
-	p.s.Unlock()
-	if err := p.s.Close(); err != nil {
-		p.log.Warn("close gateway", "err", err)
+	for _, s := range p.gw.sessions {
+		s.Lock()
+		s.ShouldReconnectOnError = false
+		s.Unlock()
+		if err := s.Close(); err != nil {
+			p.log.Warn("close gateway", "shard", s.ShardID, "err", err)
+		}
 	}
 	in.wait()
 	p.log.Info("disconnected from the gateway")
@@ -86,19 +92,24 @@ func (p *Platform) close(in *inbox) {
 // discordgo calls them one at a time, in order (SyncEvents), so they only
 // convert and queue.
 func (p *Platform) listen(ctx context.Context, in *inbox, ready chan<- struct{}) func() {
-	removers := []func(){
-		p.s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
-			p.onReady(r)
-			p.ready.Set()
-			select {
-			case ready <- struct{}{}:
-			default:
-			}
-		}),
-		p.s.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) { p.onDispatch(ctx, in, e) }),
-		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadCreate) { p.learn(c.Channel) }),
-		p.s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadUpdate) { p.learn(c.Channel) }),
-		p.s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { p.learnGuild(g.Guild) }),
+	var removers []func()
+	for _, s := range p.gw.sessions {
+		removers = append(removers,
+			s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+				p.onReady(r)
+				if !p.gw.shardReady(s.ShardID) {
+					return
+				}
+				p.ready.Set()
+				select {
+				case ready <- struct{}{}:
+				default:
+				}
+			}),
+			s.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) { p.onDispatch(ctx, in, e) }),
+			s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadCreate) { p.learn(c.Channel) }),
+			s.AddHandler(func(_ *discordgo.Session, c *discordgo.ThreadUpdate) { p.learn(c.Channel) }),
+			s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { p.learnGuild(g.Guild) }))
 	}
 	return func() {
 		for _, r := range removers {

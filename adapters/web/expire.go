@@ -46,8 +46,12 @@ func (p *Platform) sweep(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	rooms, err := p.roomList(ctx)
+	if err != nil {
+		return 0, err
+	}
 	now, n := p.cfg.Now(), 0
-	for _, h := range p.rooms.list(Lobby) {
+	for _, h := range rooms {
 		table, ok, err := p.tables.Lookup(ctx, h.ID)
 		if err != nil {
 			return n, fmt.Errorf("look up the table of room %s: %w", h.ID, err)

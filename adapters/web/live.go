@@ -101,6 +101,9 @@ func (p *Platform) streamLoop(ctx context.Context, w io.Writer, f http.Flusher, 
 	var lastState []byte
 	first, lastSent := true, time.Now()
 	for {
+		if p.gone(roomID) {
+			return // served by another process now: the browser reconnects there
+		}
 		wake, posted, told := p.sig.wait(), p.rooms.wait(roomID), told()
 		u, next := p.updateFor(ctx, roomID, v, c)
 		st := stateKey(u.State)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -49,10 +50,10 @@ var startFields = append([]string{"topic", "title", "preset", "rule", "rounds", 
 
 func (p *Platform) serveLobby(w http.ResponseWriter, r *http.Request) {
 	v := p.visitor(w, r)
-	p.render(w, http.StatusOK, "lobby", p.lobbyPage(v, nil, nil))
+	p.render(w, http.StatusOK, "lobby", p.lobbyPage(r.Context(), v, nil, nil))
 }
 
-func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPage {
+func (p *Platform) lobbyPage(ctx context.Context, v visitor, form url.Values, errs []string) lobbyPage {
 	pg := lobbyPage{Name: v.Name, Host: v.Host, MayStart: v.Host || p.cfg.OpenLobby, Nonce: randomID(12), Rules: p.cfg.Rules,
 		Form: map[string]string{}, Error: errs, values: form, Zone: p.cfg.Now().Format("MST (UTC-07:00)")}
 	pg.NoPreset = p.cfg.Defaults.presetJSON(p.offer(""))
@@ -91,7 +92,11 @@ func (p *Platform) lobbyPage(v visitor, form url.Values, errs []string) lobbyPag
 	pr := chosen.Config.Protocol
 	pg.Votes, pg.Rates = pr.Plays(roundtable.PhaseVote), rates(pr)
 	if v.Host {
-		for _, rm := range p.rooms.list(Lobby) {
+		rooms, err := p.roomList(ctx)
+		if err != nil {
+			pg.Error = append(pg.Error, err.Error())
+		}
+		for _, rm := range rooms {
 			pg.Rooms = append(pg.Rooms, roomLink{ID: rm.ID, Title: rm.Title, Created: rm.Created.Format("2 Jan 15:04"),
 				Link: "/r/" + rm.ID + "?k=" + p.keys.token(purposeJoin, rm.ID)})
 		}
@@ -165,7 +170,7 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	nonce := form.Get("nonce")
 	if !p.cfg.OpenLobby && !v.Host {
 		// The page says why; nothing is kept for a visitor without a link.
-		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(v, form, []string{formWords.notHost}))
+		p.render(w, http.StatusForbidden, "lobby", p.lobbyPage(r.Context(), v, form, []string{formWords.notHost}))
 		return
 	}
 	errs := append(p.startErrors(v, nonce), formUTF8Errors(form)...)
@@ -178,11 +183,11 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	h := p.currentHandler()
 	if len(errs) == 0 && h == nil {
 		w.Header().Set("Retry-After", "1")
-		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(v, form, []string{formWords.notRunning}))
+		p.render(w, http.StatusServiceUnavailable, "lobby", p.lobbyPage(r.Context(), v, form, []string{formWords.notRunning}))
 		return
 	}
 	if len(errs) > 0 {
-		p.render(w, http.StatusBadRequest, "lobby", p.lobbyPage(v, form, errs))
+		p.render(w, http.StatusBadRequest, "lobby", p.lobbyPage(r.Context(), v, form, errs))
 		return
 	}
 	ev := &bot.Event{Platform: Name, Kind: bot.KindCommand, ID: "u:" + v.ID + ":" + nonce, Command: "start",
@@ -191,6 +196,9 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 	if out.Room == "" {
 		if _, first := p.seen.add(ev.ID, struct{}{}); first {
 			out = p.deliver(r.Context(), h, ev)
+			if out.Refusal.Code != "" {
+				out.Room = "" // a room opened for a table that was not made (its store write failed): the page says why
+			}
 			if out.Room != "" {
 				p.starts.put(ev.ID, out.Room)
 			}
@@ -205,7 +213,7 @@ func (p *Platform) serveStart(w http.ResponseWriter, r *http.Request) {
 		for i, r := range replies {
 			replies[i] = pageReason(r)
 		}
-		p.render(w, code, "lobby", p.lobbyPage(v, form, replies))
+		p.render(w, code, "lobby", p.lobbyPage(r.Context(), v, form, replies))
 		return
 	}
 	for _, text := range out.Replies { // the start reply, with the starter's private brief, belongs to the room

@@ -88,6 +88,12 @@ type Config struct {
 	Retention time.Duration
 	// Streams bound the live streams that need no link (the lobby's).
 	Streams StreamLimits
+	// Shared says several processes serve the rooms of one store (a
+	// cluster, see bot.Owners): a room is loaded when this process serves
+	// its table, a request for a room another process serves is sent on
+	// to it, and the host's list of rooms is read from the store
+	// (cluster.go).
+	Shared bool
 	// PublicURL is the address people open, e.g. "https://class.example.org/"
 	// behind a TLS reverse proxy: join, host and cohort links are built
 	// from it, its host is accepted as this server's (the Host and Origin
@@ -202,7 +208,7 @@ func (p *Platform) HostURL() string {
 // Run implements bot.Platform: it listens, serves the pages and delivers
 // users' acts to h until ctx is done.
 func (p *Platform) Run(ctx context.Context, h bot.Handler) error {
-	if err := p.rooms.load(ctx); roundtable.IsDamage(err) {
+	if err := p.loadRooms(ctx); roundtable.IsDamage(err) {
 		p.log.Error("web: rooms under a damaged page of the database are left out", "err", err)
 	} else if err != nil {
 		return fmt.Errorf("web: %w", err)

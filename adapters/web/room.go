@@ -91,8 +91,13 @@ func (p *Platform) serveRoomList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "only the host sees the list of tables")
 		return
 	}
+	rooms, err := p.roomList(r.Context())
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
 	out := []roomEntry{}
-	for _, rm := range p.rooms.list(Lobby) {
+	for _, rm := range rooms {
 		out = append(out, roomEntry{ID: rm.ID, Title: rm.Title, Parent: rm.Parent, Created: rm.Created,
 			Join: "/r/" + rm.ID + "?k=" + p.keys.token(purposeJoin, rm.ID)})
 	}

@@ -48,7 +48,7 @@ func (p *Platform) routes() http.Handler {
 	mux.HandleFunc("GET /r/{room}/log", p.serveLog)
 	mux.HandleFunc("GET /r/{room}/audit", p.serveAudit)
 	mux.HandleFunc("GET /r/{room}/audit.jsonl", p.serveAuditLog)
-	return p.guard(mux)
+	return p.guard(p.forward(mux))
 }
 
 // guard adds the security headers, bounds request bodies, and refuses

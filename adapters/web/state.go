@@ -27,6 +27,9 @@ type Tables interface {
 	Recorded(ctx context.Context, ev *bot.Event) (bool, error)
 	MayManage(ctx context.Context, channel string, u bot.User) (bool, error)
 	Ended(ctx context.Context) (map[string]time.Time, error)
+	// Where says which process serves the table of a room, when several
+	// share the store (Config.Shared).
+	Where(ctx context.Context, channel string) (bot.Owner, error)
 	Opening(ctx context.Context, channel string, u bot.User) (bot.Opening, error)
 	Offer(preset string) ([]bot.BotOffer, error)
 	PrivateBrief(ctx context.Context, channel string, u bot.User) (string, error)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -88,7 +87,7 @@ group).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db)")
+	fl.StringVar(&f.db, "db", "", "database to analyze (instead of RUN_DIR/roundtable.db), or etcd for the cluster of [store]")
 	fl.StringVar(&f.out, "out", "", "output directory (default RUN_DIR/analysis; required with --db)")
 	fl.StringSliceVar(&f.tablesExplicit, "table", nil, "analyze only these table IDs (default all)")
 	fl.BoolVar(&f.pool, "pool", false, "analyze tables of different provenance (build, model asked or answered, sampling, memory, prompt version) together, each group labelled in index.md; by default each provenance is analyzed apart, in its own directory")
@@ -129,7 +128,7 @@ func (f *analyzeFlags) paths(args []string) error {
 	case f.out == "":
 		return usagef("--db needs --out DIR")
 	}
-	if _, err := os.Stat(f.db); err != nil {
+	if _, err := os.Stat(f.db); err != nil && f.db != etcdName {
 		return usagef("database %s: %v", f.db, err)
 	}
 	return nil
@@ -184,15 +183,12 @@ func (a *App) stanceClassifier(ctx context.Context, cfg Config, f analyzeFlags) 
 
 // openAnalyzed opens the database analyze reads (and writes its
 // annotations into).
-func openAnalyzed(cfg Config, path string) (*store.DB, error) {
-	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+func (a *App) openAnalyzed(ctx context.Context, cfg Config, path string) (store.Backend, error) {
+	db, err := a.openStore(ctx, cfg, path, false)
 	if errors.Is(err, store.ErrLocked) {
 		return nil, fmt.Errorf("%w; analyze stores annotations beside the logs, so stop the server or run using it or analyze a copy (roundtable backup COPY.db, then analyze --db COPY.db --out DIR)", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	return db, nil
+	return db, err
 }
 
 func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io.Writer) error {
@@ -203,7 +199,7 @@ func (a *App) runAnalyze(ctx context.Context, cfg Config, f analyzeFlags, out io
 	if err != nil {
 		return err
 	}
-	db, err := openAnalyzed(cfg, f.db)
+	db, err := a.openAnalyzed(ctx, cfg, f.db)
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ reason, and retried on the next run. Each line is {"id":"TABLE/SEQ","table",
 	fl.BoolVar(&f.demosPlain, "demos-plain", false, "show the demonstrations as text and labels alone, asking the models for no reasoning chain")
 	fl.StringVar(&f.gold, "gold", "", "JSON Lines file of gold labels {\"id\":…,\"label\":\"…\"}: score the labels against them (accuracy and Cohen's kappa, on stderr)")
 	fl.StringVar(&f.embeddingModel, "embedding-model", "text-embedding-3-small", "embedding --method llm: the model of /v1/embeddings")
-	fl.StringVar(&f.db, "db", "", "annotate the messages of the tables in this database instead of stdin, storing the annotations")
+	fl.StringVar(&f.db, "db", "", "annotate the messages of the tables in this database (or etcd: the cluster of [store]) instead of stdin, storing the annotations")
 	fl.StringSliceVar(&f.tables, "table", nil, "with --db: the table(s) to annotate (default all)")
 	f.llm.register(fl)
 	return cmd

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // annotateStore annotates the messages of stored tables (all of them when
@@ -19,12 +17,12 @@ import (
 // again. It writes one line per message: {"id":"TABLE/SEQ","table",
 // "seq", then the result's fields, or "missing" with the reason}.
 func (a *App) annotateStore(ctx context.Context, cfg Config, path string, tables []string, in analysis.Instrument, w io.Writer) error {
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil && path != etcdName {
 		return fmt.Errorf("database %s: %w", path, err)
 	}
-	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	db, err := a.openStore(ctx, cfg, path, false)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
 	tables, damaged, err := roundtable.Readable(ctx, db, tables)

@@ -72,7 +72,7 @@ func (a *App) root() *cobra.Command {
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "configuration file (TOML); the embedded defaults apply without one")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level: debug, info, warn or error")
 	root.AddCommand(a.serveCmd(), a.simCmd(), a.tallyCmd(), a.tablesCmd(), a.exportCmd(), a.backupCmd())
-	root.AddCommand(a.annotateCmd())
+	root.AddCommand(a.annotateCmd(), a.migrateCmd())
 	root.AddCommand(a.analyzeCmd())
 	root.AddCommand(a.studyCmd())
 	return root

@@ -29,10 +29,13 @@ type Config struct {
 	Slack   *SlackConfig   `toml:"slack"`
 }
 
-// StoreConfig says where tables are kept.
+// StoreConfig says where tables are kept: a bbolt file (the default) or
+// an etcd cluster that several processes share (see storeconfig.go).
 type StoreConfig struct {
+	Backend     string   `toml:"backend"`
 	Path        string   `toml:"path"`
 	LockTimeout Duration `toml:"lock_timeout"`
+	EtcdConfig
 }
 
 // SimConfig holds the defaults of `roundtable sim`; flags override them.
@@ -109,7 +112,7 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d)
 // DefaultConfig is the embedded configuration used without a file.
 func DefaultConfig() Config {
 	return Config{
-		Store: StoreConfig{Path: "roundtable.db", LockTimeout: Duration(time.Second)},
+		Store: StoreConfig{Backend: "bbolt", Path: "roundtable.db", LockTimeout: Duration(time.Second), EtcdConfig: etcdDefaults()},
 		Sim: SimConfig{Task: "exchange", Preset: "asymmetric", Rule: "majority", Tie: "defer", EarlyStop: "none",
 			Agents: 3, Rounds: 10, Runs: 10, Seed: 1, Out: "runs", PhaseTimeout: Duration(2 * time.Minute),
 			ProtocolSettings: protocolDefaults()},
@@ -171,8 +174,8 @@ func (c *Config) applyDefaults() {
 
 // Validate reports the first problem, naming its key.
 func (c Config) Validate() error {
-	if c.Store.Path == "" {
-		return errors.New("store.path: is empty")
+	if err := c.Store.validate(); err != nil {
+		return err
 	}
 	if c.Sim.Agents < 1 || c.Sim.Rounds < 1 || c.Sim.Runs < 1 {
 		return errors.New("sim.agents, sim.rounds and sim.runs must be at least 1")

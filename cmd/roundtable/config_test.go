@@ -69,6 +69,7 @@ func TestTablePresetDecodesSharedSettings(t *testing.T) {
 func TestServeConfigErrorsNameKeyAndFile(t *testing.T) {
 	cases := map[string]struct{ body, args, want string }{
 		"discord": {"[discord]\ntoken_env = \"RT_NO_SUCH_TOKEN\"\n", "serve", "discord.token_env: the environment variable RT_NO_SUCH_TOKEN is empty or unset"},
+		"shards":  {"[discord]\nshards = \"4-2/16\"\n", "serve", `discord.shards: shards "4-2/16": want 0 <= FIRST <= LAST < 16`},
 		"slack":   {"[slack]\nbot_token_env = \"RT_NO_BOT\"\napp_token_env = \"RT_NO_APP\"\n", "serve", "slack.bot_token_env: the environment variable RT_NO_BOT is empty or unset"},
 		"agent":   {"[bot]\nagents = [\"Nobody\"]\n", "serve", `bot.agents[0]: no agent is named "Nobody"`},
 		"llm key": {"[[llm]]\nname = \"x\"\nbase_url = \"http://127.0.0.1:1/v1\"\nmodel = \"m\"\napi_key_env = \"RT_NO_KEY\"\n", "sim --agent llm --runs 1",
@@ -91,6 +92,20 @@ func TestServeConfigErrorsNameKeyAndFile(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want a failure and %q with the file", code, errOut, c.want)
 			}
 		})
+	}
+}
+
+// TestBadShardsFlagIsAUsageError gives serve shards it cannot run: a
+// range it cannot read, and shards without a Discord bot.
+func TestBadShardsFlagIsAUsageError(t *testing.T) {
+	code, _, errOut := run(t, "", "serve", "--shards", "0-3")
+	if code != 2 || !strings.Contains(errOut, "--shards: the config has no [discord] bot to shard") {
+		t.Errorf("exit %d, stderr %q; want exit 2 saying there is no bot", code, errOut)
+	}
+	path := writeConfig(t, "[discord]\ntoken_env = \"RT_NO_SUCH_TOKEN\"\n")
+	code, _, errOut = run(t, "", "--config", path, "serve", "--shards", "0-3")
+	if code != 2 || !strings.Contains(errOut, `--shards: shards "0-3": want FIRST-LAST/COUNT`) {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the flag", code, errOut)
 	}
 }
 

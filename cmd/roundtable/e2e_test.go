@@ -213,7 +213,7 @@ func (d *driver) round(thread string, r, rounds int, alice, bob string) {
 	d.post(thread, fmt.Sprintf("**Round %d result**", r))
 }
 
-func writeConfig(t *testing.T, body string) string {
+func writeConfig(t testing.TB, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "roundtable.toml")
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {

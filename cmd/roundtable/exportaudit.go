@@ -32,7 +32,7 @@ func (a *App) exportAudit(ctx context.Context, dbPath, path string, events []rou
 		return fmt.Errorf("--audit: %w", err)
 	}
 	defer f.Close()
-	err = a.readStore(dbPath, func(db *store.DB) error {
+	err = a.readStore(ctx, dbPath, func(db store.Backend) error {
 		for _, id := range order {
 			anns, err := db.Annotations(ctx, id)
 			if err != nil {

@@ -19,6 +19,11 @@ import (
 type scriptedPerson struct {
 	base   string
 	client *http.Client
+	tag    string // starts its act IDs, so that several people's differ
+	// phases are the phase durations of the tables it starts (the
+	// server's defaults when empty): a table whose start the person
+	// never heard back of runs out on them.
+	phases url.Values
 
 	mu       sync.Mutex
 	rooms    []string
@@ -34,7 +39,7 @@ type scriptedPerson struct {
 
 func newScriptedPerson(base string) *scriptedPerson {
 	jar, _ := cookiejar.New(nil)
-	return &scriptedPerson{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Second},
+	return &scriptedPerson{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Second}, tag: "k",
 		endedSet: map[string]bool{}, idle: make(chan struct{}), progress: make(chan struct{}, 1),
 		watch: newWatchdog(stallPolls)}
 }
@@ -121,6 +126,9 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 	p.mu.Unlock()
 	form := url.Values{"nonce": {fmt.Sprintf("kill-%d", n)}, "name": {"Alice"}, "topic": {fmt.Sprintf("Kill %d", n)},
 		"rounds": {"2"}, "mode": {"sealed"}, "agents_set": {"1"}, "start": {"full"}, "seats": {"1"}} // Alice alone: it starts at once
+	for k, v := range p.phases {
+		form[k] = v
+	}
 	resp, err := p.post(ctx, "/start", form)
 	if err != nil || !strings.HasPrefix(resp.Request.URL.Path, "/r/") {
 		p.watch.note("start kill-%d: %v", n, err)
@@ -141,7 +149,7 @@ func (p *scriptedPerson) startTable(ctx context.Context) string {
 func (p *scriptedPerson) act(ctx context.Context, room string, round int, phase string) bool {
 	p.mu.Lock()
 	p.n++
-	id := fmt.Sprintf("k%d", p.n)
+	id := fmt.Sprintf("%s%d", p.tag, p.n)
 	p.mu.Unlock()
 	body := map[string]any{"id": id}
 	switch phase {

@@ -76,13 +76,14 @@ func TestKillServeLosesNoPost(t *testing.T) {
 	wg.Wait()
 	c.kill(t)
 
-	tables, posts := checkPosts(t, dbPath)
-	acked := checkAcked(t, dbPath, p.acknowledged())
+	st := readStored(t, dbPath)
+	tables, posts := checkPosts(t, st)
+	acked := checkAcked(t, st, p.acknowledged())
 	t.Logf("%d kills; %d tables (%d ended); %d posts each exactly once; %d acknowledged actions each exactly once in the log",
 		kills, tables, p.ended(), posts, acked)
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -98,9 +99,10 @@ type child struct {
 	exited chan struct{}
 }
 
-func startChild(t *testing.T, args []byte) *child {
+func startChild(t testing.TB, args []byte) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), exited: make(chan struct{})}
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$"), exited: make(chan struct{})}
+	c.out.wrote = make(chan struct{}, 1)
 	c.cmd.Env = append(os.Environ(), childEnv+"="+string(args))
 	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
 	if err := c.cmd.Start(); err != nil {
@@ -148,9 +150,8 @@ func waitDelivered(ctx context.Context, t *testing.T, p *scriptedPerson, c *chil
 
 // checkPosts compares, for every table, the posts its log implies with the
 // posts in its room, and returns the numbers of tables and posts.
-func checkPosts(t *testing.T, path string) (int, int) {
+func checkPosts(t *testing.T, st *stored) (int, int) {
 	t.Helper()
-	st := readStored(t, path)
 	total := 0
 	for id, evs := range st.logs {
 		want, err := bottest.ImpliedPosts(evs)
@@ -184,10 +185,10 @@ func checkPosts(t *testing.T, path string) (int, int) {
 
 // checkAcked checks that every acknowledged action is in exactly one event
 // of the logs, and returns how many there were.
-func checkAcked(t *testing.T, path string, acked []string) int {
+func checkAcked(t *testing.T, st *stored, acked []string) int {
 	t.Helper()
 	found := map[string]int{}
-	for _, evs := range readStored(t, path).logs {
+	for _, evs := range st.logs {
 		for _, e := range evs {
 			if i := strings.LastIndex(e.Key, ":"); i >= 0 {
 				found[e.Key[i+1:]]++
@@ -222,6 +223,12 @@ func readStored(t *testing.T, path string) *stored {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	return readBackend(t, db)
+}
+
+// readBackend reads every table's log and every web room's posts from db.
+func readBackend(t *testing.T, db store.Backend) *stored {
+	t.Helper()
 	ctx := context.Background()
 	list, err := db.Tables(ctx)
 	if err != nil {

@@ -22,7 +22,9 @@ func TestMain(m *testing.M) {
 		app := &App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 		os.Exit(app.Run(context.Background(), argv))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopEtcd()
+	os.Exit(code)
 }
 
 // run runs the command in-process and returns its exit status and output.

@@ -25,15 +25,17 @@ import (
 )
 
 func (a *App) serveCmd() *cobra.Command {
-	var webAddr string
+	var webAddr, shards string
 	var studies []string
 	cmd := &cobra.Command{
-		Use:   "serve [--config FILE] [--web-addr ADDR] [--study FILE]",
+		Use:   "serve [--config FILE] [--web-addr ADDR] [--study FILE] [--shards FIRST-LAST/COUNT]",
 		Short: "Run live tables in Discord, Slack and/or the built-in web channel",
 		Long: `Connects to the platforms configured in [discord] and [slack]; with neither,
 starts the built-in web channel on 127.0.0.1:8080 (--web-addr; port 0 picks a
 free port) and prints its URL. Open tables resume where they were: every
-accepted action is in the database before it is acknowledged.
+accepted action is in the database before it is acknowledged. --shards runs a
+range of the Discord bot's shards (0-3/16, or auto for all of them), as
+[discord] shards does.
 
 --study FILE runs a study live on the web channel: it prints one cohort link
 and a short code for the class, and the host's study dashboard. With several
@@ -57,21 +59,42 @@ start together once all are full, or when the host starts the wave.`,
 					cfg.Web.Enabled = "on"
 				}
 			}
+			if cmd.Flags().Changed("shards") {
+				if cfg.Discord == nil {
+					return usagef("--shards: the config has no [discord] bot to shard")
+				}
+				if _, err := discord.ParseShards(shards); err != nil {
+					return usagef("--shards: %v", err)
+				}
+				cfg.Discord.Shards = shards
+			}
 			return a.serve(cmd.Context(), cfg, studies)
 		},
 	}
 	cmd.Flags().StringVar(&webAddr, "web-addr", "", "address of the web channel (default from [web], 127.0.0.1:8080)")
 	cmd.Flags().StringArrayVar(&studies, "study", nil, "a study file to run live: people are seated at its conditions' tables (repeatable)")
+	cmd.Flags().StringVar(&shards, "shards", "", "the Discord shards this process runs: FIRST-LAST/COUNT, SHARD/COUNT or auto (default from [discord] shards)")
 	return cmd
 }
 
 func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error {
-	db, err := store.Open(cfg.Store.Path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	db, err := a.openStore(ctx, cfg, "", false)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
-	db.ServeBackups(ctx, a.logger())
+	if file, ok := db.(*store.DB); ok {
+		file.ServeBackups(ctx, a.logger())
+	}
+	cl, err := a.joinCluster(ctx, cfg, db)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := cl.leave(context.WithoutCancel(ctx)); err != nil {
+			a.logger().Error("leave the cluster", "err", err)
+		}
+	}()
 	m, err := a.newMinds(cfg, llmFlags{}, mindOptions{seats: cfg.maxTableAgents(), live: true})
 	if err != nil {
 		return err
@@ -84,17 +107,22 @@ func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error 
 	}
 	var shelf *studyShelf
 	if len(studyPaths) > 0 {
+		file, ok := db.(*store.DB)
+		if !ok {
+			return usagef("--study: a live study keeps its results beside a database file; it needs [store] backend = \"bbolt\"")
+		}
 		if shelf, err = loadStudies(cfg, studyPaths, &botCfg); err != nil {
 			return err
 		}
+		shelf.db = file
 	}
-	platforms, webp, err := a.platforms(cfg, botCfg, db)
+	platforms, webp, err := a.platforms(cfg, botCfg, db, cl)
 	if err != nil {
 		return err
 	}
 	deps := bot.Deps{Store: db, Clock: bot.SystemClock{}, Logger: a.logger(), Task: task.Live, Agent: m.agent, Audit: a.auditing(ctx, cfg, db), Seatable: seatable}
 	if shelf != nil {
-		shelf.web, shelf.db, shelf.out = webp, db, func(f string, args ...any) { fmt.Fprintf(a.Stdout, f, args...) }
+		shelf.web, shelf.out = webp, func(f string, args ...any) { fmt.Fprintf(a.Stdout, f, args...) }
 		deps.Studies = shelf
 		if len(shelf.list) == 1 {
 			if _, err := shelf.OpenStudy(ctx, shelf.list[0].study.Name); err != nil {
@@ -103,14 +131,15 @@ func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error 
 		}
 	}
 	log := a.logger()
+	deps.Owners = cl.owners()
 	svc := bot.New(botCfg, deps, platforms...)
 	actx, stopAnnounce := context.WithCancel(ctx)
 	defer stopAnnounce()
 	if webp != nil {
-		go a.announce(actx, webp)
+		go a.announce(actx, webp, cl, cfg.Web.AdvertiseURL)
 	}
 	for _, p := range platforms {
-		log.Info("serving", "platform", p.Name(), "store", db.Path())
+		log.Info("serving", "platform", p.Name(), "store", storeName(db))
 	}
 	err = svc.Run(ctx)
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
@@ -119,8 +148,10 @@ func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error 
 	return err
 }
 
-// announce prints the web channel's URL once it listens.
-func (a *App) announce(ctx context.Context, p *web.Platform) {
+// announce prints the web channel's URL once it listens and, in a
+// cluster, tells the other processes where to send the requests for the
+// rooms this one serves (advertise, or the URL it listens at).
+func (a *App) announce(ctx context.Context, p *web.Platform, cl *cluster, advertise string) {
 	select {
 	case <-p.Ready():
 		at := p.URL()
@@ -130,6 +161,12 @@ func (a *App) announce(ctx context.Context, p *web.Platform) {
 		fmt.Fprintf(a.Stdout, "roundtable: web channel at %s\nOpen %s to start and manage tables (this link is yours: it carries the host key).\n", at, p.HostURL())
 		if link, code := p.CohortURL(); link != "" {
 			fmt.Fprintf(a.Stdout, "Study: everyone opens %s (or types the code %s at %sc); your dashboard: %s\n", link, code, p.PublicURL(), p.StudyURL())
+		}
+		if advertise == "" {
+			advertise = p.URL()
+		}
+		if err := cl.advertise(ctx, web.Name, advertise); err != nil {
+			a.logger().Error("advertise the web channel to the cluster", "err", err)
 		}
 	case <-ctx.Done():
 	}
@@ -184,7 +221,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 
 // platforms builds the configured adapters. Tokens come from the
 // environment variables the config names.
-func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform, *web.Platform, error) {
+func (a *App) platforms(cfg Config, bc bot.Config, db store.Backend, cl *cluster) ([]bot.Platform, *web.Platform, error) {
 	var out []bot.Platform
 	log := a.logger()
 	if d := cfg.Discord; d != nil {
@@ -192,7 +229,11 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds}, log))
+		shards, err := discord.ParseShards(d.Shards)
+		if err != nil {
+			return nil, nil, fmt.Errorf("discord.shards: %w", err)
+		}
+		out = append(out, discord.New(discord.Config{Token: token, APIURL: d.APIURL, Guilds: d.Guilds, Shards: shards, Turn: cl.turn()}, log))
 	}
 	if s := cfg.Slack; s != nil {
 		sc := slack.Config{Mode: s.Mode, APIURL: s.APIURL, HTTPAddr: s.HTTPAddr, PostInterval: time.Duration(s.PostInterval),
@@ -219,7 +260,7 @@ func (a *App) platforms(cfg Config, bc bot.Config, db *store.DB) ([]bot.Platform
 		return nil, nil, err
 	}
 	w := web.New(web.Config{Addr: cfg.Web.Addr, OpenLobby: cfg.Web.OpenLobby, PublicURL: cfg.Web.PublicURL, Secret: secret, Rules: ruleList(), Agents: agentNames(bc),
-		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), VotesIfAsked: votesIfAsked(bc), Log: log}, db)
+		Presets: presetNames(bc), Defaults: webDefaults(bc), PresetTables: webPresets(bc), VotesIfAsked: votesIfAsked(bc), Log: log, Shared: cl != nil}, db)
 	return append(out, w), w, nil
 }
 
@@ -235,7 +276,7 @@ func (a *App) secret(key, env string) (string, error) {
 // webSecret returns the key that signs the web channel's join, organiser
 // and host links, made on first use and kept in the database so links
 // survive restarts.
-func webSecret(ctx context.Context, db *store.DB) ([]byte, error) {
+func webSecret(ctx context.Context, db store.Backend) ([]byte, error) {
 	const ns, key = "config", "web-secret"
 	v, ok, err := db.GetBlob(ctx, ns, key)
 	if err != nil {
@@ -249,10 +290,22 @@ func webSecret(ctx context.Context, db *store.DB) ([]byte, error) {
 		return nil, fmt.Errorf("web secret: %w", err)
 	}
 	v = []byte(hex.EncodeToString(raw))
+	if f, ok := db.(firstBlobber); ok { // several processes may be starting at once
+		if v, err = f.FirstBlob(ctx, ns, key, v); err != nil {
+			return nil, fmt.Errorf("web secret: %w", err)
+		}
+		return v, nil
+	}
 	if err := db.PutBlob(ctx, ns, key, v); err != nil {
 		return nil, fmt.Errorf("web secret: %w", err)
 	}
 	return v, nil
+}
+
+// firstBlobber is a store that several processes share (etcdstore.DB):
+// of values stored under one key at once, the first wins.
+type firstBlobber interface {
+	FirstBlob(ctx context.Context, ns, key string, v []byte) ([]byte, error)
 }
 
 func ruleList() []string {

@@ -42,7 +42,7 @@ func (s AuditSettings) spec(def AuditSettings) *roundtable.AuditSpec {
 }
 
 // auditing builds the bot's live audit over the store's annotations.
-func (a *App) auditing(ctx context.Context, cfg Config, db *store.DB) bot.Auditing {
+func (a *App) auditing(ctx context.Context, cfg Config, db store.Backend) bot.Auditing {
 	return bot.Auditing{Store: db, Instruments: func(spec roundtable.AuditSpec) ([]analysis.Instrument, error) {
 		return a.auditInstruments(ctx, cfg, spec)
 	}}

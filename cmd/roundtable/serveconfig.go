@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roundtable-ai/roundtable/adapters/discord"
 	"github.com/roundtable-ai/roundtable/adapters/slack"
 	"github.com/roundtable-ai/roundtable/adapters/web"
 	"github.com/roundtable-ai/roundtable/bot"
@@ -120,6 +121,10 @@ type WebConfig struct {
 	// OpenLobby lets anyone who opens the web channel create tables;
 	// otherwise only the host link does.
 	OpenLobby bool `toml:"open_lobby"`
+	// AdvertiseURL is where the other processes of a cluster (the etcd
+	// store) reach this one's web channel, to send on the requests for
+	// the rooms it serves; the URL it listens at when empty.
+	AdvertiseURL string `toml:"advertise_url"`
 	// PublicURL is the address people open behind a reverse proxy with
 	// TLS ("https://class.example.org/"): links are built from it.
 	PublicURL string `toml:"public_url"`
@@ -127,10 +132,14 @@ type WebConfig struct {
 
 // DiscordConfig is the Discord bot.
 type DiscordConfig struct {
-	TokenEnv string       `toml:"token_env"`
-	APIURL   string       `toml:"api_url"`
-	Guilds   []string     `toml:"guilds"`
-	Policy   PolicyConfig `toml:"policy"`
+	TokenEnv string   `toml:"token_env"`
+	APIURL   string   `toml:"api_url"`
+	Guilds   []string `toml:"guilds"`
+	// Shards is the range of the bot's shards this process runs:
+	// "0-3/16", "5/16", "auto", or "" (unsharded); serve --shards
+	// overrides it.
+	Shards string       `toml:"shards"`
+	Policy PolicyConfig `toml:"policy"`
 }
 
 // SlackConfig is the Slack app.
@@ -223,6 +232,11 @@ func (c Config) validateServe() error {
 	}
 	if c.Slack != nil && c.Slack.Mode != "socket" && c.Slack.Mode != "http" {
 		return fmt.Errorf("slack.mode: %q is not socket or http", c.Slack.Mode)
+	}
+	if c.Discord != nil {
+		if _, err := discord.ParseShards(c.Discord.Shards); err != nil {
+			return fmt.Errorf("discord.shards: %w", err)
+		}
 	}
 	return nil
 }

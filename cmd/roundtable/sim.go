@@ -186,9 +186,12 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 		return fmt.Errorf("create output directory: %w", err)
 	}
 	dbPath := filepath.Join(f.out, "roundtable.db")
-	db, err := store.Open(dbPath, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout)})
+	if cfg.Store.Backend == "etcd" {
+		dbPath = etcdName
+	}
+	db, err := a.openStore(cmd.Context(), cfg, dbPath, false)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
 	ctx, stop := context.WithCancelCause(cmd.Context())
@@ -198,7 +201,9 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	}
 	bctx, stopBackups := context.WithCancel(cmd.Context())
 	defer stopBackups()
-	db.ServeBackups(bctx, a.logger())
+	if file, ok := db.(*store.DB); ok {
+		file.ServeBackups(bctx, a.logger())
+	}
 	bar := a.progress(exp.Tables())
 	rep, err := exp.Run(ctx, db, roundtable.SystemClock{}, func() { _ = bar.Add(1) })
 	if err != nil {
@@ -216,7 +221,7 @@ func (a *App) runSim(cmd *cobra.Command, cfg Config, f simFlags) error {
 	if m != nil {
 		printUsage(out, m)
 	}
-	experiment.PrintTiming(out, rep, dbPath)
+	experiment.PrintTiming(out, rep, storeName(db), filepath.Join(f.out, "summary.json"))
 	return nil
 }
 

@@ -20,30 +20,20 @@ import (
 	"github.com/roundtable-ai/roundtable/store"
 )
 
-// readStore opens the database named by --db (or by the config) for
-// reading, refusing to create one where one was expected, and closes it
-// after fn.
-func (a *App) readStore(path string, fn func(db *store.DB) error) error {
+// readStore opens the store named by --db (a file, or "etcd"; by default
+// the config's) for reading, refusing to create a file where one was
+// expected, and closes it after fn.
+func (a *App) readStore(ctx context.Context, path string, fn func(db store.Backend) error) error {
 	cfg, err := LoadConfig(a.configPath)
 	if err != nil {
 		return err
 	}
-	if path == "" {
-		path = cfg.Store.Path
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("database %s: %w", path, err)
-	}
-	if info.Size() == 0 { // bbolt would try to lay out a new database in it, and fail on the read-only file
-		return fmt.Errorf("database %s is an empty file: it holds no tables (name a roundtable database, or a backup of one)", path)
-	}
-	db, err := store.Open(path, store.Options{LockTimeout: time.Duration(cfg.Store.LockTimeout), ReadOnly: true})
+	db, err := a.openStore(ctx, cfg, path, true)
 	if errors.Is(err, store.ErrLocked) {
-		return fmt.Errorf("open store: %w; stop the server using it, or read a copy (roundtable backup COPY.db, then --db COPY.db)", err)
+		return fmt.Errorf("%w; stop the server using it, or read a copy (roundtable backup COPY.db, then --db COPY.db)", err)
 	}
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer db.Close()
 	return fn(db)
@@ -56,7 +46,7 @@ func (a *App) tablesCmd() *cobra.Command {
 		Short: "List the tables in the database; a table whose log does not replay is marked damaged",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.readStore(dbPath, func(db *store.DB) error {
+			return a.readStore(cmd.Context(), dbPath, func(db store.Backend) error {
 				list, listErr := db.Tables(cmd.Context())
 				if listErr != nil && !roundtable.IsDamage(listErr) {
 					return listErr
@@ -80,7 +70,7 @@ func (a *App) tablesCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config, roundtable.db)")
+	cmd.Flags().StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	return cmd
 }
 
@@ -115,7 +105,7 @@ events (who acted, not what), and private reasoning is left out.`,
 			}
 			var events []roundtable.Event
 			var damaged error // tables left out of an export of every table
-			err = a.readStore(dbPath, func(db *store.DB) (err error) {
+			err = a.readStore(cmd.Context(), dbPath, func(db store.Backend) (err error) {
 				events, damaged, err = loadForExport(cmd.Context(), db, table)
 				return err
 			})
@@ -141,7 +131,7 @@ events (who acted, not what), and private reasoning is left out.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
+	fl.StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	fl.StringVar(&table, "table", "", "the `ID` of a table (see roundtable tables) or of its web room (/r/ID) or bound channel (discord:THREAD, slack:CHANNEL); without it, every table")
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&out, "output", "o", "", "output file (default stdout)")
@@ -157,10 +147,13 @@ func (a *App) backupCmd() *cobra.Command {
 		Short: "Copy the database to FILE, consistently, even while it is in use",
 		Long: `Copies the database to FILE in one read transaction. When a running
 roundtable (serve or sim) holds the database, the copy is streamed from that
-process over a private socket beside the database, so tables keep running.`,
+process over a private socket beside the database, so tables keep running.
+With the etcd backend (or --db etcd), FILE is a bbolt database holding what
+etcd holds under the prefix, as roundtable migrate --from etcd writes it
+(stop the servers first for a copy of one moment).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dbPath != "" {
+			if dbPath != "" && dbPath != etcdName {
 				if _, err := os.Stat(dbPath); err != nil {
 					return fmt.Errorf("database %s: %w", dbPath, err)
 				}
@@ -177,13 +170,10 @@ process over a private socket beside the database, so tables keep running.`,
 			if err != nil {
 				return fmt.Errorf("backup: %w", err)
 			}
-			db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
-			switch {
-			case errors.Is(err, store.ErrLocked):
-				err = store.BackupFrom(cmd.Context(), src, dst)
-			case err == nil:
-				err = db.BackupFile(cmd.Context(), dst)
-				db.Close()
+			if src == etcdName || (dbPath == "" && cfg.Store.Backend == "etcd") {
+				err = a.backupEtcd(cmd.Context(), cfg, dst)
+			} else {
+				err = backupFile(cmd.Context(), src, dst)
 			}
 			if err != nil {
 				return err
@@ -196,8 +186,32 @@ process over a private socket beside the database, so tables keep running.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "", "database file (default: store.path of the config)")
+	cmd.Flags().StringVar(&dbPath, "db", "", "database file, or etcd for the cluster of [store] (default: the store of the config)")
 	return cmd
+}
+
+// backupFile copies the database file src to dst: itself, or through
+// the process that holds it.
+func backupFile(ctx context.Context, src, dst string) error {
+	db, err := store.Open(src, store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	switch {
+	case errors.Is(err, store.ErrLocked):
+		return store.BackupFrom(ctx, src, dst)
+	case err != nil:
+		return err
+	}
+	defer db.Close()
+	return db.BackupFile(ctx, dst)
+}
+
+// backupEtcd copies the etcd store of [store] into a new file dst.
+func (a *App) backupEtcd(ctx context.Context, cfg Config, dst string) error {
+	db, err := a.openEtcd(ctx, cfg, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return copyIntoFile(ctx, db, dst)
 }
 
 func clip(s string, n int) string {
@@ -211,7 +225,7 @@ func clip(s string, n int) string {
 // loadForExport reads table's log, or every table's when table is "". A
 // damaged page leaves out only the tables under it: they are named in
 // damaged, and the others are exported.
-func loadForExport(ctx context.Context, db *store.DB, table string) (events []roundtable.Event, damaged, err error) {
+func loadForExport(ctx context.Context, db store.Backend, table string) (events []roundtable.Event, damaged, err error) {
 	if table != "" {
 		if table, err = resolveTable(ctx, db, table); err != nil {
 			return nil, nil, err
@@ -240,7 +254,7 @@ func loadForExport(ctx context.Context, db *store.DB, table string) (events []ro
 // channel a platform binds to a table, a web room's ID ("/r/ID" in the
 // room's address) or "platform:channel" (discord:THREAD, slack:CHANNEL).
 // A ref that is neither is refused with code NotFound.
-func resolveTable(ctx context.Context, db *store.DB, ref string) (string, error) {
+func resolveTable(ctx context.Context, db store.Backend, ref string) (string, error) {
 	if _, err := db.LoadFrom(ctx, ref, math.MaxUint64); roundtable.ErrorCode(err) != roundtable.NotFound {
 		return ref, nil // a table of that ID (or a damage its load reports)
 	}

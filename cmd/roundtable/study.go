@@ -285,7 +285,7 @@ func (a *App) runStudyAnalyze(cmd *cobra.Command, f analyzeFlags, runDir, studyP
 	if err != nil {
 		return err
 	}
-	db, err := openAnalyzed(cfg, f.db)
+	db, err := a.openAnalyzed(cmd.Context(), cfg, f.db)
 	if err != nil {
 		return err
 	}

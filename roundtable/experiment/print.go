@@ -5,7 +5,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -218,7 +217,7 @@ func printFailureKinds(w io.Writer, rules []vote.Rule, rep Report) {
 
 // PrintTiming prints how long the tables took, phase by phase, and where
 // their events and summary are.
-func PrintTiming(w io.Writer, rep Report, dbPath string) {
+func PrintTiming(w io.Writer, rep Report, events, summary string) {
 	tables := 0
 	phases := map[string]time.Duration{}
 	for _, r := range rep.Rules {
@@ -236,5 +235,5 @@ func PrintTiming(w io.Writer, rep Report, dbPath string) {
 	}
 	fmt.Fprintf(w, "\n%d tables in %.2fs (%.1f tables/s); phase wall time summed over tables: %s\n",
 		tables, secs, float64(tables)/max(secs, 1e-9), strings.Join(parts, ", "))
-	fmt.Fprintf(w, "events: %s   summary: %s\n", dbPath, filepath.Join(filepath.Dir(dbPath), "summary.json"))
+	fmt.Fprintf(w, "events: %s   summary: %s\n", events, summary)
 }

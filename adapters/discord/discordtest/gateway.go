@@ -18,6 +18,7 @@ const intentMessageContent = 1 << 15
 // that resumes it is sent the dispatches it missed.
 type session struct {
 	id      string
+	shard   int // of the bot's shards (0 when unsharded)
 	seq     int64
 	log     []frame
 	conn    *gwConn // nil while the client is away
@@ -88,39 +89,55 @@ func (s *Server) disconnected(gc *gwConn, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.notify()
-	if s.sess == nil || s.sess.conn != gc {
-		return
-	}
-	s.sess.conn = nil
-	var ce *websocket.CloseError
-	if errors.As(err, &ce) && (ce.Code == websocket.CloseNormalClosure || ce.Code == websocket.CloseGoingAway) {
-		s.sess = nil
+	for shard, sess := range s.sessions {
+		if sess.conn != gc {
+			continue
+		}
+		sess.conn = nil
+		var ce *websocket.CloseError
+		if errors.As(err, &ce) && (ce.Code == websocket.CloseNormalClosure || ce.Code == websocket.CloseGoingAway) {
+			delete(s.sessions, shard)
+		}
 	}
 }
 
+// identify starts a session for the shard the client names (none: the
+// only one), closing the connection as Discord does when the shard is
+// invalid (4010) or carries too many guilds (4011), and answering
+// Invalid Session when the shard's bucket identified too recently.
 func (s *Server) identify(gc *gwConn, d json.RawMessage) {
 	var id struct {
-		Token   string `json:"token"`
-		Intents int    `json:"intents"`
+		Token   string  `json:"token"`
+		Intents int     `json:"intents"`
+		Shard   *[2]int `json:"shard"`
 	}
 	_ = json.Unmarshal(d, &id)
 	if id.Token != s.opts.Token {
-		_ = gc.c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "Authentication failed."), time.Now().Add(time.Second))
+		gc.closeWith(4004, "Authentication failed.")
 		return
+	}
+	shard, count := 0, 1
+	if id.Shard != nil {
+		shard, count = id.Shard[0], id.Shard[1]
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.notify()
-	s.stats.Identifies++
-	s.sess = &session{id: "sess-" + s.newID(), conn: gc, content: id.Intents&intentMessageContent != 0}
-	var unavailable []any
-	for id := range s.guilds {
-		unavailable = append(unavailable, map[string]any{"id": id, "unavailable": true})
+	guilds, err := s.admitLocked(gc, shard, count)
+	if err != nil {
+		return
 	}
-	s.dispatchLocked("READY", map[string]any{"v": 9, "session_id": s.sess.id, "resume_gateway_url": "ws" + s.srv.URL[len("http"):] + "/ws",
-		"user": botUser(), "application": map[string]any{"id": AppID, "flags": 0}, "guilds": unavailable})
-	for _, g := range s.guilds {
-		s.dispatchLocked("GUILD_CREATE", s.guildJSON(g))
+	s.stats.Identifies++
+	sess := &session{id: "sess-" + s.newID(), shard: shard, conn: gc, content: id.Intents&intentMessageContent != 0}
+	s.sessions[shard] = sess
+	var unavailable []any
+	for _, g := range guilds {
+		unavailable = append(unavailable, map[string]any{"id": g.ID, "unavailable": true})
+	}
+	s.sendLocked(sess, "READY", map[string]any{"v": 9, "session_id": sess.id, "resume_gateway_url": "ws" + s.srv.URL[len("http"):] + "/ws",
+		"user": botUser(), "application": map[string]any{"id": AppID, "flags": 0}, "guilds": unavailable, "shard": []int{shard, count}})
+	for _, g := range guilds {
+		s.sendLocked(sess, "GUILD_CREATE", s.guildJSON(g))
 	}
 }
 
@@ -149,35 +166,53 @@ func (s *Server) resume(gc *gwConn, d json.RawMessage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.notify()
-	if s.sess == nil || s.sess.id != res.SessionID || res.Token != s.opts.Token {
+	var sess *session
+	for _, ss := range s.sessions {
+		if ss.id == res.SessionID {
+			sess = ss
+		}
+	}
+	if sess == nil || res.Token != s.opts.Token {
 		_ = gc.send(map[string]any{"op": 9, "d": false})
 		return
 	}
 	s.stats.Resumes++
-	s.sess.conn = gc
-	for _, f := range s.sess.log {
+	sess.conn = gc
+	for _, f := range sess.log {
 		if *f.S > res.Seq {
 			s.stats.Replayed++
 			_ = gc.send(f)
 		}
 	}
-	s.dispatchLocked("RESUMED", map[string]any{})
+	s.sendLocked(sess, "RESUMED", map[string]any{})
 }
 
-// dispatchLocked sends an event to the session, or keeps it for a resume
-// while the client is away. Without a session (no bot connected) events
-// are lost, as on Discord. The caller holds mu.
+// dispatchLocked sends an event to the session of the shard that carries
+// it (the shard of its guild_id; shard 0 without one, as Discord sends
+// direct messages), or keeps it for a resume while the client is away.
+// Without a session (no bot connected) events are lost, as on Discord.
+// The caller holds mu.
 func (s *Server) dispatchLocked(typ string, d any) {
-	if s.sess == nil {
+	raw := mustJSON(d)
+	var in struct {
+		GuildID string `json:"guild_id"`
+	}
+	_ = json.Unmarshal(raw, &in)
+	s.sendLocked(s.sessions[s.shardOf(in.GuildID)], typ, json.RawMessage(raw))
+}
+
+// sendLocked sends a dispatch to sess (nil: nobody); the caller holds mu.
+func (s *Server) sendLocked(sess *session, typ string, d any) {
+	if sess == nil {
 		return
 	}
-	s.sess.seq++
-	seq := s.sess.seq
+	sess.seq++
+	seq := sess.seq
 	f := frame{Op: 0, S: &seq, T: &typ, D: mustJSON(d)}
-	s.sess.log = append(s.sess.log, f)
+	sess.log = append(sess.log, f)
 	s.stats.Dispatches++
-	if s.sess.conn != nil {
-		_ = s.sess.conn.send(f) // a lost write is replayed when the client resumes
+	if sess.conn != nil {
+		_ = sess.conn.send(f) // a lost write is replayed when the client resumes
 	}
 }
 
@@ -197,11 +232,12 @@ func (s *Server) Reconnect() error {
 func (s *Server) detach() (*gwConn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sess == nil || s.sess.conn == nil {
+	sess := s.sessions[0]
+	if sess == nil || sess.conn == nil {
 		return nil, errors.New("discordtest: no client connected")
 	}
-	conn := s.sess.conn
-	s.sess.conn = nil
+	conn := sess.conn
+	sess.conn = nil
 	return conn, nil
 }
 
@@ -210,17 +246,21 @@ func (s *Server) detach() (*gwConn, error) {
 func (s *Server) EndSession() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sess != nil && s.sess.conn != nil {
-		_ = s.sess.conn.c.Close()
+	for _, sess := range s.sessions {
+		if sess.conn != nil {
+			_ = sess.conn.c.Close()
+		}
 	}
-	s.sess = nil
+	clear(s.sessions)
 }
 
-// Connected reports whether a client holds a live session.
+// Connected reports whether a client holds a live session (of shard 0,
+// when the bot is sharded).
 func (s *Server) Connected() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.sess != nil && s.sess.conn != nil
+	sess := s.sessions[0]
+	return sess != nil && sess.conn != nil
 }
 
 // Registered reports whether /roundtable is registered.

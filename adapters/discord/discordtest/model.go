@@ -23,7 +23,7 @@ func (s *Server) record(m *message, rows []component) *message {
 	ch, authorID := m.Channel, m.AuthorID
 	s.messages[ch] = append(s.messages[ch], m)
 	payload := s.messageJSON(m)
-	if s.sess != nil && !s.sess.content && authorID != BotID {
+	if sess := s.sessions[s.shardOf(s.guildOfLocked(ch))]; sess != nil && !sess.content && authorID != BotID {
 		payload["content"] = "" // what Discord sends without the message content intent
 	}
 	s.dispatchLocked("MESSAGE_CREATE", payload)

@@ -49,6 +49,15 @@ type Options struct {
 	// ForgetNonces makes the fake ignore enforce_nonce, as Discord does
 	// once a nonce is a few minutes old (after a long outage or restart).
 	ForgetNonces bool
+	// MaxGuildsPerShard is how many guilds one gateway session may carry
+	// before identifying closes with 4011 (default 2,500, Discord's).
+	MaxGuildsPerShard int
+	// MaxConcurrency is /gateway/bot's max_concurrency: the buckets
+	// (shard % max_concurrency) that may identify at once (default 1).
+	MaxConcurrency int
+	// IdentifyWindow is how often one bucket may identify (Discord's is
+	// 5 s); zero does not limit identifies.
+	IdentifyWindow time.Duration
 }
 
 // Stats count what the fake saw.
@@ -62,6 +71,9 @@ type Stats struct {
 	Dispatches  int // gateway dispatches sent (op 0)
 	WebhooksNew int // webhooks created
 	Deferred    int // interactions answered with a deferral (type 5)
+
+	ShardingRequired  int // identifies closed with 4011
+	IdentifiesTooSoon int // identifies refused: their bucket identified within IdentifyWindow
 }
 
 // Server is a fake Discord. Create it with New; it is safe for concurrent
@@ -84,7 +96,10 @@ type Server struct {
 	files        map[string][]File
 	modals       map[string]*modal
 	commands     []commandDef
-	sess         *session
+	sessions     map[int]*session // by shard
+	shardCount   int              // of the sessions' identifies
+	identified   map[int]time.Time
+	identifies   []Identify
 	updates      chan struct{}
 
 	bottest.HTTPOutage // the bot's message writes fail (outage.go)
@@ -168,7 +183,8 @@ func New(t testing.TB, opts Options) *Server {
 	if opts.Window == 0 {
 		opts.Window = time.Second
 	}
-	s := &Server{opts: opts, next: 1_100_000_000_000_000_000, buckets: map[string]*bucket{},
+	opts.shardDefaults()
+	s := &Server{opts: opts, sessions: map[int]*session{}, shardCount: 1, identified: map[int]time.Time{}, next: 1_100_000_000_000_000_000, buckets: map[string]*bucket{},
 		channels: map[string]*channel{ChannelID: {ID: ChannelID, Name: "general"}}, messages: map[string][]*message{},
 		webhooks: map[string]*webhook{}, interactions: map[string]*interaction{}, private: map[string][]bottest.Private{},
 		files: map[string][]File{}, modals: map[string]*modal{}, updates: make(chan struct{}, 1),
@@ -231,6 +247,7 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(pattern, s.middleware(h, auth))
 	}
 	api("GET /api/v9/gateway", s.gateway, false)
+	api("GET /api/v9/gateway/bot", s.gatewayBot, true)
 	api("PUT /api/v9/applications/{app}/commands", s.overwriteCommands, true)
 	api("PUT /api/v9/applications/{app}/guilds/{guild}/commands", s.overwriteCommands, true)
 	api("GET /api/v9/channels/{ch}", s.getChannel, true)

@@ -139,7 +139,7 @@ func (s *Server) post(channel, id, name string, isBot bool, text string) error {
 // canSay checks that someone can post in channel now: the bot is
 // connected, to see it, and the channel exists; the caller holds mu.
 func (s *Server) canSay(channel string) error {
-	if s.sess == nil {
+	if s.sessions[s.shardOf(s.guildOfLocked(channel))] == nil {
 		return errNotConnected
 	}
 	if s.channels[channel] == nil {
@@ -268,7 +268,7 @@ const answerWait = 10 * time.Second
 // So a caller sees what the bot did about it, as with bottest.Fake.
 func (s *Server) interact(ctx context.Context, send func() (*interaction, error)) error {
 	s.mu.Lock()
-	if s.sess == nil {
+	if len(s.sessions) == 0 {
 		s.mu.Unlock()
 		return errNotConnected
 	}

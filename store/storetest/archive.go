@@ -1,4 +1,4 @@
-package store_test
+package storetest
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
-	"github.com/roundtable-ai/roundtable/store"
 )
 
 // archiveRounds is long enough for several snapshots, so that most rounds
@@ -87,7 +86,7 @@ func archiveConfigs() map[string]roundtable.Config {
 func runArchived(t *testing.T, s roundtable.Store, id string, cfg roundtable.Config, reopen int) []roundtable.Event {
 	t.Helper()
 	ctx := t.Context()
-	clock := roundtabletest.NewClock(snapTime)
+	clock := newClock()
 	task := roundtable.TextTask{Topic: "lunch"}
 	tbl, err := roundtable.Create(ctx, s, clock, task, id, cfg)
 	if err != nil {
@@ -129,18 +128,17 @@ func runArchived(t *testing.T, s roundtable.Store, id string, cfg roundtable.Con
 	return events
 }
 
-// TestArchivedTablePlaysAsInMemory plays long tables on the real store,
+// testArchivedPlays plays long tables on the store,
 // where ended rounds leave memory, restarting some of them along the way,
 // and checks that every event is the one the same table writes in memory,
 // where nothing is archived: candidate letters, turns, agents' views and
 // decisions do not depend on where the rounds are.
-func TestArchivedTablePlaysAsInMemory(t *testing.T) {
+func testArchivedPlays(t *testing.T, b Backend) {
 	for name, cfg := range archiveConfigs() {
 		t.Run(name, func(t *testing.T) {
 			want := runArchived(t, roundtabletest.NewMemStore(), "t1", cfg, 0)
 			for _, reopen := range []int{0, 7} {
-				db := openTest(t, store.Options{NoSync: true})
-				got := runArchived(t, db, "t1", cfg, reopen)
+				got := runArchived(t, b.Open(t), "t1", cfg, reopen)
 				if g, w := roundtabletest.MustJSON(t, got), roundtabletest.MustJSON(t, want); g != w {
 					t.Fatalf("reopened every %d rounds: the archived table wrote a different log (%d events, want %d)", reopen, len(got), len(want))
 				}
@@ -149,12 +147,12 @@ func TestArchivedTablePlaysAsInMemory(t *testing.T) {
 	}
 }
 
-// playedOnFile plays the sample table "t1" of 30 rounds for the given
-// rounds on a bbolt file.
-func playedOnFile(t *testing.T, rounds int) (*store.DB, *roundtabletest.Clock, *roundtable.Table) {
+// playedOn plays the sample table "t1" of 30 rounds for the given rounds
+// on a new store.
+func playedOn(t *testing.T, b Backend, rounds int) (Store, *roundtabletest.Clock, *roundtable.Table) {
 	t.Helper()
-	db := openTest(t, store.Options{NoSync: true})
-	clock := roundtabletest.NewClock(snapTime)
+	db := b.Open(t)
+	clock := newClock()
 	tbl, err := roundtabletest.StartTable(t.Context(), db, clock, "t1", 30)
 	if err != nil {
 		t.Fatal(err)
@@ -167,12 +165,12 @@ func playedOnFile(t *testing.T, rounds int) (*store.DB, *roundtabletest.Clock, *
 	return db, clock, tbl
 }
 
-// TestArchivedTableKeepsOnlyRecentRounds checks what a long table on the
+// testArchivedKeeps checks what a long table on the
 // store holds in memory, and that Full, Rounds and an opened table give
 // back the rounds it archived.
-func TestArchivedTableKeepsOnlyRecentRounds(t *testing.T) {
+func testArchivedKeeps(t *testing.T, b Backend) {
 	ctx := t.Context()
-	db, clock, tbl := playedOnFile(t, 20)
+	db, clock, tbl := playedOn(t, b, 20)
 	events := mustLoad(t, db, "t1")
 	replayed := roundtabletest.MustReplay(t, events)
 	checkArchived := func(t *testing.T, tbl *roundtable.Table) {
@@ -216,11 +214,11 @@ func TestArchivedTableKeepsOnlyRecentRounds(t *testing.T) {
 	})
 }
 
-// TestLoadRoundsNamesWhatIsMissing asks for rounds the store does not hold.
-func TestLoadRoundsNamesWhatIsMissing(t *testing.T) {
+// testLoadRoundsMissing asks for rounds the store does not hold.
+func testLoadRoundsMissing(t *testing.T, b Backend) {
 	ctx := t.Context()
-	db := openTest(t, store.Options{NoSync: true})
-	clock := roundtabletest.NewClock(snapTime)
+	db := b.Open(t)
+	clock := newClock()
 	if _, err := roundtabletest.PlayTable(ctx, db, clock, "t1", 12); err != nil {
 		t.Fatal(err)
 	}
@@ -248,13 +246,13 @@ func TestLoadRoundsNamesWhatIsMissing(t *testing.T) {
 	}
 }
 
-// TestRecentSnapshotOfAnOldHeadIsReadWhole reads a snapshot written before
+// testOldHead reads a snapshot written before
 // State.Past was kept: it is read with all its rounds, and the table
 // opened from it gives the same candidates as one replayed.
-func TestRecentSnapshotOfAnOldHeadIsReadWhole(t *testing.T) {
+func testOldHead(t *testing.T, b Backend) {
 	ctx := t.Context()
-	log := retable(playedLog(t, 12), "old")
-	db := openTest(t, store.Options{NoSync: true})
+	log := Retable(PlayedLog(t, 12), "old")
+	db := b.Open(t)
 	k := 200
 	snap := roundtabletest.MustReplay(t, log[:k])
 	snap.Past = nil // as written before Past
@@ -271,7 +269,7 @@ func TestRecentSnapshotOfAnOldHeadIsReadWhole(t *testing.T) {
 	if got.Archived != 0 || got.Past != nil || len(got.Rounds[0].Messages) == 0 {
 		t.Fatalf("an old snapshot was read with %d rounds archived (Past %v)", got.Archived, got.Past)
 	}
-	opened, err := roundtable.Open(ctx, db, roundtabletest.NewClock(snapTime), roundtabletest.SampleTask(), "old")
+	opened, err := roundtable.Open(ctx, db, newClock(), roundtabletest.SampleTask(), "old")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,13 +282,13 @@ func TestRecentSnapshotOfAnOldHeadIsReadWhole(t *testing.T) {
 	}
 }
 
-// TestArchivedRoundLostInTheFileIsReadFromTheLog opens a table one of
+// testLostRound opens a table one of
 // whose archived rounds is missing from the file: opening reads only the
 // recent rounds, so it is noticed when the round is asked for, and the
 // round comes from the log, which is the record.
-func TestArchivedRoundLostInTheFileIsReadFromTheLog(t *testing.T) {
+func testLostRound(t *testing.T, b Backend) {
 	ctx := t.Context()
-	db, clock, _ := playedOnFile(t, 12)
+	db, clock, _ := playedOn(t, b, 12)
 	if err := db.DeleteSnapshotRound("t1", 3); err != nil {
 		t.Fatal(err)
 	}
@@ -315,14 +313,14 @@ func TestArchivedRoundLostInTheFileIsReadFromTheLog(t *testing.T) {
 	}
 }
 
-// TestHeadHoldingItsEndedRoundsArchivesNothingItDoesNotStore opens a table
+// testHeadHoldsRounds opens a table
 // from a snapshot head that holds its ended rounds itself (done 0, as
 // EncodeSnapshot writes): the file stores none of them apart, so the table
 // archives none until its next snapshot stores them, and plays on.
-func TestHeadHoldingItsEndedRoundsArchivesNothingItDoesNotStore(t *testing.T) {
+func testHeadHoldsRounds(t *testing.T, b Backend) {
 	ctx := t.Context()
-	db := openTest(t, store.Options{NoSync: true})
-	log := retable(playedLog(t, 12), "h")
+	db := b.Open(t)
+	log := Retable(PlayedLog(t, 12), "h")
 	k := 0
 	for i, e := range log {
 		if d, ok := e.Data.(roundtable.PhaseOpened); ok && d.Round == 6 && d.Phase == roundtable.PhaseMessage {
@@ -332,14 +330,10 @@ func TestHeadHoldingItsEndedRoundsArchivesNothingItDoesNotStore(t *testing.T) {
 	if err := db.Append(ctx, "h", log[:k]); err != nil {
 		t.Fatal(err)
 	}
-	b, err := store.EncodeSnapshot(roundtabletest.MustReplay(t, log[:k]), log[k-1])
-	if err != nil {
+	if err := db.PutRawSnapshot("h", encodeSnapshot(t, roundtabletest.MustReplay(t, log[:k]), log[k-1])); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.PutRawSnapshot("h", b); err != nil {
-		t.Fatal(err)
-	}
-	clock := roundtabletest.NewClock(snapTime)
+	clock := newClock()
 	tbl, err := roundtable.Open(ctx, db, clock, roundtabletest.SampleTask(), "h")
 	if err != nil {
 		t.Fatal(err)
