@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -267,6 +269,14 @@ func TestStudyHostStartsAWaveThatIsNotFull(t *testing.T) {
 	for room := range rooms {
 		if st := e.state(t, room); st.Status != roundtable.StatusRunning {
 			t.Errorf("room %s is %s after the host started its wave", room, st.Status)
+		}
+	}
+	// Nobody has written yet: the dashboard names, per table, the people
+	// its open phase waits for.
+	_, dash = e.send(t, host, "GET", "/study", nil)
+	for i := range 4 {
+		if !regexp.MustCompile(`<td class="stalled">\d+: [^<]*Student ` + strconv.Itoa(i+1) + `\b`).MatchString(dash) {
+			t.Errorf("the dashboard does not show Student %d as stalled:\n%s", i+1, dash)
 		}
 	}
 }

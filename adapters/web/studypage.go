@@ -35,6 +35,8 @@ type tableDash struct {
 	N                      int
 	Room, Status, Phase    string
 	Round, Seated, Waiting int
+	// Stalled are the names of those the open phase waits for.
+	Stalled []string
 }
 
 type waveDash struct {
@@ -122,7 +124,11 @@ func (p *Platform) studyDash(ctx context.Context, s *liveStudy) studyDash {
 			td.Status = "unreadable"
 			continue
 		}
-		td.Status, td.Round, td.Waiting = string(st.Status), st.Round, len(st.Pending())
+		pending := st.Pending()
+		td.Status, td.Round, td.Waiting = string(st.Status), st.Round, len(pending)
+		for _, who := range pending {
+			td.Stalled = append(td.Stalled, who.Name)
+		}
 		switch st.Status {
 		case roundtable.StatusCreated:
 			td.Status = "waiting for its wave"
