@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -103,6 +104,9 @@ type studySeat struct {
 	Room      string    `json:"room,omitempty"`
 	Joined    time.Time `json:"joined,omitzero"`
 	Left      time.Time `json:"left,omitzero"`
+	// Invite is the roster number (from 1) of the personal link that
+	// seated the person; 0 for the cohort link.
+	Invite int `json:"invite,omitempty"`
 	// unsaved marks a seat given but not yet recorded.
 	unsaved bool
 }
@@ -121,6 +125,7 @@ type liveStudy struct {
 	byVisit map[string]*studySeat
 	rooms   map[string]*studyTable // "COND/TABLE"
 	started map[int]bool           // waves
+	people  []string               // the roster's names, by personal link
 
 	// The results of the tables ended when they were last measured.
 	resultsMu  sync.Mutex
@@ -237,6 +242,13 @@ func (s *liveStudy) load(ctx context.Context) error {
 			name, num, _ := strings.Cut(cond, "/")
 			fmt.Sscanf(num, "%d", &n)
 			s.table(name, n).room = string(v)
+		case strings.HasPrefix(key, studyPersonKey):
+			n := 0
+			fmt.Sscanf(strings.TrimPrefix(key, studyPersonKey), "%d", &n)
+			if n >= len(s.people) {
+				s.people = append(s.people, make([]string, n+1-len(s.people))...)
+			}
+			s.people[n] = string(v)
 		case strings.HasPrefix(key, studyWaveKey):
 			n := 0
 			fmt.Sscanf(strings.TrimPrefix(key, studyWaveKey), "%d", &n)
@@ -277,16 +289,24 @@ func (s *liveStudy) saveSeat(ctx context.Context, st studySeat) error {
 	return s.save(ctx, fmt.Sprintf("%s%08d", studySeatKey, st.N), b)
 }
 
+// errInviteUsed: a personal link seated another browser.
+var errInviteUsed = errors.New("this personal link has been used in another browser: open it there, or ask your host")
+
 // assign gives visitor a seat: the one given before, or the next
 // arrival's. The seat is recorded before it is returned; the records of
 // people arriving together share the store's transactions.
-func (s *liveStudy) assign(ctx context.Context, visitor, person string, now time.Time) (studySeat, error) {
+func (s *liveStudy) assign(ctx context.Context, visitor, person string, invite int, now time.Time) (studySeat, error) {
 	s.mu.Lock()
 	st, ok := s.byVisit[visitor]
+	if !ok && invite > 0 && slices.ContainsFunc(s.seats, func(o *studySeat) bool { return o.Invite == invite }) {
+		s.mu.Unlock()
+		return studySeat{}, errInviteUsed
+	}
 	if !ok {
 		n := len(s.seats)
 		cond, table, seat := s.cfg.seatOf(n)
-		st = &studySeat{N: n, Visitor: visitor, Person: person, Condition: s.cfg.Conditions[cond].Name, Table: table, Seat: seat, Joined: now, unsaved: true}
+		st = &studySeat{N: n, Visitor: visitor, Person: person, Condition: s.cfg.Conditions[cond].Name, Table: table, Seat: seat, Joined: now,
+			Invite: invite, unsaved: true}
 		s.seats = append(s.seats, st)
 		s.byVisit[visitor] = st
 	}

@@ -23,6 +23,8 @@ type studyDash struct {
 	Results             StudyResults
 	ResultsError        string
 	HasResults          bool
+	People              int    // names on the roster, each with a personal link
+	PeopleError         string // why the names the host sent were not added
 }
 
 type conditionDash struct {
@@ -81,7 +83,7 @@ func (p *Platform) studyHost(w http.ResponseWriter, r *http.Request) (*liveStudy
 
 func (p *Platform) studyDash(ctx context.Context, s *liveStudy) studyDash {
 	s.mu.Lock()
-	d := studyDash{Study: s.cfg.Name, Code: s.code, Arrived: len(s.seats)}
+	d := studyDash{Study: s.cfg.Name, Code: s.code, Arrived: len(s.seats), People: len(s.people)}
 	type ref struct {
 		c, t int
 		room string

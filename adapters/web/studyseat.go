@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -12,6 +13,9 @@ import (
 // cohortPage is the page of the cohort link: a name to give, then a seat.
 type cohortPage struct {
 	Study, Code, Name, Error string
+	// Personal is the personal link's path, when the page is one: the
+	// name is the roster's.
+	Personal string
 }
 
 // studyFor is the open study whose code is code (any case), or nil.
@@ -105,7 +109,16 @@ func (p *Platform) serveCohortJoin(w http.ResponseWriter, r *http.Request) {
 // there, seats v at it and starts the wave once every table of it is
 // full. It returns the room, or an HTTP status and a reason for v.
 func (p *Platform) seatPerson(ctx context.Context, h bot.Handler, s *liveStudy, v visitor) (string, int, error) {
-	st, err := s.assign(ctx, v.ID, p.pseudonym(v.ID), p.cfg.Now().UTC())
+	return p.seatPersonAs(ctx, h, s, v, 0)
+}
+
+// seatPersonAs is seatPerson for roster person invite (from 1; 0 for
+// the cohort link).
+func (p *Platform) seatPersonAs(ctx context.Context, h bot.Handler, s *liveStudy, v visitor, invite int) (string, int, error) {
+	st, err := s.assign(ctx, v.ID, p.pseudonym(v.ID), invite, p.cfg.Now().UTC())
+	if errors.Is(err, errInviteUsed) {
+		return "", http.StatusConflict, err
+	}
 	if err != nil {
 		p.log.Error("study: record a seat", "study", s.cfg.Name, "err", err)
 		return "", http.StatusInternalServerError, fmt.Errorf("your seat could not be recorded; try again in a moment")

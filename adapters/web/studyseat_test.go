@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,7 +78,7 @@ func TestStudySeatsSurviveARestart(t *testing.T) {
 	s := open()
 	var before []studySeat
 	for i := range 7 {
-		st, err := s.assign(ctx, fmt.Sprintf("v%d", i), fmt.Sprintf("P%d", i), time.Unix(int64(i), 0).UTC())
+		st, err := s.assign(ctx, fmt.Sprintf("v%d", i), fmt.Sprintf("P%d", i), 0, time.Unix(int64(i), 0).UTC())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func TestStudySeatsSurviveARestart(t *testing.T) {
 		t.Errorf("the code changed over the restart: %s, then %s", s.code, again.code)
 	}
 	for i, want := range before {
-		got, err := again.assign(ctx, want.Visitor, "other", time.Now())
+		got, err := again.assign(ctx, want.Visitor, "other", 0, time.Now())
 		if i == 0 {
 			want.Room = "room0"
 		}
@@ -102,11 +103,38 @@ func TestStudySeatsSurviveARestart(t *testing.T) {
 			t.Errorf("person %d after the restart: %+v (%v), want %+v", i, got, err, want)
 		}
 	}
-	next, err := again.assign(ctx, "v7", "P7", time.Now())
+	next, err := again.assign(ctx, "v7", "P7", 0, time.Now())
 	if c, table, seat := threeConditions(5).seatOf(7); err != nil || next.N != 7 || next.Condition != again.cfg.Conditions[c].Name || next.Table != table || next.Seat != seat {
 		t.Errorf("the arrival after the restart: %+v (%v)", next, err)
 	}
 	if again.rooms[tableKey(before[0].Condition, before[0].Table)].seated != 1 {
 		t.Error("the seated count of a table is lost over the restart")
+	}
+}
+
+// TestParseNames reads rosters as people write and export them, and
+// names the line of a name that cannot be used.
+func TestParseNames(t *testing.T) {
+	for _, c := range []struct {
+		in, want, err string
+	}{
+		{in: "Ann\nBob\n", want: "Ann|Bob"},
+		{in: "\ufeffname\r\nAnn\r\n\r\n\"Lovelace, Ada\"\r\n", want: "Ann|Lovelace, Ada"},
+		{in: "id,Full name\n1,Ann\n2,\"Bob \"\"B\"\" Smith\"\n", want: "Ann|Bob \"B\" Smith"},
+		{in: "Ann\n\n\nBob\nANN\n", err: `line 5: "ANN" is already on line 1`},
+		{in: "Ann\n\"Bob\n", err: "not CSV"},
+		{in: "name\n\n", err: "no name"},
+		{in: "Ann\nThe Moderator\n", err: `line 2: "The Moderator"`},
+	} {
+		got, err := parseNames([]byte(c.in))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: %v, want an error with %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, "|") != c.want {
+			t.Errorf("%q: %q %v, want %q", c.in, got, err, c.want)
+		}
 	}
 }
