@@ -125,7 +125,8 @@ type Platform struct {
 	mu      sync.Mutex
 	handler bot.Handler
 	url     string
-	study   *liveStudy // the study open live (OpenStudy), nil when none
+	study   *liveStudy  // the study open live (OpenStudy), nil when none
+	studies bot.Studies // the studies the host may open from /study; nil: none
 	ready   chan struct{}
 	once    sync.Once
 }

@@ -42,6 +42,7 @@ func (p *Platform) routes() http.Handler {
 	mux.HandleFunc("GET /study/roster.csv", p.serveRoster)
 	mux.HandleFunc("POST /study/wave", p.serveStudyWave)
 	mux.HandleFunc("POST /study/people", p.serveStudyPeople)
+	mux.HandleFunc("POST /study/open", p.serveStudyOpen)
 	mux.HandleFunc("GET /study/links.csv", p.serveStudyLinks)
 	mux.HandleFunc("GET /r/{room}", p.serveRoom)
 	mux.HandleFunc("GET /r/{room}/live", p.serveLive)

@@ -23,8 +23,9 @@ type studyDash struct {
 	Results             StudyResults
 	ResultsError        string
 	HasResults          bool
-	People              int    // names on the roster, each with a personal link
-	PeopleError         string // why the names the host sent were not added
+	People              int      // names on the roster, each with a personal link
+	PeopleError         string   // why the names the host sent were not added
+	Offers              []string // the other studies the host may open
 }
 
 type conditionDash struct {
@@ -51,6 +52,10 @@ type waveDash struct {
 // condition its tables, people and progress, the waves (with Start), and
 // the results per condition of its ended tables.
 func (p *Platform) serveStudy(w http.ResponseWriter, r *http.Request) {
+	if p.currentStudy() == nil && len(p.studyOffers()) > 0 {
+		p.serveStudies(w, r, http.StatusOK, "")
+		return
+	}
 	s, ok := p.studyHost(w, r)
 	if !ok {
 		return
@@ -62,6 +67,7 @@ func (p *Platform) serveStudy(w http.ResponseWriter, r *http.Request) {
 	d := p.studyDash(r.Context(), s)
 	d.Cohort = link
 	d.Problems = r.URL.Query()["problem"]
+	d.Offers = slices.DeleteFunc(p.studyOffers(), func(n string) bool { return n == s.cfg.Name })
 	p.render(w, http.StatusOK, "study", d)
 }
 

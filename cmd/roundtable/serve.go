@@ -124,6 +124,7 @@ func (a *App) serve(ctx context.Context, cfg Config, studyPaths []string) error 
 	if shelf != nil {
 		shelf.web, shelf.out = webp, func(f string, args ...any) { fmt.Fprintf(a.Stdout, f, args...) }
 		deps.Studies = shelf
+		webp.SetStudies(shelf)
 		if len(shelf.list) == 1 {
 			if _, err := shelf.OpenStudy(ctx, shelf.list[0].study.Name); err != nil {
 				return err
