@@ -3,6 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,6 +26,8 @@ import (
 // manager's /roundtable study start posts the cohort link and code in the
 // channel, for everyone; a person who opens that link is seated. In
 // Slack, "/roundtable study start NAME" opens the other study the same way.
+// On the web, the host's /study offers the other study and starts it; a
+// visitor who is not the host is refused.
 func TestServeStudyStartedFromDiscordAndSlack(t *testing.T) {
 	llm := openaitest.NewServer(nil)
 	defer llm.Close()
@@ -77,7 +83,38 @@ manage_channels = true
 		return err
 	})
 	seatFromPost(t, s, "workshop")
+
+	// On the web, a visitor who is not the host may not start a study;
+	// the host's /study offers the other one and starts it.
+	hostLink := srv.waitOutput(regexp.MustCompile(`Open (http://\S+/host\?k=\S+)`))[1]
+	base := hostLink[:strings.Index(hostLink, "/host?")]
+	if code, _ := postStudy(t, &http.Client{}, base, "seminar"); code != http.StatusForbidden {
+		t.Errorf("a visitor starts a study on the web: %d, want 403", code)
+	}
+	jar, _ := cookiejar.New(nil)
+	host := &http.Client{Jar: jar}
+	if resp, err := host.Get(hostLink); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	code, page := postStudy(t, host, base, "seminar")
+	if code != http.StatusOK || !strings.Contains(page, "<h1>Study seminar</h1>") || !strings.Contains(page, "Start workshop") {
+		t.Fatalf("the host starts seminar on the web: %d\n%s", code, page)
+	}
 	srv.stop()
+}
+
+// postStudy asks the web channel at base to start study name, as c.
+func postStudy(t *testing.T, c *http.Client, base, name string) (int, string) {
+	t.Helper()
+	resp, err := c.PostForm(base+"/study/open", url.Values{"study": {name}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
 
 // seatFromPost waits for the channel's post that opens study name, and
