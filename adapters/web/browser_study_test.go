@@ -11,7 +11,8 @@ import (
 // TestBrowserStudyOnAPhone: on a 390-pixel phone, a student types the
 // study's code, gives a name, takes a seat and lands in the room, where
 // the table waits for its wave; the host's study dashboard fits the
-// phone, shows the student's table and offers to start the wave.
+// phone, shows the student's table and offers to start the wave, and
+// takes a pasted roster of names for personal links.
 func TestBrowserStudyOnAPhone(t *testing.T) {
 	requireBrowser(t)
 	s, conds, svc := studyService(t, classStudy)
@@ -48,5 +49,13 @@ func TestBrowserStudyOnAPhone(t *testing.T) {
 	}
 	if got := eval[string](t, host, `document.querySelector('#cohort-code').textContent`); got != code {
 		t.Errorf("the dashboard shows the code %q, want %q", got, code)
+	}
+	do(t, host, "the host pastes a roster of names",
+		chromedp.SendKeys(chromedp.CSS(`#roster-names`), "Ada Lovelace\nAlan Turing with a rather long name indeed\n"),
+		chromedp.Click(chromedp.CSS(`#people button`)),
+		waitText(`#people`, "2 names have a personal link"))
+	e.screenshot(t, host, "study-people-390.png")
+	if w := eval[int](t, host, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the dashboard with personal links is %d pixels wide on a 390-pixel phone", w)
 	}
 }
