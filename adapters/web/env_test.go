@@ -123,6 +123,12 @@ func (e *liveEnv) send(t *testing.T, c *http.Client, method, path string, body a
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
 	}
+	return roundTrip(t, c, req)
+}
+
+// roundTrip sends req with c and returns the final status and body.
+func roundTrip(t *testing.T, c *http.Client, req *http.Request) (int, string) {
+	t.Helper()
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)

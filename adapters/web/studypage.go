@@ -203,11 +203,15 @@ func (p *Platform) serveRoster(w http.ResponseWriter, r *http.Request) {
 			strconv.Itoa(st.Seat + 1), timeCell(st.Joined), timeCell(st.Left)})
 	}
 	s.mu.Unlock()
+	sendCSV(w, s.cfg.Name+"-roster.csv", rows)
+}
+
+// sendCSV sends rows as a CSV file to download, named filename.
+func sendCSV(w http.ResponseWriter, filename string, rows [][]string) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.cfg.Name+"-roster.csv"))
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", filename))
 	w.Header().Set("Cache-Control", "no-store")
-	cw := csv.NewWriter(w)
-	_ = cw.WriteAll(rows) // the client went away: nothing to do
+	_ = csv.NewWriter(w).WriteAll(rows) // the client went away: nothing to do
 }
 
 func timeCell(t time.Time) string {

@@ -190,10 +190,7 @@ func (p *Platform) serveStudyLinks(w http.ResponseWriter, r *http.Request) {
 		rows = append(rows, []string{name, base + p.personLink(s, i)})
 	}
 	s.mu.Unlock()
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.cfg.Name+"-links.csv"))
-	w.Header().Set("Cache-Control", "no-store")
-	_ = csv.NewWriter(w).WriteAll(rows) // the client went away: nothing to do
+	sendCSV(w, s.cfg.Name+"-links.csv", rows)
 }
 
 // servePerson shows a personal link's page: the person's name, and a
@@ -203,13 +200,9 @@ func (p *Platform) servePerson(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v := p.visitor(w, r)
-	if room := s.roomOf(v.ID); room != "" {
-		p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))
-		http.Redirect(w, r, "/r/"+room, http.StatusSeeOther)
-		return
+	if !p.toSeat(w, r, s, p.visitor(w, r)) {
+		p.render(w, http.StatusOK, "cohort", cohortPage{Study: s.cfg.Name, Code: s.code, Name: name, Personal: "/" + p.personLink(s, n)})
 	}
-	p.render(w, http.StatusOK, "cohort", cohortPage{Study: s.cfg.Name, Code: s.code, Name: name, Personal: "/" + p.personLink(s, n)})
 }
 
 // servePersonJoin seats the personal link's person under their roster
@@ -223,21 +216,7 @@ func (p *Platform) servePersonJoin(w http.ResponseWriter, r *http.Request) {
 	page := cohortPage{Study: s.cfg.Name, Code: s.code, Name: name, Personal: "/" + p.personLink(s, n)}
 	v.Name = name
 	p.setName(w, name)
-	h := p.currentHandler()
-	if h == nil {
-		w.Header().Set("Retry-After", "1")
-		page.Error = formWords.notRunning
-		p.render(w, http.StatusServiceUnavailable, "cohort", page)
-		return
-	}
-	room, code, err := p.seatPersonAs(r.Context(), h, s, v, n+1)
-	if err != nil {
-		page.Error = err.Error()
-		p.render(w, code, "cohort", page)
-		return
-	}
-	p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))
-	http.Redirect(w, r, "/r/"+room, http.StatusSeeOther)
+	p.seatAndGo(w, r, s, v, page, n+1)
 }
 
 // personRequest is the open study and the roster person of a personal

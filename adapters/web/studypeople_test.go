@@ -3,7 +3,6 @@ package web_test
 import (
 	"bytes"
 	"encoding/csv"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -31,13 +30,7 @@ func (e *studyEnv) upload(t *testing.T, c *http.Client, file string) (int, strin
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(raw)
+	return roundTrip(t, c, req)
 }
 
 // TestStudyRosterGivesPersonalLinks: the host uploads a roster as a

@@ -49,12 +49,25 @@ func (p *Platform) serveCohort(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := p.visitor(w, r)
-	if room := s.roomOf(v.ID); room != "" {
-		p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))
-		http.Redirect(w, r, "/r/"+room, http.StatusSeeOther)
-		return
+	if !p.toSeat(w, r, s, v) {
+		p.render(w, http.StatusOK, "cohort", cohortPage{Study: s.cfg.Name, Code: s.code, Name: v.Name})
 	}
-	p.render(w, http.StatusOK, "cohort", cohortPage{Study: s.cfg.Name, Code: s.code, Name: v.Name})
+}
+
+// toSeat sends v to the room of their seat, if they have one.
+func (p *Platform) toSeat(w http.ResponseWriter, r *http.Request, s *liveStudy, v visitor) bool {
+	room := s.roomOf(v.ID)
+	if room == "" {
+		return false
+	}
+	p.toRoom(w, r, room)
+	return true
+}
+
+// toRoom lets the browser into room and sends it there.
+func (p *Platform) toRoom(w http.ResponseWriter, r *http.Request, room string) {
+	p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))
+	http.Redirect(w, r, "/r/"+room, http.StatusSeeOther)
 }
 
 // serveCohortJoin seats the person at a table of the study: the seat
@@ -88,6 +101,12 @@ func (p *Platform) serveCohortJoin(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusBadRequest, "cohort", page)
 		return
 	}
+	p.seatAndGo(w, r, s, v, page, 0)
+}
+
+// seatAndGo seats v (roster person invite, from 1, or 0) and sends them
+// to their room; or shows page with the reason they were not seated.
+func (p *Platform) seatAndGo(w http.ResponseWriter, r *http.Request, s *liveStudy, v visitor, page cohortPage, invite int) {
 	h := p.currentHandler()
 	if h == nil {
 		w.Header().Set("Retry-After", "1")
@@ -95,26 +114,20 @@ func (p *Platform) serveCohortJoin(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusServiceUnavailable, "cohort", page)
 		return
 	}
-	room, code, err := p.seatPerson(r.Context(), h, s, v)
+	room, code, err := p.seatPerson(r.Context(), h, s, v, invite)
 	if err != nil {
 		page.Error = err.Error()
 		p.render(w, code, "cohort", page)
 		return
 	}
-	p.setCookie(w, cookieJoin+room, p.keys.token(purposeJoin, room))
-	http.Redirect(w, r, "/r/"+room, http.StatusSeeOther)
+	p.toRoom(w, r, room)
 }
 
-// seatPerson assigns v a seat, opens its table when it is the first
-// there, seats v at it and starts the wave once every table of it is
-// full. It returns the room, or an HTTP status and a reason for v.
-func (p *Platform) seatPerson(ctx context.Context, h bot.Handler, s *liveStudy, v visitor) (string, int, error) {
-	return p.seatPersonAs(ctx, h, s, v, 0)
-}
-
-// seatPersonAs is seatPerson for roster person invite (from 1; 0 for
-// the cohort link).
-func (p *Platform) seatPersonAs(ctx context.Context, h bot.Handler, s *liveStudy, v visitor, invite int) (string, int, error) {
+// seatPerson assigns v a seat (as roster person invite, from 1, or 0
+// for the cohort link), opens its table when it is the first there,
+// seats v at it and starts the wave once every table of it is full. It
+// returns the room, or an HTTP status and a reason for v.
+func (p *Platform) seatPerson(ctx context.Context, h bot.Handler, s *liveStudy, v visitor, invite int) (string, int, error) {
 	st, err := s.assign(ctx, v.ID, p.pseudonym(v.ID), invite, p.cfg.Now().UTC())
 	if errors.Is(err, errInviteUsed) {
 		return "", http.StatusConflict, err
