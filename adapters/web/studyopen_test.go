@@ -74,3 +74,24 @@ func TestStudyHostStartsAStudyFromThePage(t *testing.T) {
 		t.Errorf("room %s has no study condition: %v", room, st.Config.Labels)
 	}
 }
+
+// TestStudyStartedByAnyoneWhenTheLobbyIsOpen: with an open lobby, where
+// anyone may create tables, anyone may start an offered study, and is
+// shown its cohort link and code.
+func TestStudyStartedByAnyoneWhenTheLobbyIsOpen(t *testing.T) {
+	s, conds, svc := studyService(t, classStudy)
+	e := &studyEnv{study: s, liveEnv: newLiveEnvWith(t, web.Config{OpenLobby: true}, svc)}
+	e.p.SetStudies(offeredStudy{p: e.p, study: s, conds: conds})
+	student := e.browser(t, "Eve")
+	if code, body := e.send(t, student, "GET", "/study", nil); code != http.StatusOK || !strings.Contains(body, "Start class") {
+		t.Fatalf("a student GET /study with an open lobby: %d\n%.300s", code, body)
+	}
+	code, page := e.send(t, student, "POST", "/study/open", url.Values{"study": {"class"}})
+	link, cohort := e.p.CohortURL()
+	if code != http.StatusOK || cohort == "" || !strings.Contains(page, link) || !strings.Contains(page, cohort) {
+		t.Errorf("a student starts the study with an open lobby: %d, code %q\n%s", code, cohort, page)
+	}
+	if code, _ := e.send(t, student, "GET", "/study", nil); code != http.StatusForbidden {
+		t.Errorf("a student sees the dashboard of the study they started: %d, want 403 (it is the host's)", code)
+	}
+}
