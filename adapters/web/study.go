@@ -303,7 +303,7 @@ func (s *liveStudy) assign(ctx context.Context, visitor, person string, invite i
 		return studySeat{}, errInviteUsed
 	}
 	if !ok {
-		n := len(s.seats)
+		n := s.nextSlot()
 		cond, table, seat := s.cfg.seatOf(n)
 		st = &studySeat{N: n, Visitor: visitor, Person: person, Condition: s.cfg.Conditions[cond].Name, Table: table, Seat: seat, Joined: now,
 			Invite: invite, unsaved: true}
@@ -323,6 +323,23 @@ func (s *liveStudy) assign(ctx context.Context, visitor, person string, invite i
 	st.unsaved = false
 	s.mu.Unlock()
 	return seat, nil
+}
+
+// nextSlot is the arrival number of the next seat to give: the one after
+// the last given, past the seats of waves already started (a wave the
+// host started before it was full keeps its empty seats empty, and
+// whoever arrives later waits for the next wave). s.mu held.
+func (s *liveStudy) nextSlot() int {
+	n := 0
+	for _, st := range s.seats {
+		n = max(n, st.N+1)
+	}
+	for {
+		if _, wave, _ := s.cfg.seatOf(n); !s.started[wave] {
+			return n
+		}
+		n++
+	}
 }
 
 // condition is the study's condition named name.

@@ -271,6 +271,15 @@ func TestStudyHostStartsAWaveThatIsNotFull(t *testing.T) {
 			t.Errorf("room %s is %s after the host started its wave", room, st.Status)
 		}
 	}
+	// Whoever arrives after the host started a wave that was not full
+	// waits for the next wave: the empty seats of wave 1 stay empty.
+	late, err := e.arrive(&http.Client{Jar: newJar()}, code, "Student 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := e.state(t, late); rooms[late] || st.Status != roundtable.StatusCreated {
+		t.Errorf("a person arriving after wave 1 started sits in room %s (%s), want a waiting table of wave 2", late, st.Status)
+	}
 	// Nobody has written yet: the dashboard names, per table, the people
 	// its open phase waits for.
 	_, dash = e.send(t, host, "GET", "/study", nil)
