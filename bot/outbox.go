@@ -173,6 +173,9 @@ func (p *planner) edit(key, what string, render func() Message) {
 func introControls(s *roundtable.State) []Control {
 	cs := []Control{{ID: ref{s.ID, 0, verbJoin}.String(), Kind: Button, Label: "Join", Primary: true},
 		{ID: ref{s.ID, 0, verbRefresh}.String(), Kind: Button, Label: "Status"}}
+	if seatsFull(s) {
+		cs = cs[1:] // nobody else may join
+	}
 	if waiting(s) {
 		cs = append(cs, Control{ID: StartAction(s.ID), Kind: Button, Label: "Start"})
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,10 +33,19 @@ func renderIntro(s *roundtable.State, brief string) string {
 	switch {
 	case waiting(s):
 		b.WriteString("\nPress **Join** to take a seat. " + startWords(s))
+	case s.Status != roundtable.StatusEnded && seatsFull(s):
+		b.WriteString("\nEvery seat is taken. The table started at " + clockWords(startedAt(s)) + ".")
 	case s.Status != roundtable.StatusEnded:
 		b.WriteString("\nPress **Join** to take a seat. The table started at " + clockWords(startedAt(s)) + ".")
 	}
 	return b.String()
+}
+
+// seatsFull reports whether s is sized by its seats (an exchange economy
+// once it has started) and every seat is taken: nobody else may join.
+func seatsFull(s *roundtable.State) bool {
+	n, err := strconv.Atoi(s.Config.Task.Params[roundtable.ParamSeats])
+	return err == nil && n > 0 && len(s.Participants) >= n
 }
 
 // startedAt is when s started: its TableStarted, or (a table that

@@ -45,3 +45,23 @@ func TestRenderIntroNamesAModeOnlyWithMessages(t *testing.T) {
 		t.Errorf("chatroom intro = %q; want its reveal mode", got)
 	}
 }
+
+// Once an economy sized by its seats has started with every seat taken,
+// its intro no longer invites anyone to join, and offers no Join button.
+func TestRenderIntroOfAFullEconomyOffersNoSeat(t *testing.T) {
+	s := roundtable.State{Status: roundtable.StatusRunning, Config: roundtable.Config{Rounds: 1,
+		Task: roundtable.TaskSpec{Kind: "exchange", Params: map[string]string{roundtable.ParamSeats: "2"}}},
+		Participants: []roundtable.Participant{{ID: "a", Name: "Ann"}, {ID: "b", Name: "Bob"}}}
+	if got := renderIntro(&s, "Trade."); strings.Contains(got, "Press **Join**") || !strings.Contains(got, "Every seat is taken.") {
+		t.Errorf("full economy intro = %q", got)
+	}
+	for _, c := range introControls(&s) {
+		if c.Label == "Join" {
+			t.Error("a full economy's intro offers Join")
+		}
+	}
+	s.Participants = s.Participants[:1]
+	if got := renderIntro(&s, "Trade."); !strings.Contains(got, "Press **Join**") {
+		t.Errorf("an economy with a free seat: %q; want it to invite a join", got)
+	}
+}
