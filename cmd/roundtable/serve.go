@@ -185,7 +185,7 @@ func (a *App) botConfig(cfg Config, m *minds) (bot.Config, error) {
 	for _, p := range cfg.Agents {
 		bc.Agents[p.Name] = presetSeat(p)
 	}
-	addLiveTables(&bc)
+	addLiveTables(&bc, m != nil && m.eps.Len() > 0)
 	for i, name := range cfg.Bot.Agents {
 		if _, ok := bc.Agents[name]; !ok {
 			return bc, fmt.Errorf("bot.agents[%d]: no agent is named %q (Facilitator or an [[agent]] name)", i, name)
@@ -325,13 +325,18 @@ func presetNames(bc bot.Config) []string {
 
 // addLiveTables adds the protocols' built-in live tables and their
 // agents (protocol.Live). A [[table]] of the same name replaces one.
-func addLiveTables(bc *bot.Config) {
+// Without a language model (models false) a table whose seats ask one
+// (mediation-llm) is not offered: it could not run.
+func addLiveTables(bc *bot.Config, models bool) {
 	for _, p := range protocol.All() {
 		l, ok := p.(protocol.Live)
 		if !ok {
 			continue
 		}
 		for _, t := range l.LiveTables() {
+			if !models && slices.ContainsFunc(t.Seats, asksAModel) {
+				continue
+			}
 			var names []string
 			for _, seat := range t.Seats {
 				bc.Agents[seat.Name] = seat
@@ -340,4 +345,11 @@ func addLiveTables(bc *bot.Config) {
 			bc.Presets[t.Name] = bot.Preset{Name: t.Name, Config: t.Over(bc.Defaults), Agents: names}
 		}
 	}
+}
+
+// asksAModel reports whether seat is a protocol's own seat that asks a
+// language model (a mediation's model mediator).
+func asksAModel(seat roundtable.Participant) bool {
+	_, _, ok := protocol.ModelSeat(seat)
+	return ok
 }
