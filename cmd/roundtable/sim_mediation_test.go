@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,6 +60,14 @@ func TestSimMediationWithLLMAgentsIsAnalysed(t *testing.T) {
 		if p := r.LastUser(); strings.Contains(p, "Agent ") || strings.Count(p, "- I care most about point") != 3 {
 			t.Errorf("the mediator's prompt names a person or lacks their texts:\n%s", p)
 		}
+	}
+	// The mediator's model and prompts are in the tables' provenance.
+	summary, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := mediation.PromptVersion(); !strings.Contains(string(summary), `"template": "`+v+`"`) {
+		t.Errorf("summary.json does not name the mediator's prompt version %s:\n%.2000s", v, summary)
 	}
 	if code, _, errOut := run(t, "", "analyze", dir); code != 0 {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
