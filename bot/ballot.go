@@ -72,7 +72,7 @@ func ballotForm(table string, round int, rule vote.Rule, cands []roundtable.Cand
 		f.Fields = []Field{{ID: textField, Label: "Your ballot", Long: true, MaxLen: 1000, Placeholder: ballotExample(rule, ids)}}
 	}
 	if len(f.Fields) < maxFormFields {
-		f.Fields = append(f.Fields, Field{ID: reasonField, Label: "Why (optional; shown when the vote closes)", Long: true, MaxLen: 1000, Optional: true})
+		f.Fields = append(f.Fields, Field{ID: reasonField, Label: "Why (shown when the vote closes)", Long: true, MaxLen: 1000, Optional: true})
 	}
 	return f
 }
