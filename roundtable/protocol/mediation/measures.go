@@ -108,6 +108,9 @@ func Movement(ctx context.Context, e embed.Embedder, a Agreement) (float64, bool
 	if a.FirstDraft == "" || a.Statement == "" {
 		return 0, false, nil
 	}
+	if a.FirstDraft == a.Statement {
+		return 0, true, nil // unchanged, exactly (1 − cos would leave rounding noise)
+	}
 	vs, err := e.Embed(ctx, []string{a.FirstDraft, a.Statement})
 	if err != nil {
 		return 0, false, fmt.Errorf("embedding the first draft and the statement with %s: %w", e.Model(), err)
@@ -116,7 +119,11 @@ func Movement(ctx context.Context, e embed.Embedder, a Agreement) (float64, bool
 	if err != nil {
 		return 0, false, err
 	}
-	return 1 - cos, true, nil
+	// Rounding leaves 1 − cos a few ulps off 0 for texts that embed alike.
+	if d := 1 - cos; d > 1e-12 {
+		return d, true, nil
+	}
+	return 0, true, nil
 }
 
 // Scalars are a's figures: endorsement mean, its distribution
