@@ -12,6 +12,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/chatroom"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/dyads"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol/panel"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol/questionnaire"
 	"github.com/roundtable-ai/roundtable/roundtable/vote"
 )
 
@@ -290,8 +291,9 @@ func TestBriefOfATableThatNeverVotes(t *testing.T) {
 		pr   *roundtable.Protocol
 		want string
 	}{
-		"chatroom":     {chatroom.Preset(protocol.Settings{Question: "Taxes should rise."}), "Nobody proposes or votes"},
-		"deliberation": {nil, "Decide together"},
+		"chatroom":      {chatroom.Preset(protocol.Settings{Question: "Taxes should rise."}), "Nobody proposes or votes"},
+		"deliberation":  {nil, "Decide together"},
+		"questionnaire": {questionnaire.Preset(protocol.Settings{Question: "Taxes should rise."}), "Nobody writes, proposes or votes at this table: answer each survey"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tb, _ := newTable(t, roundtable.Config{Protocol: c.pr, Rounds: 2, Seed: 1, Participants: people(3)})

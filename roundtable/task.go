@@ -69,6 +69,9 @@ func BriefOf(task Task, cfg Config) string {
 		return task.Brief()
 	}
 	out := "The question: " + t.Topic + "\nNobody proposes or votes at this table: say where you stand and why, and answer the others."
+	if !cfg.Protocol.Plays(PhaseMessage) && !cfg.Protocol.Plays(PhasePrivate) { // a questionnaire: nobody writes
+		out = "The question: " + t.Topic + "\nNobody writes, proposes or votes at this table: answer each survey with where you stand."
+	}
 	if items := cfg.Protocol.Items(); len(items) > 0 {
 		out += itemsBrief(items, cfg.Task.Params)
 	}

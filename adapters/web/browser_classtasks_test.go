@@ -194,6 +194,13 @@ func TestBrowserQuestionnaireClassAnswersOnce(t *testing.T) {
 		do(t, tab, name+" is asked", waitText(`#todo`, "Your turn: answer the survey"))
 	}
 	c.shoot(t, e, "questionnaire-room")
+	// Nobody writes at a questionnaire: neither the table card nor the
+	// intro names a reveal mode for messages.
+	card := eval[string](t, c.students["Bob"], `document.querySelector('#rule').textContent`)
+	posts := eval[string](t, c.students["Bob"], `document.querySelector('#posts').textContent`)
+	if strings.Contains(card, "Messages:") || strings.Contains(posts, "Mode:") || !strings.Contains(posts, "Nobody writes, proposes or votes") {
+		t.Errorf("a questionnaire speaks of messages: card %q\nposts %.600q", card, posts)
+	}
 	for name, level := range map[string]string{"Cat": "2", "Bob": "-1"} {
 		do(t, c.students[name], name+"'s survey", press("Answer"), chromedp.WaitVisible(chromedp.CSS(`#dialog[open] fieldset#f-v0`)))
 		fill(t, c.students[name], level)

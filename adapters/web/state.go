@@ -98,6 +98,7 @@ type stateView struct {
 	Mode         string      `json:"mode"`
 	Proposes     bool        `json:"proposes"` // the schedule has a proposal or a vote phase
 	Mediated     bool        `json:"mediated"` // a mediator writes the candidates: people rank, never propose
+	Writes       bool        `json:"writes"`   // the schedule has a message or a private phase (a questionnaire has neither)
 	RemainingMS  int64       `json:"remaining_ms,omitempty"`
 	Participants []seatView  `json:"participants"`
 	Seated       bool        `json:"seated"`
@@ -144,7 +145,8 @@ func viewState(s *roundtable.State, user string, now time.Time) *stateView {
 	v := &stateView{Table: s.ID, Title: titleOf(s), Status: string(s.Status), Round: s.Round, Rounds: s.Config.Rounds,
 		Phase: s.Phase.String(), Rule: string(s.Config.Rule), RuleText: s.Config.Rule.Describe(), Mode: string(s.Config.Mode),
 		Proposes: s.Config.Protocol.Plays(roundtable.PhaseProposal) || s.Config.Protocol.Plays(roundtable.PhaseVote),
-		Mediated: s.Config.Protocol.Mediated()}
+		Mediated: s.Config.Protocol.Mediated(),
+		Writes:   s.Config.Protocol.Plays(roundtable.PhaseMessage) || s.Config.Protocol.Plays(roundtable.PhasePrivate)}
 	if !s.Deadline.IsZero() && s.Status == roundtable.StatusRunning {
 		v.RemainingMS = max(0, s.Deadline.Sub(now).Milliseconds())
 	}

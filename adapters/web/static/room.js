@@ -515,7 +515,8 @@
     countdown.at = Date.now();
     tick();
     // a table whose schedule neither proposes nor votes (a chatroom, a panel) has no rule and decides nothing
-    byId('rule').textContent = (s.proposes ? W('table.rule', s.rule, s.rule_text) : '') + W('table.mode', s.mode) + ' ' + plural(s.rounds, 'round') + '.';
+    // a table where nobody writes (a questionnaire) has no messages to reveal
+    byId('rule').textContent = (s.proposes ? W('table.rule', s.rule, s.rule_text) : '') + (s.writes ? W('table.mode', s.mode) + ' ' : '') + plural(s.rounds, 'round') + '.';
     byId('decision').textContent = s.decision || W('table.noneYet');
     byId('decision-line').hidden = byId('history-h').hidden = byId('history').hidden = !s.proposes;
     byId('seat').textContent = s.status === 'ended' ? W('seat.ended') : s.seated ? W('seat.seated') : W('seat.watching');
