@@ -168,6 +168,12 @@ func TestBrowserChatroomClassTakesTurnsAmongThoseSeated(t *testing.T) {
 		sendKeys(chromedp.CSS(`#f-text`), "secret of "+writer),
 		chromedp.Click(chromedp.CSS(`#dialog-form button[type=submit]`)),
 		waitText(`#phase`, "survey phase"))
+	// The refusal shown under the message box spoke of its round: a new
+	// phase clears it.
+	for name, tab := range students {
+		do(t, tab, name+"'s message box error clears", waitText(`#phase`, "survey phase"),
+			until(`document.querySelector('#say-error').textContent === ''`, "the message box's error to clear"))
+	}
 	for _, name := range []string{"Bob", "Cat"} {
 		do(t, students[name], name+"'s survey", press("Answer"), chromedp.WaitVisible(chromedp.CSS(`#dialog[open] fieldset#f-v0`)))
 		fill(t, students[name], "1")

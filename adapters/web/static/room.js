@@ -14,6 +14,7 @@
   var countdown = { ms: null, at: 0 };
   var openForm = null;
   var lastState = null;
+  var errorsAt = ''; // the status, round and phase the boxes' errors were shown in
   var baseTitle = document.title;
   var shown = false; // whether the first update was shown
   var itemsKey = '';
@@ -135,6 +136,13 @@
     });
     if (!s) { return; }
     var running = s.status === 'running';
+    // An error under a box speaks of the phase it was refused in: a new
+    // phase (or step) clears it.
+    var at = s.status + ' ' + s.round + ' ' + s.phase;
+    if (at !== errorsAt) {
+      errorsAt = at;
+      ['say-error', 'proposal-error', 'ballot-error', 'start-error'].forEach(function (id) { var e = byId(id); if (e) { e.textContent = ''; } });
+    }
     var set = function (id, on) { var e = byId(id); if (e) { e.disabled = !on; } };
     set('say', running);
     set('say-send', running);
