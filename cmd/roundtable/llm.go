@@ -117,8 +117,17 @@ func presetSeat(p AgentConfig) roundtable.Participant {
 }
 
 // agent builds what acts for a bot participant. Participant.Agent says
-// which: "utility", "facilitator", "llm[:endpoint]" or "preset:NAME".
+// which: "utility", "facilitator", "llm[:endpoint]" or "preset:NAME"; a
+// live study's seat adds its model's own options after "?"
+// (experiment.SeatAgent).
 func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error) {
+	kind, o, err := experiment.ParseSeatAgent(p.Agent)
+	if err != nil {
+		return nil, fmt.Errorf("participant %s: %w", p.Name, err)
+	}
+	if kind != p.Agent {
+		return m.seatAgent(p, kind, task, o)
+	}
 	if ag, ok, err := m.protocolModelAgent(p, experiment.ModelOptions{}); ok {
 		return ag, err
 	}
@@ -145,6 +154,23 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 		return ag, err
 	}
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
+}
+
+// seatAgent is the agent of a live study's seat p of kind, whose model
+// is asked as o says, as the headless run asks it (simAgent): a
+// protocol's own model seat, or a language-model participant at the
+// kind's endpoint ("llm:ENDPOINT").
+func (m *minds) seatAgent(p roundtable.Participant, kind string, task roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	p.Agent = kind
+	if ag, ok, err := m.protocolModelAgent(p, o); ok {
+		return ag, err
+	}
+	llm, endpoint, _ := strings.Cut(kind, ":")
+	if llm != "llm" {
+		return nil, fmt.Errorf("participant %s: agent %q: only a language model (llm[:ENDPOINT]) takes a model's options", p.Name, kind)
+	}
+	o.Endpoint = endpoint
+	return m.modelAgent(task, o)
 }
 
 func (m *minds) llmAgent(endpoint string, task roundtable.Task, pre AgentConfig) (roundtable.Agent, error) {

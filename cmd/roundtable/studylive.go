@@ -51,8 +51,8 @@ func openStudyFile(cfg Config, path string, bc *bot.Config) (*liveStudy, error) 
 		}
 	}
 	ls := &liveStudy{study: s}
-	for _, c := range live {
-		if len(c.Bots) > 0 && len(cfg.LLM) == 0 {
+	for i, c := range live {
+		if s.Conditions[i].Agent == "llm" && len(cfg.LLM) == 0 {
 			return nil, usagef("study %s: condition %q seats language models: add an [[llm]] endpoint to the config", path, c.Name)
 		}
 		name := studyPresetPrefix + s.Name + ":" + c.Name

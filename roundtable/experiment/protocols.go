@@ -43,7 +43,7 @@ func (e *Experiment) protocolDesigns(p protocol.Protocol, h protocol.Headless) e
 	if _, err := h.Seats(played, sim.RunSeed(o.Seed, 0), o.Agents); err != nil {
 		return invalidErr(err)
 	}
-	base := protocolPlan{h: h, s: played, table: roundtable.TextTask{Topic: played.Question}, seating: e.seating()}
+	base := protocolPlan{h: h, s: played, table: roundtable.TextTask{Topic: played.Question}, seating: e.seating(), k: o.Agents}
 	if t, ok := p.(protocol.Tasker); ok {
 		base.table = t.Task(played)
 	}
@@ -132,6 +132,7 @@ type protocolPlan struct {
 	model    Model
 	memory   ModelOptions
 	seating  seating // each seat's endpoint, model and sampling
+	k        int     // the table's seats; the protocol's own (a mediator) follow
 }
 
 func (p protocolPlan) task(int, int64) (roundtable.Task, error) { return p.table, nil }
@@ -145,8 +146,11 @@ func (p protocolPlan) agents(task roundtable.Task, ps []roundtable.Participant) 
 		if p.model == nil {
 			return p.shared, nil
 		}
-		own, _ := p.seating.at(i, len(ps))
-		o := own.Model
+		var o ModelOptions
+		if i < p.k { // a protocol's own seat has no bot of the recipe's
+			own, _ := p.seating.at(i, p.k)
+			o = own.Model
+		}
 		o.Memory, o.Window, o.ContextChars, o.PersonaUpdate = p.memory.Memory, 0, p.memory.ContextChars, p.memory.PersonaUpdate
 		if p.memory.Temperature != nil { // the grid cell's, over the seat's
 			o.Temperature = p.memory.Temperature

@@ -95,7 +95,7 @@ func (e *Experiment) checkSeating() error {
 
 // labels are the labels of run i's table: the options', the run's
 // number as "replication", and the seats the stand-ins play as
-// "stand_ins".
+// "stand_ins" (the last Humans of the Agents seats).
 func (e *Experiment) labels(i int, ps []roundtable.Participant) map[string]string {
 	if len(e.opt.Labels) == 0 && e.opt.Humans == 0 {
 		return nil
@@ -109,7 +109,7 @@ func (e *Experiment) labels(i int, ps []roundtable.Participant) map[string]strin
 	}
 	if e.opt.Humans > 0 {
 		var ids []string
-		for _, p := range ps[len(ps)-e.opt.Humans:] {
+		for _, p := range ps[e.opt.Agents-e.opt.Humans : e.opt.Agents] { // a protocol's own seats follow
 			ids = append(ids, p.ID)
 		}
 		out["stand_ins"] = strings.Join(ids, ",")

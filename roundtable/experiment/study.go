@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
 // Study is an experiment by design, as a study file describes it: named
@@ -209,6 +211,7 @@ func parseStudy(path, dir string, data []byte) (*Study, error) {
 			if err := merge(&r, cell.values); err != nil {
 				return nil, fmt.Errorf("%s: grid: %v", at(gridSection(own, i)), err)
 			}
+			r.ownRule(c, cell.values, raw.Defaults)
 			cond := Condition{Name: joinName(name, cell.name), Recipe: r}
 			if slices.ContainsFunc(s.Conditions, func(o Condition) bool { return o.Name == cond.Name }) {
 				return nil, fmt.Errorf("%s: condition %q is named twice", at("condition", i, "name"), cond.Name)
@@ -261,6 +264,25 @@ func topKey(key string) string {
 		return key[:i]
 	}
 	return key
+}
+
+// ownRule gives a protocol with a rule of its own (a mediation ranks by
+// Schulze and draws among tied statements) that rule and tie policy where
+// none of the sections sets them, as `roundtable sim` does.
+func (r *Recipe) ownRule(sections ...map[string]any) {
+	rule, tie, ok := protocol.RuledOf(r.Protocol)
+	if !ok {
+		return
+	}
+	unset := func(key string) bool {
+		return !slices.ContainsFunc(sections, func(m map[string]any) bool { return m[key] != nil })
+	}
+	if unset("rule") {
+		r.Rule = string(rule)
+	}
+	if unset("tie") {
+		r.Tie = string(tie)
+	}
 }
 
 // merge decodes the keys of values over r: keys it does not set keep r's.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
-	"github.com/roundtable-ai/roundtable/roundtable/vote"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 )
 
 // LiveCondition is a condition of a study as its live tables are made:
@@ -24,15 +24,12 @@ type LiveCondition struct {
 	Bots   []roundtable.Participant
 }
 
-// errNotLive says what of a recipe live tables do not play yet.
-var errNotLive = errors.New("live tables do not play this yet; run it headless (`roundtable study run`)")
-
-// Live is every condition of the study as live tables are made. Live
-// tables play RoundTable's text task with language-model bots, each
-// answering with its endpoint's model and settings; a condition that asks
-// for more (another protocol or task, a bot's own model, temperature,
-// tokens or memory) is an error naming the condition and the key, rather
-// than a table that silently differs from its recipe.
+// Live is every condition of the study as live tables are made: each
+// table is its condition's first replication as `study run` builds it
+// (Study.FirstTable), with people in its last humans seats. What a live
+// table cannot play (the recommendation task, a model-free protocol agent
+// tuned beyond its defaults) is an error naming the condition and the
+// key, rather than a table that silently differs from its recipe.
 func (s *Study) Live() ([]LiveCondition, error) {
 	out := make([]LiveCondition, 0, len(s.Conditions))
 	for _, c := range s.Conditions {
@@ -48,72 +45,48 @@ func (s *Study) Live() ([]LiveCondition, error) {
 func (s *Study) liveCondition(c Condition) (LiveCondition, error) {
 	r := c.Recipe
 	switch {
-	case r.Protocol != "roundtable":
-		return LiveCondition{}, fmt.Errorf("protocol: %q: %w", r.Protocol, errNotLive)
-	case r.Task != "text":
-		return LiveCondition{}, fmt.Errorf("task: %q (live studies play the text task): %w", r.Task, errNotLive)
 	case r.Humans < 1:
 		return LiveCondition{}, errors.New("humans: 0: a live study seats people (set humans to the people at each table)")
-	case r.Humans < r.Seats && r.Agent != "llm":
-		return LiveCondition{}, fmt.Errorf("agent: %q: the text task's bots are language models (agent = \"llm\")", r.Agent)
+	case r.Protocol == roundtable.ProtocolRoundTable && r.Task == "recommendation":
+		return LiveCondition{}, errors.New("task: \"recommendation\": its ratings are held out of a data set, so it runs headless only (`roundtable study run`)")
 	}
-	rule, err := vote.ParseRule(r.Rule)
-	if err != nil {
-		return LiveCondition{}, keyed("rule", err)
-	}
-	tie, err := vote.ParseTiePolicy(r.Tie)
-	if err != nil {
-		return LiveCondition{}, keyed("tie", err)
-	}
-	durations, err := r.Durations.parse()
+	t, err := s.FirstTable(c)
 	if err != nil {
 		return LiveCondition{}, err
 	}
-	cfg := roundtable.Config{Title: s.Name + " · " + c.Name, Rule: rule, Tie: tie, Rounds: r.Rounds, Quorum: r.Quorum,
-		EarlyStop: roundtable.EarlyStop(r.EarlyStop), Mode: roundtable.Sealed, Durations: durations,
-		Task: roundtable.TaskSpec{Kind: "text", Topic: r.Question},
-		// A live table is measured as the first replication of its
-		// condition: the text task is the same at every one.
-		Labels: map[string]string{LabelStudy: s.Name, LabelCondition: c.Name, LabelReplication: "1"}}
-	if len(r.Audit) > 0 {
-		cfg.Audit = &roundtable.AuditSpec{Instruments: r.Audit, Statement: r.Question, Complement: r.Complement}
+	cfg := t.Config
+	cfg.Title = s.Name + " · " + c.Name
+	delete(cfg.Labels, "stand_ins") // people sit there
+	people := t.People()
+	lc := LiveCondition{Name: c.Name, People: r.Humans}
+	for i, p := range cfg.Participants {
+		if slices.Contains(people, i) {
+			continue
+		}
+		if o, asked := t.Models[p.ID]; asked {
+			p.Agent = liveModelAgent(p, o)
+		}
+		lc.Bots = append(lc.Bots, p)
 	}
-	lc := LiveCondition{Name: c.Name, People: r.Humans, Config: cfg}
-	for i := range r.Seats - r.Humans {
-		b := Bot{}
-		if i < len(r.Bots) {
-			b = r.Bots[i]
-		}
-		if key := b.notLive(); key != "" {
-			return LiveCondition{}, fmt.Errorf("bot[%d].%s: %w (a live bot answers with its endpoint's model and settings)", i, key, errNotLive)
-		}
-		name := b.Name
-		if name == "" {
-			name = fmt.Sprintf("Agent %d", i+1)
-		}
-		lc.Bots = append(lc.Bots, roundtable.Participant{ID: fmt.Sprintf("agent-%s-%d", c.Name, i+1), Name: name, Kind: roundtable.Bot,
-			Background: b.Background, Goal: b.Goal, Stance: b.Stance, Agent: "llm:" + b.Endpoint})
-	}
+	cfg.Participants = nil
+	lc.Config = cfg
 	return lc, nil
 }
 
-// notLive is the first key of b live tables do not play, "" when none.
-func (b Bot) notLive() string {
-	switch {
-	case b.Model != "":
-		return "model"
-	case b.Temperature != nil:
-		return "temperature"
-	case b.MaxTokens != 0:
-		return "max_tokens"
-	case b.Memory != "" && b.Memory != "full":
-		return "memory"
-	case b.Window != 0:
-		return "window"
-	case b.ContextChars != 0:
-		return "context_chars"
+// liveModelAgent is the Agent of seat p whose language model is asked as
+// o says (as the headless run's Model is asked): a protocol's own model
+// seat keeps its kind and endpoint and takes o's model and temperature;
+// any other seat is a language-model participant at o's endpoint.
+func liveModelAgent(p roundtable.Participant, o ModelOptions) string {
+	if _, _, own := protocol.ModelSeat(p); own {
+		return SeatAgent(p.Agent, ModelOptions{Model: o.Model, Temperature: o.Temperature})
 	}
-	return ""
+	kind := "llm"
+	if o.Endpoint != "" {
+		kind += ":" + o.Endpoint
+	}
+	o.Endpoint = ""
+	return SeatAgent(kind, o)
 }
 
 // ConditionTable is conditions.csv as a table: a row per condition
