@@ -64,11 +64,13 @@ func (s *Study) FirstTable(c Condition) (Table, error) {
 	if err != nil {
 		return t, err
 	}
-	tb, err := e.spec(d, rule, tc).Setup(0, sim.RunSeed(o.Seed, 0))
+	seed := sim.RunSeed(o.Seed, 0)
+	tb, err := e.spec(d, rule, tc).Setup(0, seed)
 	if err != nil {
 		return t, err
 	}
 	t.Config = tb.Config
+	t.Config.Seed = seed // as sim seeds it
 	return t, nil
 }
 

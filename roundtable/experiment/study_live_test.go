@@ -1,0 +1,239 @@
+package experiment_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/roundtable-ai/roundtable/roundtable"
+	"github.com/roundtable-ai/roundtable/roundtable/experiment"
+	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
+	"github.com/roundtable-ai/roundtable/roundtable/protocol"
+	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/mediation"
+	"github.com/roundtable-ai/roundtable/store"
+)
+
+// mixedStudy seats one person at tables of five designs: RoundTable's
+// text task with bots of their own model, sampling and memory, a
+// chatroom and a mediation of language models, and dyads and a panel of
+// model-free agents.
+const mixedStudy = `name = "mixed"
+seed = 7
+replications = 1
+[defaults]
+agent = "llm"
+seats = 3
+humans = 1
+rounds = 2
+question = "Which trip do we take in spring?"
+durations = { message = "4m" }
+[[condition]]
+name = "own-model"
+task = "text"
+rule = "borda"
+[[condition.bot]]
+name = "Ada"
+model = "model-b"
+temperature = 0.2
+memory = "window"
+window = 3
+[[condition.bot]]
+name = "Bo"
+max_tokens = 300
+[[condition]]
+name = "chat"
+protocol = "chatroom"
+context_chars = 8000
+persona_update = "none"
+[[condition.bot]]
+temperature = 0.9
+[[condition]]
+name = "mediate"
+protocol = "mediation"
+[[condition.bot]]
+model = "model-m"
+[[condition]]
+name = "pairs"
+protocol = "dyads"
+agent = "degroot"
+seats = 4
+[[condition]]
+name = "judges"
+protocol = "panel"
+agent = "evaluator"
+items = ["Ann", "Ben"]
+`
+
+// seatRecorder is a Model whose agents need no model: a protocol's own
+// model seat is played by its model-free kind, any other by the
+// facilitator. It records what each seat's model was asked with.
+type seatRecorder struct {
+	mu    sync.Mutex
+	asked map[string]experiment.ModelOptions // by participant ID and name
+}
+
+func (r *seatRecorder) model(p roundtable.Participant, _ roundtable.Task, o experiment.ModelOptions) (roundtable.Agent, error) {
+	r.mu.Lock()
+	r.asked[p.ID+"|"+p.Name] = o
+	r.mu.Unlock()
+	if _, _, own := protocol.ModelSeat(p); own {
+		ag, _, err := protocol.Agent(strings.SplitN(p.Agent, ":", 2)[0])
+		return ag, err
+	}
+	return facilitator.Agent{}, nil
+}
+
+// TestStudyLiveTableIsTheHeadlessFirstTable: every condition of a study
+// mixing protocols is accepted live, and its live table is the table
+// `study run` stores for replication 1 (rule, tie, schedule, task,
+// durations, labels, seats), but for the person's seat and the stand-ins
+// label; each model seat's Agent carries what the headless run asked its
+// model with, and a mediation takes its own rule and tie.
+func TestStudyLiveTableIsTheHeadlessFirstTable(t *testing.T) {
+	ctx := context.Background()
+	s, err := experiment.ParseStudy("mixed.toml", []byte(mixedStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := s.Live()
+	if err != nil {
+		t.Fatalf("Live: %v", err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i, lc := range live {
+		c := s.Conditions[i]
+		one, err := experiment.ParseStudy("mixed.toml", []byte(mixedStudy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := one.Only([]string{c.Name}); err != nil {
+			t.Fatal(err)
+		}
+		rec := &seatRecorder{asked: map[string]experiment.ModelOptions{}}
+		if _, err := one.Run(ctx, db, roundtable.SystemClock{}, experiment.StudyRun{Model: rec.model, Concurrency: 1}); err != nil {
+			t.Fatalf("%s: headless run: %v", c.Name, err)
+		}
+		evs, err := db.Load(ctx, "mixed-"+c.Name+"-0001")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := roundtable.Replay(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := st.Config
+		if lc.Name != c.Name || lc.People != 1 {
+			t.Errorf("%s: live condition %q seats %d people, want %q and 1", c.Name, lc.Name, lc.People, c.Name)
+		}
+		if head.Labels["stand_ins"] == "" || lc.Config.Labels["stand_ins"] != "" {
+			t.Errorf("%s: stand_ins label headless %q, live %q; want it only headless", c.Name, head.Labels["stand_ins"], lc.Config.Labels["stand_ins"])
+		}
+		stand := head.Labels["stand_ins"]
+		var bots []roundtable.Participant
+		for _, p := range head.Participants {
+			if p.ID != stand {
+				bots = append(bots, p)
+			}
+		}
+		if len(bots) != len(lc.Bots) {
+			t.Fatalf("%s: %d live bots, want the %d headless seats but the person's", c.Name, len(lc.Bots), len(bots))
+		}
+		for j, p := range lc.Bots {
+			want := bots[j]
+			kind, o, err := experiment.ParseSeatAgent(p.Agent)
+			if err != nil {
+				t.Fatalf("%s: bot %s: %v", c.Name, p.ID, err)
+			}
+			if asked, model := rec.asked[want.ID+"|"+want.Name]; model {
+				if _, ep, _ := strings.Cut(kind, ":"); !strings.Contains(kind, "stitch") {
+					o.Endpoint = ep
+				} else {
+					asked = experiment.ModelOptions{Model: asked.Model, Temperature: asked.Temperature}
+				}
+				if !reflect.DeepEqual(o, asked) {
+					t.Errorf("%s: bot %s (%s) is asked live with %+v, headless with %+v", c.Name, p.ID, p.Agent, o, asked)
+				}
+			} else if p.Agent != want.Agent {
+				t.Errorf("%s: model-free bot %s plays %q live, %q headless", c.Name, p.ID, p.Agent, want.Agent)
+			}
+			p.Agent = want.Agent
+			if !reflect.DeepEqual(p, want) {
+				t.Errorf("%s: live bot %+v, headless %+v", c.Name, p, want)
+			}
+		}
+		lcfg := lc.Config
+		lcfg.Participants, head.Participants = nil, nil
+		head.Provenance, head.Title, lcfg.Title = nil, "", ""
+		delete(head.Labels, "stand_ins")
+		lj, _ := json.Marshal(lcfg.WithDefaults()) // as the log keeps it
+		hj, _ := json.Marshal(head.WithDefaults())
+		if string(lj) != string(hj) {
+			t.Errorf("%s: live config\n%s\nheadless\n%s", c.Name, lj, hj)
+		}
+	}
+	own := live[0].Bots[0].Agent
+	if own != "llm?memory=window&model=model-b&temperature=0.2&window=3" {
+		t.Errorf("Ada's live agent is %q, want her own model, temperature and window memory", own)
+	}
+	if med := live[2].Config; med.Rule != "schulze" || med.Tie != "random" || med.Protocol.String() != "mediation" {
+		t.Errorf("the mediation condition decides by %s, ties %s at a %s table; want schulze, random, mediation", med.Rule, med.Tie, med.Protocol)
+	}
+}
+
+// TestStudyLiveRefusesNamingConditionAndKey: what a live table cannot
+// play is an error naming the study, the condition and the key.
+func TestStudyLiveRefusesNamingConditionAndKey(t *testing.T) {
+	for _, c := range []struct{ name, recipe, want string }{
+		{"no people", "task = \"text\"\nagent = \"llm\"\nhumans = 0", `condition "c": humans: 0`},
+		{"tuned dyads", "protocol = \"dyads\"\nagent = \"degroot\"\nconfirmation_bias = \"strong\"", `condition "c": agent: "degroot": a live table's model-free agents play with their kind's defaults`},
+		{"tuned panel", "protocol = \"panel\"\nagent = \"evaluator\"\nitems = [\"Ann\", \"Ben\"]\nalpha = 0.8", `condition "c": agent: "evaluator"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := "name = \"s\"\n[defaults]\nseats = 3\nhumans = 1\nquestion = \"Is it?\"\n[[condition]]\nname = \"c\"\n" + c.recipe + "\n"
+			s, err := experiment.ParseStudy("s.toml", []byte(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Live(); err == nil || !strings.Contains(err.Error(), "study s: "+c.want) {
+				t.Errorf("Live: %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestSeatAgentReadsBackStrictly: a seat's model options written into its
+// Agent read back the same; a malformed, unknown or repeated option is
+// an error naming it.
+func TestSeatAgentReadsBackStrictly(t *testing.T) {
+	temp := 0.25
+	o := experiment.ModelOptions{Model: "model-b", Temperature: &temp, MaxTokens: 300, Memory: "window", Window: 3, ContextChars: 8000, PersonaUpdate: "signal:lab"}
+	s := experiment.SeatAgent("llm:lab", o)
+	kind, back, err := experiment.ParseSeatAgent(s)
+	if err != nil || kind != "llm:lab" || !reflect.DeepEqual(back, o) {
+		t.Errorf("ParseSeatAgent(%q) = %q, %+v, %v; want llm:lab, %+v", s, kind, back, err, o)
+	}
+	if s := experiment.SeatAgent("llm", experiment.ModelOptions{}); s != "llm" {
+		t.Errorf("a seat of no options of its own is %q, want llm", s)
+	}
+	for in, want := range map[string]string{
+		"llm?model=a&model=b":   "model: give it once",
+		"llm?colour=red":        `"colour" is no option`,
+		"llm?temperature=hot":   "temperature: want a number in 0..2",
+		"llm?window=0":          "window: want a positive whole number",
+		"llm?memory=eidetic":    `memory: "eidetic" is not full, window or reflective`,
+		"stitch:llm?model=%zz":  "invalid URL escape",
+		"llm:lab?max_tokens=-1": "max_tokens: want a positive whole number",
+	} {
+		if _, _, err := experiment.ParseSeatAgent(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSeatAgent(%q): %v, want %q", in, err, want)
+		}
+	}
+}
