@@ -115,7 +115,7 @@ func seatAt(t *testing.T, cohort, name string) string {
 func TestServeStudyRefusesWhatLiveTablesDoNotPlay(t *testing.T) {
 	dir := t.TempDir()
 	study := filepath.Join(dir, "s.toml")
-	text := strings.Replace(liveStudyFile, `rule = "approval"`, "rule = \"approval\"\n[[condition.bot]]\nmodel = \"other-model\"", 1)
+	text := liveStudyFile + "[[condition]]\nname = \"pairs\"\nprotocol = \"dyads\"\nagent = \"degroot\"\nweight = 0.9\n"
 	if err := os.WriteFile(study, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestServeStudyRefusesWhatLiveTablesDoNotPlay(t *testing.T) {
 	var out strings.Builder
 	app := &App{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
 	code := app.Run(t.Context(), []string{"--config", cfg, "serve", "--web-addr", "127.0.0.1:0", "--study", study})
-	if code == 0 || !strings.Contains(out.String(), `condition "approval": bot[0].model`) {
-		t.Errorf("serve --study with a bot's own model: exit %d\n%s", code, out.String())
+	if code == 0 || !strings.Contains(out.String(), `condition "pairs": agent: "degroot"`) {
+		t.Errorf("serve --study with tuned model-free dyads agents: exit %d\n%s", code, out.String())
 	}
 }
