@@ -117,10 +117,17 @@ func presetSeat(p AgentConfig) roundtable.Participant {
 }
 
 // agent builds what acts for a bot participant. Participant.Agent says
-// which: "utility", "facilitator", "llm[:endpoint]" or "preset:NAME"; a
-// live study's seat adds its model's own options after "?"
-// (experiment.SeatAgent).
+// which: "utility", "facilitator", "llm[:endpoint]", "preset:NAME" or a
+// protocol's agent kind; a live study's seat adds, after "?", its model's
+// own options (experiment.SeatAgent) or its model-free agent's settings
+// (experiment.ModelFreeSeat).
 func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtable.Agent, error) {
+	if ag, ok, err := experiment.ModelFreeAgent(p.Agent); ok {
+		if err != nil {
+			return nil, fmt.Errorf("participant %s: %w", p.Name, err)
+		}
+		return ag, nil
+	}
 	kind, o, err := experiment.ParseSeatAgent(p.Agent)
 	if err != nil {
 		return nil, fmt.Errorf("participant %s: %w", p.Name, err)
@@ -149,9 +156,6 @@ func (m *minds) agent(p roundtable.Participant, task roundtable.Task) (roundtabl
 			return nil, fmt.Errorf("no [[agent]] preset is named %q", arg)
 		}
 		return m.llmAgent(pre.Endpoint, task, pre)
-	}
-	if ag, ok, err := protocol.Agent(kind); ok {
-		return ag, err
 	}
 	return nil, fmt.Errorf("participant %s has unknown agent kind %q", p.Name, p.Agent)
 }

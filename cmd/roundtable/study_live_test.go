@@ -115,7 +115,12 @@ func seatAt(t *testing.T, cohort, name string) string {
 func TestServeStudyRefusesWhatLiveTablesDoNotPlay(t *testing.T) {
 	dir := t.TempDir()
 	study := filepath.Join(dir, "s.toml")
-	text := liveStudyFile + "[[condition]]\nname = \"pairs\"\nprotocol = \"dyads\"\nagent = \"degroot\"\nweight = 0.9\n"
+	for _, item := range []string{"Ann", "Ben"} {
+		if err := os.WriteFile(filepath.Join(dir, item+".txt"), []byte(item+" ships small things often."), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := liveStudyFile + "[[condition]]\nname = \"judges\"\nprotocol = \"panel\"\nagent = \"evaluator\"\nitems = [\"Ann\", \"Ben\"]\nitem_dir = \".\"\n"
 	if err := os.WriteFile(study, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +128,7 @@ func TestServeStudyRefusesWhatLiveTablesDoNotPlay(t *testing.T) {
 	var out strings.Builder
 	app := &App{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
 	code := app.Run(t.Context(), []string{"--config", cfg, "serve", "--web-addr", "127.0.0.1:0", "--study", study})
-	if code == 0 || !strings.Contains(out.String(), `condition "pairs": agent: "degroot"`) {
-		t.Errorf("serve --study with tuned model-free dyads agents: exit %d\n%s", code, out.String())
+	if code == 0 || !strings.Contains(out.String(), `condition "judges": agent: "evaluator"`) {
+		t.Errorf("serve --study with model-free judges reading documents: exit %d\n%s", code, out.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/analysis"
@@ -26,10 +27,12 @@ type LiveCondition struct {
 
 // Live is every condition of the study as live tables are made: each
 // table is its condition's first replication as `study run` builds it
-// (Study.FirstTable), with people in its last humans seats. What a live
-// table cannot play (the recommendation task, a model-free protocol agent
-// tuned beyond its defaults) is an error naming the condition and the
-// key, rather than a table that silently differs from its recipe.
+// (Study.FirstTable), with people in its last humans seats; each bot's
+// Agent carries what its model, or its model-free agent, is asked with
+// (SeatAgent, ModelFreeSeat). What a live table cannot play (the
+// recommendation task, a panel's judges reading documents) is an error
+// naming the condition and the key, rather than a table that silently
+// differs from its recipe.
 func (s *Study) Live() ([]LiveCondition, error) {
 	out := make([]LiveCondition, 0, len(s.Conditions))
 	for _, c := range s.Conditions {
@@ -65,6 +68,8 @@ func (s *Study) liveCondition(c Condition) (LiveCondition, error) {
 		}
 		if o, asked := t.Models[p.ID]; asked {
 			p.Agent = liveModelAgent(p, o)
+		} else if kind, _, _ := strings.Cut(t.ModelFree, "?"); t.ModelFree != "" && p.Agent == kind {
+			p.Agent = t.ModelFree
 		}
 		lc.Bots = append(lc.Bots, p)
 	}

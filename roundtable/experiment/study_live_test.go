@@ -3,8 +3,10 @@ package experiment_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +22,7 @@ import (
 // mixedStudy seats one person at tables of five designs: RoundTable's
 // text task with bots of their own model, sampling and memory, a
 // chatroom and a mediation of language models, and dyads and a panel of
-// model-free agents.
+// tuned model-free agents.
 const mixedStudy = `name = "mixed"
 seed = 7
 replications = 1
@@ -61,11 +63,14 @@ name = "pairs"
 protocol = "dyads"
 agent = "degroot"
 seats = 4
+weight = 0.9
+confirmation_bias = "strong"
 [[condition]]
 name = "judges"
 protocol = "panel"
 agent = "evaluator"
 items = ["Ann", "Ben"]
+alpha = 0.8
 `
 
 // seatRecorder is a Model whose agents need no model: a protocol's own
@@ -148,11 +153,12 @@ func TestStudyLiveTableIsTheHeadlessFirstTable(t *testing.T) {
 		}
 		for j, p := range lc.Bots {
 			want := bots[j]
-			kind, o, err := experiment.ParseSeatAgent(p.Agent)
-			if err != nil {
-				t.Fatalf("%s: bot %s: %v", c.Name, p.ID, err)
-			}
+			kind, _, _ := strings.Cut(p.Agent, "?")
 			if asked, model := rec.asked[want.ID+"|"+want.Name]; model {
+				kind, o, err := experiment.ParseSeatAgent(p.Agent)
+				if err != nil {
+					t.Fatalf("%s: bot %s: %v", c.Name, p.ID, err)
+				}
 				if _, ep, _ := strings.Cut(kind, ":"); !strings.Contains(kind, "stitch") {
 					o.Endpoint = ep
 				} else {
@@ -161,7 +167,7 @@ func TestStudyLiveTableIsTheHeadlessFirstTable(t *testing.T) {
 				if !reflect.DeepEqual(o, asked) {
 					t.Errorf("%s: bot %s (%s) is asked live with %+v, headless with %+v", c.Name, p.ID, p.Agent, o, asked)
 				}
-			} else if p.Agent != want.Agent {
+			} else if kind != want.Agent {
 				t.Errorf("%s: model-free bot %s plays %q live, %q headless", c.Name, p.ID, p.Agent, want.Agent)
 			}
 			p.Agent = want.Agent
@@ -183,6 +189,11 @@ func TestStudyLiveTableIsTheHeadlessFirstTable(t *testing.T) {
 	if own != "llm?memory=window&model=model-b&temperature=0.2&window=3" {
 		t.Errorf("Ada's live agent is %q, want her own model, temperature and window memory", own)
 	}
+	for i, want := range map[int]string{3: "degroot?confirmation_bias=strong&weight=0.9", 4: "evaluator?alpha=0.8"} {
+		if got := live[i].Bots[0].Agent; got != want {
+			t.Errorf("%s: a model-free bot's live agent is %q, want %q (its kind and tuned settings)", live[i].Name, got, want)
+		}
+	}
 	if med := live[2].Config; med.Rule != "schulze" || med.Tie != "random" || med.Protocol.String() != "mediation" {
 		t.Errorf("the mediation condition decides by %s, ties %s at a %s table; want schulze, random, mediation", med.Rule, med.Tie, med.Protocol)
 	}
@@ -191,10 +202,15 @@ func TestStudyLiveTableIsTheHeadlessFirstTable(t *testing.T) {
 // TestStudyLiveRefusesNamingConditionAndKey: what a live table cannot
 // play is an error naming the study, the condition and the key.
 func TestStudyLiveRefusesNamingConditionAndKey(t *testing.T) {
+	docs := t.TempDir()
+	for _, item := range []string{"Ann", "Ben"} {
+		if err := os.WriteFile(filepath.Join(docs, item+".txt"), []byte(item+" ships small things often and well."), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct{ name, recipe, want string }{
 		{"no people", "task = \"text\"\nagent = \"llm\"\nhumans = 0", `condition "c": humans: 0`},
-		{"tuned dyads", "protocol = \"dyads\"\nagent = \"degroot\"\nconfirmation_bias = \"strong\"", `condition "c": agent: "degroot": a live table's model-free agents play with their kind's defaults`},
-		{"tuned panel", "protocol = \"panel\"\nagent = \"evaluator\"\nitems = [\"Ann\", \"Ben\"]\nalpha = 0.8", `condition "c": agent: "evaluator"`},
+		{"panel documents", "protocol = \"panel\"\nagent = \"evaluator\"\nitems = [\"Ann\", \"Ben\"]\nitem_dir = " + strconv.Quote(docs), `condition "c": agent: "evaluator": a live table's model-free agent is made from its kind and settings alone`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := "name = \"s\"\n[defaults]\nseats = 3\nhumans = 1\nquestion = \"Is it?\"\n[[condition]]\nname = \"c\"\n" + c.recipe + "\n"
@@ -234,6 +250,37 @@ func TestSeatAgentReadsBackStrictly(t *testing.T) {
 	} {
 		if _, _, err := experiment.ParseSeatAgent(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSeatAgent(%q): %v, want %q", in, err, want)
+		}
+	}
+}
+
+// TestModelFreeSeatReadsBack: a model-free seat's Agent names its kind
+// and the settings that differ from a recipe's defaults; read back, it
+// is the agent the protocol makes of those settings. A bad setting is an
+// error naming it.
+func TestModelFreeSeatReadsBack(t *testing.T) {
+	s := protocol.Settings{Protocol: "dyads", Agent: "degroot", Weight: 0.9, Mu: 0.3, Epsilon: 1, Alpha: 0.5, Memory: "reflective", ConfirmationBias: "weak"}
+	seat := experiment.ModelFreeSeat("degroot", s)
+	if seat != "degroot?confirmation_bias=weak&memory=reflective&weight=0.9" {
+		t.Errorf("ModelFreeSeat = %q", seat)
+	}
+	ag, ok, err := experiment.ModelFreeAgent(seat)
+	p, _ := protocol.Lookup("dyads")
+	want, _ := p.(protocol.Agents).Agent("degroot", s)
+	if !ok || err != nil || !reflect.DeepEqual(ag, want) {
+		t.Errorf("ModelFreeAgent(%q) = %#v, %v, %v; want %#v", seat, ag, ok, err, want)
+	}
+	if _, ok, _ := experiment.ModelFreeAgent("llm:lab?model=m"); ok {
+		t.Error("a language model's seat is read as a model-free agent")
+	}
+	for in, want := range map[string]string{
+		"degroot?weight=heavy":           "weight: want a number",
+		"degroot?colour=red":             `"colour" is no setting of a model-free agent`,
+		"degroot?weight=1&weight=2":      "weight: give it once",
+		"persona?confirmation_bias=weak": "no confirmation bias",
+	} {
+		if _, _, err := experiment.ModelFreeAgent(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ModelFreeAgent(%q): %v, want %q", in, err, want)
 		}
 	}
 }

@@ -17,8 +17,12 @@ type Table struct {
 	// Models are the options each language-model seat's agent is made
 	// with, by participant ID; a model-free seat has none.
 	Models map[string]ModelOptions
-	seats  int // the recipe's seats; a protocol's own seats follow them
-	humans int
+	// ModelFree is the Agent of the protocol's model-free seats at a live
+	// table: their kind, with the settings they play with
+	// (ModelFreeSeat); "" when the seats ask models.
+	ModelFree string
+	seats     int // the recipe's seats; a protocol's own seats follow them
+	humans    int
 }
 
 // People are the indexes in Config.Participants of the people's seats (a
@@ -34,10 +38,10 @@ func (t Table) People() []int {
 
 // FirstTable is condition c's table of replication 1, built by the
 // headless experiment's own setup (New, then its design's first table),
-// so a live table is exactly its recipe. A model-free protocol agent
-// tuned beyond its kind's defaults (a dyads weight, a panel's alpha or
-// documents) is refused: a live table's agent is rebuilt from its kind
-// alone.
+// so a live table is exactly its recipe. A protocol's model-free agent
+// that reads more of the recipe than its settings (a panel's judges, the
+// items' documents) is refused: a live table's agent is rebuilt from its
+// seat's Agent alone.
 func (s *Study) FirstTable(c Condition) (Table, error) {
 	t := Table{Models: map[string]ModelOptions{}, seats: c.Seats, humans: c.Humans}
 	asked := func(p roundtable.Participant, _ roundtable.Task, o ModelOptions) (roundtable.Agent, error) {
@@ -57,7 +61,7 @@ func (s *Study) FirstTable(c Condition) (Table, error) {
 		return t, fmt.Errorf("the recipe crosses %d cells of the %s protocol's grid; a live table is one", len(e.designs), c.Protocol)
 	}
 	d, rule := e.designs[0], o.Rules[0]
-	if err := liveAgents(d.plan, e.agent); err != nil {
+	if t.ModelFree, err = modelFreeSeat(d.plan, e.agent); err != nil {
 		return t, err
 	}
 	tc, err := e.tableConfig(rule)
@@ -74,26 +78,23 @@ func (s *Study) FirstTable(c Condition) (Table, error) {
 	return t, nil
 }
 
-// liveAgents refuses a protocol's model-free agent that plays other than
-// a recipe that tunes nothing would have it play: live, a seat's agent is
-// made from its kind alone (protocol.Agent, whose zero settings are the
-// protocol's defaults), knowing no table's settings.
-func liveAgents(pl plan, kind string) error {
+// modelFreeSeat is the Agent of the protocol's model-free seats at a
+// live table of pl (ModelFreeSeat), "" when its seats ask models or it is
+// RoundTable's. It is refused when the agent it names would not be the
+// headless one (a panel's judges read the items' documents): live, a
+// seat's agent is made from its Agent alone.
+func modelFreeSeat(pl plan, kind string) (string, error) {
 	pp, ok := pl.(protocolPlan)
 	if !ok || pp.model != nil {
-		return nil
+		return "", nil
 	}
-	def, err := DefaultRecipe().settings(nil)
-	if err != nil {
-		return err
+	seat := ModelFreeSeat(kind, pp.s)
+	live, _, err := ModelFreeAgent(seat)
+	if err != nil || !reflect.DeepEqual(live, pp.shared) {
+		return "", fmt.Errorf("agent: %q: %w", kind, errModelFreeNotLive)
 	}
-	def.Protocol, def.Agent = pp.s.Protocol, kind
-	plain, err := pp.h.Agent(kind, def)
-	if err != nil || !reflect.DeepEqual(plain, pp.shared) {
-		return fmt.Errorf("agent: %q: %w", kind, errTunedAgent)
-	}
-	return nil
+	return seat, nil
 }
 
-// errTunedAgent says why a tuned model-free agent is not played live.
-var errTunedAgent = errors.New("a live table's model-free agents play with their kind's defaults, and this recipe tunes them (a weight, bias, memory, alpha or documents); seat language models (agent = \"llm\") or run it headless (`roundtable study run`)")
+// errModelFreeNotLive says why a model-free agent is not played live.
+var errModelFreeNotLive = errors.New("a live table's model-free agent is made from its kind and settings alone, and this one reads more of the recipe (a panel's item documents); seat language models (agent = \"llm\") or run it headless (`roundtable study run`)")
