@@ -16,6 +16,7 @@ import (
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/mediation"
+	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/store"
 )
 
@@ -282,5 +283,58 @@ func TestModelFreeSeatReadsBack(t *testing.T) {
 		if _, _, err := experiment.ModelFreeAgent(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ModelFreeAgent(%q): %v, want %q", in, err, want)
 		}
+	}
+}
+
+// TestStudyFilesPlayLiveWithPeople: every study file in studies/, with a
+// person at each table (humans = 1), is accepted live, but for the two
+// designs a live table cannot play: the recommendation task (its ratings
+// are held out of a data set) and a panel whose model-free judges read
+// the items' documents.
+func TestStudyFilesPlayLiveWithPeople(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "studies"))); err != nil {
+		t.Fatal(err)
+	}
+	movies := filepath.Join(dir, "data", "ml-100k")
+	if err := os.MkdirAll(movies, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := recommend.WriteSynthetic(movies, 60, 80, 3); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil || len(files) < 6 {
+		t.Fatalf("studies/: %v, %v", files, err)
+	}
+	refused := map[string]string{
+		"roundtable-figure3.toml": `task: "recommendation"`,
+		"panel-evaluation.toml":   `agent: "evaluator": a live table's model-free agent is made from its kind and settings alone`,
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			text, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withPeople := strings.Replace(string(text), "\nhumans = 0 ", "\nhumans = 1 ", 1)
+			if withPeople == string(text) {
+				withPeople = strings.Replace(withPeople, "[defaults]\n", "[defaults]\nhumans = 1\n", 1)
+			}
+			s, err := experiment.ParseStudy(f, []byte(withPeople))
+			if err != nil {
+				t.Fatal(err)
+			}
+			live, err := s.Live()
+			switch want, ok := refused[name]; {
+			case ok && (err == nil || !strings.Contains(err.Error(), want)):
+				t.Errorf("Live: %v, want %q", err, want)
+			case !ok && err != nil:
+				t.Errorf("Live: %v", err)
+			case !ok && len(live) != len(s.Conditions):
+				t.Errorf("%d live conditions of %d", len(live), len(s.Conditions))
+			}
+		})
 	}
 }
