@@ -16,8 +16,9 @@ import (
 	"github.com/roundtable-ai/roundtable/store"
 )
 
-// recipeStudyFile is a study of two designs: RoundTable's text task with
-// a bot of its own model and temperature, and a chatroom.
+// recipeStudyFile is a study of three designs: RoundTable's text task
+// with a bot of its own model and temperature, a chatroom, and a
+// mediation (whose mediators are the protocol's own seats).
 const recipeStudyFile = `name = "recipes"
 seed = 2
 [defaults]
@@ -37,15 +38,18 @@ temperature = 0.2
 name = "chat"
 protocol = "chatroom"
 persona_update = "none"
+[[condition]]
+name = "mediate"
+protocol = "mediation"
 `
 
 // TestServeStudyPlaysEachConditionsRecipe runs `serve --study` with a
-// condition of each protocol: two people open the cohort link and are
-// seated one at each; Ada, the text table's bot, asks the model server for
+// condition of each of three protocols: three people open the cohort link
+// and are seated one at each; Ada, the text table's bot, asks the model server for
 // her own model at her own temperature, and still does after serve
 // restarts, until her person has played the table to its end. The log
-// records her model in the table's provenance and the chatroom table's
-// protocol.
+// records her model in the table's provenance, and the other tables'
+// protocols, the mediation's own rule and tie and its mediators.
 func TestServeStudyPlaysEachConditionsRecipe(t *testing.T) {
 	asked := make(chan *openaitest.Request, 1024)
 	llm := openaitest.NewServer(func(ctx context.Context, r *openaitest.Request) openaitest.Reply {
@@ -70,7 +74,7 @@ func TestServeStudyPlaysEachConditionsRecipe(t *testing.T) {
 	cohort := srv.waitOutput(regexp.MustCompile(`Study: everyone opens (http://\S+/c/[A-Z0-9]{6})`))[1]
 	var own *scriptedPerson
 	ownRoom := ""
-	for i := range 2 {
+	for i := range 3 {
 		p := newScriptedPerson(base)
 		resp, err := p.client.PostForm(cohort, map[string][]string{"name": {fmt.Sprintf("Student %d", i+1)}})
 		if err != nil {
@@ -200,10 +204,21 @@ func TestServeStudyPlaysEachConditionsRecipe(t *testing.T) {
 			if c.Protocol.String() != "chatroom" {
 				t.Errorf("the chat condition's table is of protocol %s, want chatroom", c.Protocol)
 			}
+		case "mediate":
+			mediators := 0
+			for _, p := range c.Participants {
+				if p.Mediates() && p.Agent == "stitch:llm" {
+					mediators++
+				}
+			}
+			if c.Protocol.String() != "mediation" || c.Rule != "schulze" || c.Tie != "random" || mediators == 0 {
+				t.Errorf("the mediate condition's table is of protocol %s, rule %s, tie %s, with %d model mediators; want mediation, schulze, random and its mediators",
+					c.Protocol, c.Rule, c.Tie, mediators)
+			}
 		}
 	}
-	if !seen["own"] || !seen["chat"] {
-		t.Errorf("the log holds tables of conditions %v, want own and chat", seen)
+	if !seen["own"] || !seen["chat"] || !seen["mediate"] {
+		t.Errorf("the log holds tables of conditions %v, want own, chat and mediate", seen)
 	}
 }
 
