@@ -60,6 +60,13 @@ func (s *Study) liveCondition(c Condition) (LiveCondition, error) {
 	cfg := t.Config
 	cfg.Title = s.Name + " · " + c.Name
 	delete(cfg.Labels, "stand_ins") // people sit there
+	if cfg.Task.Kind == "text" && cfg.Task.Topic == "" {
+		// The headless table records the recipe's question as its topic,
+		// none when a dyads condition names a claim instead; a live table
+		// must say what it decides (the web channel refuses to open it
+		// otherwise), which is the claim's statement its seats play.
+		cfg.Task.Topic = t.Question
+	}
 	people := t.People()
 	lc := LiveCondition{Name: c.Name, People: r.Humans}
 	for i, p := range cfg.Participants {

@@ -21,8 +21,12 @@ type Table struct {
 	// table: their kind, with the settings they play with
 	// (ModelFreeSeat); "" when the seats ask models.
 	ModelFree string
-	seats     int // the recipe's seats; a protocol's own seats follow them
-	humans    int
+	// Question is what a protocol's table is about as its seats play it
+	// (a dyads claim's statement when the recipe names a claim, not a
+	// question); "" for RoundTable's tasks.
+	Question string
+	seats    int // the recipe's seats; a protocol's own seats follow them
+	humans   int
 }
 
 // People are the indexes in Config.Participants of the people's seats (a
@@ -63,6 +67,9 @@ func (s *Study) FirstTable(c Condition) (Table, error) {
 	d, rule := e.designs[0], o.Rules[0]
 	if t.ModelFree, err = modelFreeSeat(d.plan, e.agent); err != nil {
 		return t, err
+	}
+	if pp, ok := d.plan.(protocolPlan); ok {
+		t.Question = pp.s.Question
 	}
 	tc, err := e.tableConfig(rule)
 	if err != nil {
