@@ -335,6 +335,11 @@ func TestStudyFilesPlayLiveWithPeople(t *testing.T) {
 			case !ok && len(live) != len(s.Conditions):
 				t.Errorf("%d live conditions of %d", len(live), len(s.Conditions))
 			}
+			for _, lc := range live { // the web channel opens no text table that does not say what it decides
+				if lc.Config.Task.Kind == "text" && lc.Config.Task.Topic == "" {
+					t.Errorf("condition %s: a text table with no topic", lc.Name)
+				}
+			}
 		})
 	}
 }
