@@ -131,8 +131,13 @@ func TestServeStudyPlaysModelFreeProtocols(t *testing.T) {
 		t.Fatalf("people were seated at the tables of conditions %v, want one at each of %d", rooms, len(protocolConditions))
 	}
 	done := make(chan error, len(rooms))
+	began := time.Now()
 	for cond, room := range rooms {
-		go func() { done <- playProtocol(ctx, people[cond], room, cond) }()
+		go func() {
+			err := playProtocol(ctx, people[cond], room, cond)
+			t.Logf("condition %s's table ended after %v", cond, time.Since(began).Round(time.Millisecond))
+			done <- err
+		}()
 	}
 	for range rooms {
 		if err := <-done; err != nil {
@@ -158,6 +163,7 @@ func TestServeStudyPlaysModelFreeProtocols(t *testing.T) {
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	t.Logf("the dashboard answered after %v", time.Since(began).Round(time.Millisecond))
 	for cond, room := range rooms {
 		if !strings.Contains(string(page), room) {
 			t.Errorf("the study dashboard does not list condition %s's table (room %s):\n%s", cond, room, page)
@@ -221,6 +227,7 @@ func TestServeStudyPlaysModelFreeProtocols(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, skipped, err := experiment.LiveResults(ctx, db, s, t.TempDir())
+	t.Logf("the live results were measured after %v", time.Since(began).Round(time.Millisecond))
 	if err != nil {
 		t.Fatalf("live results: %v (skipped %v)", err, skipped)
 	}
