@@ -226,7 +226,9 @@ func (s *Service) resume(ctx context.Context, claimed map[string]*slot) {
 func (s *Service) resumeOne(ctx context.Context, id string, sl *slot) {
 	lt, err := s.open(ctx, id, true)
 	if err != nil {
-		s.log.Error("cannot resume table", "table", id, "err", err)
+		if roundtable.ErrorCode(err) != roundtable.NotFound { // a start cut short: see resumer.failed
+			s.log.Error("cannot resume table", "table", id, "err", err)
+		}
 		s.settle(id, sl, nil, err)
 		return
 	}
