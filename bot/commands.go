@@ -61,6 +61,12 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err := s.own(ctx, id); err != nil {
 		return nil, err
 	}
+	created := false
+	defer func() {
+		if !created { // another process may take the ID up (a redelivered command) without waiting for this one's lease
+			s.release(context.WithoutCancel(ctx), id)
+		}
+	}()
 	p := s.platforms[ev.Platform]
 	thread, err := p.StartThread(ctx, ev.Channel, clip("roundtable: "+titleFor(cfg), 90))
 	if err != nil {
@@ -83,6 +89,7 @@ func (s *Service) start(ctx context.Context, ev *Event) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	created = true
 	if err := s.deps.Store.Bind(ctx, bindKey(ev.Platform, thread), id); err != nil {
 		return nil, fmt.Errorf("bind table: %w", err)
 	}

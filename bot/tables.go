@@ -169,22 +169,54 @@ func (s *Service) claimOpen(ctx context.Context) (map[string]*slot, error) {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	out := map[string]*slot{}
-	for _, sum := range list {
-		if s.isDamaged(sum.ID) {
-			continue
-		}
-		if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
-			continue // an ended table is opened while posts of its are left
-		}
-		if err := s.own(ctx, sum.ID); err != nil {
-			continue // another process serves it
-		}
-		if sl, mine := s.claim(sum.ID); mine {
-			sl.taken.Store(false) // for a resume worker, or the first event
-			out[sum.ID] = sl
-		}
+	var mu sync.Mutex
+	sums := make(chan roundtable.Summary)
+	var wg sync.WaitGroup
+	// Each table costs a round trip or two to the store (its delivery
+	// record, its campaign): a pool keeps a start over thousands of ended
+	// tables from waiting on them one after another.
+	for range min(claimWorkers, len(list)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for sum := range sums {
+				if sl := s.claimOne(ctx, sum); sl != nil {
+					mu.Lock()
+					out[sum.ID] = sl
+					mu.Unlock()
+				}
+			}
+		}()
 	}
+	for _, sum := range list {
+		sums <- sum
+	}
+	close(sums)
+	wg.Wait()
 	return out, nil
+}
+
+// claimWorkers is how many tables claimOpen looks at once.
+const claimWorkers = 16
+
+// claimOne claims table sum's slot if it is open (or its last posts are
+// not out) and this process may serve it; nil otherwise.
+func (s *Service) claimOne(ctx context.Context, sum roundtable.Summary) *slot {
+	if s.isDamaged(sum.ID) {
+		return nil
+	}
+	if sum.Status == roundtable.StatusEnded && s.delivered(ctx, sum.ID) {
+		return nil // an ended table is opened while posts of its are left
+	}
+	if err := s.own(ctx, sum.ID); err != nil {
+		return nil // another process serves it
+	}
+	sl, mine := s.claim(sum.ID)
+	if !mine {
+		return nil
+	}
+	sl.taken.Store(false) // for a resume worker, or the first event
+	return sl
 }
 
 // resume opens and begins the claimed tables with a bounded pool of
@@ -226,7 +258,9 @@ func (s *Service) resume(ctx context.Context, claimed map[string]*slot) {
 func (s *Service) resumeOne(ctx context.Context, id string, sl *slot) {
 	lt, err := s.open(ctx, id, true)
 	if err != nil {
-		s.log.Error("cannot resume table", "table", id, "err", err)
+		if roundtable.ErrorCode(err) != roundtable.NotFound { // a start cut short: see resumer.failed
+			s.log.Error("cannot resume table", "table", id, "err", err)
+		}
 		s.settle(id, sl, nil, err)
 		return
 	}

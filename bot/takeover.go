@@ -24,7 +24,7 @@ func (s *Service) follow(ctx context.Context) {
 	if s.deps.Owners == nil {
 		return
 	}
-	r := &resumer{s: s, ctx: ctx, sem: make(chan struct{}, s.workers()), campaigns: make(chan struct{}, campaigners)}
+	r := &resumer{s: s, ctx: ctx, sem: make(chan struct{}, s.workers()), campaigns: make(chan struct{}, campaigners), retries: map[string]int{}}
 	defer r.wg.Wait()
 	moved := s.moves()
 	sweep := time.NewTicker(sweepEvery)
@@ -38,7 +38,11 @@ func (s *Service) follow(ctx context.Context) {
 			if !ok {
 				return
 			}
+			t0 := time.Now()
 			s.change(ctx, ch, r)
+			if d := time.Since(t0); d > time.Second {
+				s.log.Warn("cluster: slow change", "kind", ch.Kind, "table", ch.Table, "took", d)
+			}
 		case <-moved:
 			s.letGoUncarried(ctx)
 			s.rescan(ctx, r)
@@ -52,6 +56,7 @@ func (s *Service) follow(ctx context.Context) {
 func (s *Service) change(ctx context.Context, ch OwnerChange, r *resumer) {
 	switch ch.Kind {
 	case Orphaned:
+		s.log.Debug("cluster: table orphaned", "table", ch.Table)
 		r.campaign(ch.Table)
 	case Lost:
 		s.lose(ch.Table)
@@ -112,11 +117,13 @@ func (s *Service) takeOver(ctx context.Context, id string, r *resumer) {
 	_, foreign := s.foreign[id]
 	s.mu.Unlock()
 	if held || foreign || s.isDamaged(id) || s.delivered(ctx, id) {
+		s.log.Debug("cluster: not campaigning for table", "table", id, "held", held, "foreign", foreign)
 		return
 	}
 	if err := s.own(ctx, id); err != nil {
 		if !errors.Is(err, errElsewhere) && ctx.Err() == nil {
 			s.log.Warn("cluster: campaign for table", "table", id, "err", err)
+			r.failed(id, err) // campaigned for again: no other change may come for it
 		}
 		return
 	}
@@ -143,6 +150,9 @@ type resumer struct {
 	sem       chan struct{}
 	campaigns chan struct{}
 	wg        sync.WaitGroup
+
+	mu      sync.Mutex
+	retries map[string]int // opens of a won table that failed, by table
 }
 
 // campaign takes table id over, if no other process does first.
@@ -175,8 +185,56 @@ func (r *resumer) resume(id string, sl *slot) {
 			}
 			return
 		}
-		if sl.take() {
-			r.s.resumeOne(r.ctx, id, sl)
+		if !sl.take() {
+			return
+		}
+		r.s.resumeOne(r.ctx, id, sl)
+		if sl.err != nil {
+			r.failed(id, sl.err)
+			return
+		}
+		r.mu.Lock()
+		delete(r.retries, id)
+		r.mu.Unlock()
+	}()
+}
+
+// resumeRetries bounds how often a table won that failed to open is
+// opened again, resumeBackoff apart and doubling, before it is left to
+// the first request for it (which opens it again) or the next owner.
+const (
+	resumeRetries = 5
+	resumeBackoff = time.Second
+)
+
+// failed acts on a table whose campaign failed, or that was won and
+// failed to open. One without a log (its start was cut short by the death
+// of the process that began it) is let go for good. Any other is
+// campaigned for and opened again a few times: the failure may be the
+// store's, passing, and nothing else would open it until a request for
+// it came.
+func (r *resumer) failed(id string, err error) {
+	if roundtable.ErrorCode(err) == roundtable.NotFound {
+		// Let go, and not campaigned for again here: each process tries
+		// it once, then none (a rescan lists only tables with a log).
+		r.s.log.Info("cluster: let go of a table that has no log (its start did not complete)", "table", id)
+		r.s.notMine(r.ctx, id)
+		return
+	}
+	r.mu.Lock()
+	n := r.retries[id]
+	r.retries[id] = n + 1
+	r.mu.Unlock()
+	if n >= resumeRetries {
+		return
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		select {
+		case <-time.After(resumeBackoff << n):
+			r.campaign(id)
+		case <-r.ctx.Done():
 		}
 	}()
 }

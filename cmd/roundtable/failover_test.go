@@ -55,7 +55,7 @@ func TestFailover(t *testing.T) {
 	}
 	plan := failoverPlan{processes: 3, members: 3, tables: 12, persons: 2, kills: 3, leaseTTL: 2 * time.Second, phase: 2 * time.Second, rounds: 3}
 	if os.Getenv("ROUNDTABLE_FAILOVER_FULL") != "" {
-		plan.tables, plan.persons, plan.kills, plan.phase, plan.rounds, plan.leaseTTL = 300, 6, 20, 5*time.Second, 8, 5*time.Second
+		plan.tables, plan.persons, plan.kills, plan.phase, plan.rounds, plan.leaseTTL = 300, 6, 20, 5*time.Second, 8, 3*time.Second
 	}
 	if n, err := strconv.Atoi(os.Getenv("ROUNDTABLE_FAILOVER_TABLES")); err == nil && n > 0 {
 		plan.tables, plan.phase, plan.rounds = n, 5*time.Second, 8

@@ -21,7 +21,7 @@ func BenchmarkFleetPhaseClose(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("ROUNDTABLE_FLEET_TABLES")); err == nil && n > 0 {
 		tables = n
 	}
-	plan := failoverPlan{processes: 3, members: 3, tables: tables, leaseTTL: 5 * time.Second, phase: 20 * time.Second, rounds: 10}
+	plan := failoverPlan{processes: 3, members: 3, tables: tables, leaseTTL: 3 * time.Second, phase: 20 * time.Second, rounds: 10}
 	f := startFleet(b, fleetOptions{processes: plan.processes, members: plan.members, leaseTTL: plan.leaseTTL})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

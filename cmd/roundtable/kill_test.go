@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -105,6 +106,11 @@ func startChild(t testing.TB, args []byte) *child {
 	c.out.wrote = make(chan struct{}, 1)
 	c.cmd.Env = append(os.Environ(), childEnv+"="+string(args))
 	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
+	if dir := os.Getenv("ROUNDTABLE_CHILD_LOGS"); dir != "" { // each child's output kept in DIR too, for a long run's diagnosis
+		if f, err := os.CreateTemp(dir, "child-*.log"); err == nil {
+			c.cmd.Stdout, c.cmd.Stderr = io.MultiWriter(&c.out, f), io.MultiWriter(&c.out, f)
+		}
+	}
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ type EtcdConfig struct {
 }
 
 func etcdDefaults() EtcdConfig {
-	return EtcdConfig{Prefix: etcdstore.DefaultPrefix, DialTimeout: Duration(etcdstore.DefaultDialTimeout), LeaseTTL: Duration(5 * time.Second),
+	return EtcdConfig{Prefix: etcdstore.DefaultPrefix, DialTimeout: Duration(etcdstore.DefaultDialTimeout), LeaseTTL: Duration(etcdstore.DefaultTTL),
 		MaxRequestBytes: etcdstore.DefaultMaxRequestBytes, MaxTxnOps: etcdstore.DefaultMaxTxnOps}
 }
 

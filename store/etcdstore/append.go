@@ -54,6 +54,9 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 	for try := range appendAttempts {
 		if !cached && !fresh {
 			if base, err = db.readHead(ctx, table); err != nil {
+				if retriable(ctx, err) && try < appendAttempts-1 && sleep(ctx, min(50*time.Millisecond<<try, time.Second)) {
+					continue
+				}
 				return fmt.Errorf("append to table %s: %w", table, err)
 			}
 			fresh = true
@@ -88,7 +91,7 @@ func (db *DB) append(ctx context.Context, table string, events []roundtable.Even
 			base, fresh = stale.head, true
 		case errors.Is(err, errTakenOver):
 			cached, fresh = false, false
-		case transient(err) && try < appendAttempts-1 && sleep(ctx, min(50*time.Millisecond<<try, time.Second)):
+		case retriable(ctx, err) && try < appendAttempts-1 && sleep(ctx, min(50*time.Millisecond<<try, time.Second)):
 			cached, fresh = false, false // the head read again says whether it landed
 		default:
 			return err
@@ -109,6 +112,11 @@ func transient(err error) bool {
 	}
 	return false
 }
+
+// retriable reports whether err leaves a request's outcome unknown in a
+// way that trying again may mend: etcd's timeouts and elections, or the
+// request's own deadline (requestTimeout) while ctx lives.
+func retriable(ctx context.Context, err error) bool { return transient(err) || timedOut(ctx, err) }
 
 // landed reports whether the log already holds events exactly as enc
 // encodes them: an append retried after an error that left its outcome

@@ -66,6 +66,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/store"
@@ -77,6 +78,7 @@ const (
 	DefaultDialTimeout     = 5 * time.Second
 	DefaultMaxTxnOps       = 128                 // etcd's --max-txn-ops
 	DefaultMaxRequestBytes = 3 * 1024 * 1024 / 2 // etcd's --max-request-bytes
+	DefaultRequestTimeout  = 5 * time.Second
 )
 
 // ErrFenced matches (with errors.Is) the error of a write that
@@ -95,6 +97,11 @@ type Options struct {
 	Prefix string
 	// DialTimeout bounds the first contact; DefaultDialTimeout when zero.
 	DialTimeout time.Duration
+	// RequestTimeout bounds each request to the cluster that its caller
+	// gave no earlier deadline (DefaultRequestTimeout when zero): a member
+	// that never answers (stalled, overloaded) fails the request, which
+	// is tried again, instead of holding its caller for good.
+	RequestTimeout time.Duration
 	// Username and Password authenticate with etcd when set.
 	Username, Password string
 	// TLS secures the connection (https:// endpoints).
@@ -132,7 +139,8 @@ func Open(ctx context.Context, opt Options) (*DB, error) {
 		return nil, errors.New("open etcd store: no endpoints")
 	}
 	cli, err := clientv3.New(clientv3.Config{Endpoints: opt.Endpoints, DialTimeout: opt.DialTimeout,
-		Username: opt.Username, Password: opt.Password, TLS: opt.TLS, Logger: zap.NewNop(), Context: ctx})
+		Username: opt.Username, Password: opt.Password, TLS: opt.TLS, Logger: zap.NewNop(), Context: ctx,
+		DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(requestTimeout(opt.RequestTimeout))}})
 	if err != nil {
 		return nil, fmt.Errorf("open etcd store at %s: %w", strings.Join(opt.Endpoints, ","), err)
 	}
@@ -162,6 +170,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = DefaultDialTimeout
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
 	}
 	if o.MaxTxnOps <= 0 {
 		o.MaxTxnOps = DefaultMaxTxnOps

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -15,17 +16,28 @@ import (
 // owns it, and reports whether this process owns it now. Between leases
 // (the last was lost, the next is being taken) it waits for the next one;
 // it fails with ErrNoLease only once the process left the cluster.
+//
+// A request the cluster did not answer in time is tried again (a
+// campaign is idempotent: a try that landed is found mine), so that a
+// member that stalls delays a campaign rather than leaving the table
+// without a campaign.
 func (c *Cluster) Acquire(ctx context.Context, table string) (bool, error) {
 	var gone *lease
+	wait := 50 * time.Millisecond
 	for {
 		s, err := c.waitLease(ctx, gone)
 		if err != nil {
 			return false, fmt.Errorf("acquire table %s: %w", table, err)
 		}
 		mine, err := c.acquire(ctx, table, s)
-		if isLeaseGone(err) {
+		switch {
+		case isLeaseGone(err):
 			s.lost() // etcd let it go before this process saw: the next lease acquires
 			gone = s
+			continue
+		case err != nil && retriable(ctx, err) && sleep(ctx, wait):
+			c.log.Warn("cluster: campaign for a table unanswered; trying again", "table", table, "err", err)
+			wait = min(2*wait, c.ttl)
 			continue
 		}
 		return mine, err

@@ -1,6 +1,7 @@
 package etcdstore_test
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"sync"
@@ -54,6 +55,40 @@ func TestLeaseOutlivesAStalledMember(t *testing.T) {
 	}
 	if err := db.Append(ctx, "t1", messages("t1", 3, 1, "after the stall")); err != nil {
 		t.Fatalf("append after the stall: %v", err)
+	}
+}
+
+// TestRequestsGoOnWhenAMemberStalls stalls one member of three for good
+// and campaigns for tables and appends to them: the requests the client
+// sends to the stalled member (it spreads them over all three) are given
+// up after the request timeout and sent again, through the others. Before
+// requests had a deadline, one sent to a stalled member waited for ever:
+// a process's start hung on one campaign for minutes.
+func TestRequestsGoOnWhenAMemberStalls(t *testing.T) {
+	ctx := t.Context()
+	c, err := etcdtest.Start(t.TempDir(), etcdtest.Options{Members: 3, NoFsync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	stuck := newStallProxy(t, c.Endpoints()[0])
+	db := c.Open(t, etcdstore.Options{Endpoints: append([]string{stuck.url()}, c.Endpoints()[1:]...), RequestTimeout: 300 * time.Millisecond})
+	cl, err := db.Join(ctx, etcdstore.ClusterOptions{TTL: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cl.Leave(ctx) }()
+	stuck.stall()
+	defer stuck.resume()
+	for i := range 6 {
+		table := fmt.Sprintf("t%d", i)
+		if ok, err := cl.Acquire(ctx, table); !ok || err != nil {
+			t.Fatalf("acquire %s with a member stalled: %t, %v", table, ok, err)
+		}
+		started(t, db, table)
+		if err := db.Append(ctx, table, messages(table, 3, 1, "beside a stalled member")); err != nil {
+			t.Fatalf("append to %s with a member stalled: %v", table, err)
+		}
 	}
 }
 
