@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -30,7 +31,18 @@ type StudyConfig struct {
 	// Results, when set, measures the study's ended tables per condition
 	// (as `roundtable study analyze` does) for the host's dashboard.
 	Results func(ctx context.Context) (StudyResults, error)
+	// ResultsWait is how long the dashboard waits for a measure of newly
+	// ended tables before it shows the last results with a word that new
+	// ones are on their way (DefaultResultsWait when zero). Measuring
+	// runs apart from the requests: a class's host is never held by it.
+	ResultsWait time.Duration
 }
+
+// DefaultResultsWait is StudyConfig.ResultsWait's default.
+const DefaultResultsWait = 2 * time.Second
+
+// resultsTimeout bounds one measure of a study's ended tables.
+const resultsTimeout = 10 * time.Minute
 
 // StudyCondition is one condition of a live study.
 type StudyCondition struct {
@@ -132,21 +144,47 @@ type liveStudy struct {
 	measured   int
 	results    StudyResults
 	resultsErr error
+	measuring  chan struct{} // closed when the measure under way ends; nil when none is
 }
 
-// resultsOf returns the study's results, measured again only when more
-// of its tables have ended (ended of them now).
-func (s *liveStudy) resultsOf(ctx context.Context, ended int) (StudyResults, error) {
+// resultsOf returns the study's results, measured again when more of its
+// tables have ended (ended of them now). The measure runs on its own and
+// is waited for up to the study's ResultsWait; then the last results are
+// returned, with fresh true only when they count every ended table.
+func (s *liveStudy) resultsOf(ctx context.Context, ended int) (res StudyResults, fresh bool, err error) {
+	s.resultsMu.Lock()
+	if ended == 0 || s.cfg.Results == nil {
+		s.resultsMu.Unlock()
+		return StudyResults{}, true, nil
+	}
+	if ended != s.measured && s.measuring == nil {
+		done := make(chan struct{})
+		s.measuring = done
+		go func() {
+			defer close(done)
+			mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resultsTimeout)
+			defer cancel()
+			res, err := s.cfg.Results(mctx)
+			s.resultsMu.Lock()
+			defer s.resultsMu.Unlock()
+			s.results, s.resultsErr, s.measured, s.measuring = res, err, ended, nil
+		}()
+	}
+	done := s.measuring
+	s.resultsMu.Unlock()
+	if done != nil {
+		wait := cmp.Or(s.cfg.ResultsWait, DefaultResultsWait)
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
 	s.resultsMu.Lock()
 	defer s.resultsMu.Unlock()
-	if ended == 0 || s.cfg.Results == nil {
-		return StudyResults{}, nil
-	}
-	if ended != s.measured {
-		s.results, s.resultsErr = s.cfg.Results(ctx)
-		s.measured = ended
-	}
-	return s.results, s.resultsErr
+	return s.results, s.measured == ended, s.resultsErr
 }
 
 // studyTable is a table of the study: its room once created, and who is

@@ -96,7 +96,8 @@ func openStudy(t testing.TB, p *web.Platform, db *store.DB, s *experiment.Study,
 	t.Helper()
 	out := t.TempDir()
 	err := p.OpenStudy(context.Background(), web.StudyConfig{Name: s.Name, Seed: s.Seed, Conditions: conds,
-		Results: func(ctx context.Context) (web.StudyResults, error) { return results(ctx, db, s, out) }})
+		Results:     func(ctx context.Context) (web.StudyResults, error) { return results(ctx, db, s, out) },
+		ResultsWait: 5 * time.Minute}) // the tests read the results of every ended table at once
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ type studyDash struct {
 	Results             StudyResults
 	ResultsError        string
 	HasResults          bool
+	ResultsPending      bool     // tables ended that the results do not count yet: they are being measured
 	People              int      // names on the roster, each with a personal link
 	PeopleError         string   // why the names the host sent were not added
 	Offers              []string // the other studies the host may open
@@ -146,8 +147,8 @@ func (p *Platform) studyDash(ctx context.Context, s *liveStudy) studyDash {
 			ended++
 		}
 	}
-	res, err := s.resultsOf(ctx, ended)
-	d.Results, d.HasResults = res, err == nil && len(res.Rows) > 0
+	res, fresh, err := s.resultsOf(ctx, ended)
+	d.Results, d.HasResults, d.ResultsPending = res, err == nil && len(res.Rows) > 0, !fresh
 	if err != nil {
 		d.ResultsError = err.Error()
 	}
