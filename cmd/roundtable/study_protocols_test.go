@@ -185,25 +185,13 @@ func TestServeStudyPlaysModelFreeProtocols(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	tables, err := db.Tables(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[string]bool{}
-	for _, sum := range tables {
-		evs, err := db.Load(ctx, sum.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := roundtable.Replay(evs)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, st := range storedStates(t, db) {
 		c := st.Config
 		cond := c.Labels["condition"]
 		want, ok := protocolConditions[cond]
 		if !ok {
-			t.Errorf("table %s is of condition %q", sum.ID, cond)
+			t.Errorf("table %s is of condition %q", st.ID, cond)
 			continue
 		}
 		seen[cond] = true

@@ -169,20 +169,8 @@ func TestServeStudyPlaysEachConditionsRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	tables, err := db.Tables(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[string]bool{}
-	for _, sum := range tables {
-		evs, err := db.Load(context.Background(), sum.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := roundtable.Replay(evs)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, st := range storedStates(t, db) {
 		c := st.Config
 		cond := c.Labels["condition"]
 		seen[cond] = true
@@ -229,4 +217,26 @@ func checkAda(t *testing.T, when string, r *openaitest.Request) {
 	if r.Model != "model-b" || r.Temperature == nil || *r.Temperature != 0.2 {
 		t.Errorf("%s: Ada asked for model %q at temperature %v, want model-b at 0.2", when, r.Model, r.Temperature)
 	}
+}
+
+// storedStates replays every table of db from its log.
+func storedStates(t *testing.T, db *store.DB) []*roundtable.State {
+	t.Helper()
+	tables, err := db.Tables(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*roundtable.State, 0, len(tables))
+	for _, sum := range tables {
+		evs, err := db.Load(t.Context(), sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := roundtable.Replay(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, st)
+	}
+	return out
 }
