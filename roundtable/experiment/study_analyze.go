@@ -18,6 +18,9 @@ import (
 type StudyAnalyzeOptions struct {
 	AnalyzeOptions
 	Permutations int // 0: DefaultPermutations
+	// Live says the tables are a live study's, which people are still
+	// playing: a table not ended yet is running, not to be run again.
+	Live bool
 }
 
 // DefaultPermutations is how many relabellings a difference's permutation
@@ -144,7 +147,14 @@ func (s *Study) measureStored(ctx context.Context, st Store, exps []*Experiment,
 		g.units = withUnits(withUnits(metricUnits(), exps[ci].units), tableUnits())
 		g.Tables, g.Measures = append(g.Tables, id), append(g.Measures, ms)
 	}
-	if running > 0 {
+	switch {
+	case running > 0 && opt.Live:
+		n, are := "tables", "are"
+		if running == 1 {
+			n, are = "table", "is"
+		}
+		skipped = append(skipped, fmt.Sprintf("%d %s of the study %s still being played; each is counted once it ends.", running, n, are))
+	case running > 0:
 		skipped = append(skipped, fmt.Sprintf("%d tables of the study have not ended (run `roundtable study run` again to finish them) and are left out.", running))
 	}
 	if other > 0 {

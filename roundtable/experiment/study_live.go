@@ -166,7 +166,7 @@ func LiveResults(ctx context.Context, st Store, s *Study, dir string) (Condition
 	if opt.Acts, err = analysis.New(analysis.Spec{Instrument: "dialogue-acts", Method: "cue-phrases"}); err != nil {
 		return ConditionTable{}, nil, err
 	}
-	res, err := AnalyzeStudy(ctx, st, s, ids, StudyAnalyzeOptions{AnalyzeOptions: opt, Permutations: 200})
+	res, err := AnalyzeStudy(ctx, st, s, ids, StudyAnalyzeOptions{AnalyzeOptions: opt, Permutations: 200, Live: true})
 	if err != nil {
 		return ConditionTable{}, res.Skipped, err
 	}

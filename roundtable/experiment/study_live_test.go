@@ -6,16 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/roundtable-ai/roundtable/roundtable"
 	"github.com/roundtable-ai/roundtable/roundtable/experiment"
 	"github.com/roundtable-ai/roundtable/roundtable/facilitator"
 	"github.com/roundtable-ai/roundtable/roundtable/protocol"
 	_ "github.com/roundtable-ai/roundtable/roundtable/protocol/mediation"
+	"github.com/roundtable-ai/roundtable/roundtable/roundtabletest"
 	"github.com/roundtable-ai/roundtable/roundtable/task/recommend"
 	"github.com/roundtable-ai/roundtable/store"
 )
@@ -341,5 +344,32 @@ func TestStudyFilesPlayLiveWithPeople(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLiveResultsSayTablesArePlayed: a live study's table that has not
+// ended is being played, not to be run again; the dashboard says so.
+func TestLiveResultsSayTablesArePlayed(t *testing.T) {
+	ctx := t.Context()
+	s, err := experiment.ParseStudy("trade.toml", []byte(tradeStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "rt.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cfg := roundtabletest.SampleConfig(1) // a table of the study's first condition, waiting for its people
+	cfg.Labels = map[string]string{experiment.LabelStudy: s.Name, experiment.LabelCondition: s.Conditions[0].Name}
+	if _, err := roundtable.Create(ctx, db, roundtabletest.NewClock(time.Now()), roundtabletest.SampleTask(), "live-1", cfg); err != nil {
+		t.Fatal(err)
+	}
+	_, notes, _ := experiment.LiveResults(ctx, db, s, t.TempDir()) // no table has ended: no results, only notes
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "1 table of the study is still being played") }) {
+		t.Fatalf("notes %q, want the table said to be still played", notes)
+	}
+	if slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "study run") }) {
+		t.Fatalf("notes %q tell a live study's host to run it headless", notes)
 	}
 }
